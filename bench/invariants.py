@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Checks scout's invariants I1-I6 (docs: DESIGN.md, "Invariants") on REPO.
+
+    python3 bench/invariants.py REPO [--scout PATH] [--queries 200]
+        [--seed 1] [--jobs 2] [--timeout 60] [--max-report 20]
+
+Queries: identifiers derived from the tree (seeded), regexes with an
+anchor, case-insensitive literals, and anchorless regexes that scout must
+pass through. Per query it runs `scout search Q .` twice, `scout search
+--json Q .` once, `rg -c` and `rg -n` (cwd = REPO), and checks:
+
+  I1  passthrough/plain lines are real `rg -n` lines; passthrough stays
+      under 100 KB and a cut is announced on stderr
+  I2  a ranked page is never larger than `rg -n` stdout (./ stripped)
+  I3  hits=/files= (text header, JSON, per file) equal rg's counts
+  I4  every quoted line is the file's line, or a marked cut of it
+  I5  two runs print the same bytes (elapsed "NNms" masked)
+  I6  shown + already_shown + left_out = hits, per file and in total;
+      plain (non-passthrough) output prints every rg line
+
+Prints each violation, a count per invariant, and exits 1 if any.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as bl  # noqa: E402
+
+PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
+INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "ERR"]
+
+
+class Checker:
+    def __init__(self, repo, scout, env, timeout, extra):
+        self.repo, self.scout, self.env = repo, scout, env
+        self.timeout, self.extra = timeout, extra
+        self.exists = bl.repo_exists(repo)
+        self._files = {}
+        self._lock = threading.Lock()
+
+    # -------------------------------------------------------------- helpers
+
+    def file_line(self, path, n):
+        """Line n (1-based) of REPO/path without its newline, or None."""
+        with self._lock:
+            lines = self._files.get(path)
+        if lines is None:
+            try:
+                with open(os.path.join(os.fsencode(self.repo), path), "rb") as fh:
+                    lines = fh.read().split(b"\n")
+            except OSError:
+                lines = []
+            with self._lock:
+                if len(self._files) > 2000:
+                    self._files.clear()
+                self._files[path] = lines
+        return lines[n - 1] if 0 < n <= len(lines) else None
+
+    def scout_run(self, q, json_mode=False):
+        argv = [self.scout, "search"] + self.extra + q.scout_flags()
+        if json_mode:
+            argv.append("--json")
+        return bl.run(argv + [q.text, "."], self.repo, env=self.env,
+                      timeout=self.timeout)
+
+    def rg_counts(self, q):
+        """({path: matched lines}, Run) from `rg -c`."""
+        r = bl.run(["rg", "-c"] + q.rg_flags() + ["-e", q.text, "."],
+                   self.repo, timeout=self.timeout * 4)
+        counts = {}
+        for raw in bl.split_lines(r.out):
+            path, _, n = raw.rpartition(b":")
+            if path and n.isdigit():
+                counts[bl.strip_dot(path)] = int(n)
+        return counts, r
+
+    def rg_lines(self, q, paths=None):
+        """Set of `rg -n` lines with './' stripped, their byte total and the
+        Run; with paths, only those files are searched."""
+        target = (["./" + os.fsdecode(p) for p in sorted(paths)]
+                  if paths is not None else ["."])
+        r = bl.run(["rg", "-n", "--no-heading"] + q.rg_flags()
+                   + ["-e", q.text, "--"] + target, self.repo,
+                   timeout=self.timeout * 4)
+        lines = [bl.strip_dot(l) for l in bl.split_lines(r.out)]
+        total = sum(len(l) + 1 for l in lines)
+        return set(lines), total, r
+
+    # --------------------------------------------------------------- checks
+
+    def check(self, q):
+        """Returns (violations [(inv, message)], notes [str], facts dict)."""
+        v, notes = [], []
+        t1 = self.scout_run(q)
+        t2 = self.scout_run(q)
+        js = self.scout_run(q, json_mode=True)
+        counts, rgc = self.rg_counts(q)
+        facts = {"scout_ms": round(t1.secs * 1000, 1)}
+        for name, r in (("scout", t1), ("scout (2nd)", t2),
+                        ("scout --json", js), ("rg -c", rgc)):
+            if r.timed_out:
+                v.append(("ERR", "%s timed out after %.0fs" % (name, r.secs)))
+            elif name.startswith("scout") and r.code not in (0, 1, 3):
+                v.append(("ERR", "%s exit %s: %s" % (name, r.code, first_line(r.err))))
+        if any(x[0] == "ERR" for x in v):
+            return v, notes, facts
+        hits, nfiles = sum(counts.values()), len(counts)
+        facts.update(hits=hits, files=nfiles)
+        if (t1.code == 1) != (hits == 0):
+            v.append(("I3", "scout exit %d but rg finds %d hits" % (t1.code, hits)))
+
+        # I5
+        if bl.MS_RE.sub(b"", t1.out) != bl.MS_RE.sub(b"", t2.out):
+            v.append(("I5", "two runs differ: %s" % first_diff(t1.out, t2.out)))
+
+        doc = None
+        if js.out.strip():
+            try:
+                doc = json.loads(js.out)
+            except ValueError as e:
+                v.append(("ERR", "--json output is not JSON: %s" % e))
+        mode = doc.get("mode") if isinstance(doc, dict) else None
+        page = bl.parse_scout(t1.out, self.exists)
+        facts["mode"] = mode or ("ranked" if page.ranked else "plain?")
+        if mode and (mode == "ranked") != page.ranked:
+            notes.append("text is %s but --json says mode=%s" % (
+                "ranked" if page.ranked else "plain", mode))
+        if page.junk:
+            notes.append("unparsed lines in ranked page, e.g. %r" % page.junk[0][:120])
+
+        anchorless = q.kind == "anchorless"
+        if anchorless and page.ranked:
+            v.append(("I1", "anchorless pattern was ranked, not passed through"))
+
+        # I1 / I6 for plain and passthrough output; I2 for ranked pages.
+        if not page.ranked and t1.out:
+            printed = bl.split_lines(t1.out)
+            if anchorless:
+                paths = {p for p, _, _ in page.plain}
+                rg_set, _, rgn = self.rg_lines(q, paths)
+            else:
+                rg_set, rg_bytes, rgn = self.rg_lines(q)
+            bad = [l for l in printed if l not in rg_set]
+            if bad:
+                v.append(("I1", "%d printed lines are not rg lines, e.g. %r"
+                          % (len(bad), bad[0][:160])))
+            if len(set(printed)) != len(printed):
+                v.append(("I1", "plain output repeats lines"))
+            if anchorless or mode == "passthrough":
+                if len(t1.out) > PASSTHROUGH_CAP:
+                    v.append(("I1", "passthrough printed %d bytes > %d"
+                              % (len(t1.out), PASSTHROUGH_CAP)))
+                if len(printed) < hits and not t1.err.strip():
+                    v.append(("I1", "passthrough cut (%d of %d lines) not "
+                              "announced on stderr" % (len(printed), hits)))
+            elif len(printed) != hits:
+                v.append(("I6", "plain output prints %d lines, rg has %d, "
+                          "no marker" % (len(printed), hits)))
+        elif page.ranked:
+            rg_set, rg_bytes, rgn = self.rg_lines(q)
+            facts["rg_bytes"] = rg_bytes
+            facts["bytes"] = len(t1.out)
+            if len(t1.out) > rg_bytes:
+                v.append(("I2", "ranked page %d bytes > rg -n %d bytes"
+                          % (len(t1.out), rg_bytes)))
+            # I3 text header and per-file counts
+            if page.hits != hits or page.files_count != nfiles:
+                v.append(("I3", "header hits=%s files=%s, rg: %d, %d" % (
+                    page.hits, page.files_count, hits, nfiles)))
+            for path, n, _, _ in page.files:
+                if counts.get(path) != n:
+                    v.append(("I3", "%s (%dx), rg -c says %s" % (
+                        path.decode(errors="replace"), n, counts.get(path))))
+            # I4 text quotes
+            for path, _, _, quotes in page.files:
+                for n, text in quotes:
+                    err = self.quote_error(path, n, text, notes)
+                    if err:
+                        v.append(("I4", "%s:%d %s" % (
+                            path.decode(errors="replace"), n, err)))
+        elif hits:
+            v.append(("I3", "scout printed nothing, rg has %d hits" % hits))
+
+        if isinstance(doc, dict):
+            self.check_json(doc, counts, hits, nfiles, v, notes)
+        return v, notes, facts
+
+    def quote_error(self, path, n, text, notes):
+        line = self.file_line(path, n)
+        if line is None:
+            return "no such line in the file"
+        if text == line:
+            return None
+        if line.endswith(b"\r") and text == line[:-1]:
+            notes.append("trailing CR dropped in %s:%d" % (
+                path.decode(errors="replace"), n))
+            return None
+        m = bl.CUT_RE.match(text)
+        if not m:
+            return "differs from the file: %r vs %r" % (text[:80], line[:80])
+        body, k, total = m.group(1), int(m.group(2)), int(m.group(3))
+        if total != len(line) and total != len(line.rstrip(b"\r")):
+            return "cut says %d bytes, the line has %d" % (total, len(line))
+        if cut_matches(body, line, k):
+            return None
+        return "cut text %r is not a marked substring of %d-byte line " \
+               "with %d bytes cut" % (body[:60], len(line), k)
+
+    def check_json(self, doc, counts, hits, nfiles, v, notes):
+        def g(d, *names):
+            for nme in names:
+                if nme in d:
+                    return d[nme]
+            return None
+        jh, jf = g(doc, "hits"), g(doc, "files")
+        if jh != hits or jf != nfiles:
+            v.append(("I3", "--json hits=%s files=%s, rg: %d, %d" % (jh, jf, hits, nfiles)))
+        sh, al, lo = (g(doc, "shown") or 0, g(doc, "already_shown") or 0,
+                      g(doc, "left_out") or 0)
+        if sh + al + lo != (jh or 0):
+            v.append(("I6", "--json total shown %d + already_shown %d + "
+                      "left_out %d != hits %s" % (sh, al, lo, jh)))
+        results = g(doc, "results") or []
+        for res in results:
+            path = os.fsencode(str(g(res, "path") or ""))
+            path = bl.strip_dot(path)
+            rh = g(res, "hits")
+            rs, ra, rl = (g(res, "shown") or 0, g(res, "already_shown") or 0,
+                          g(res, "left_out") or 0)
+            if rs + ra + rl != rh:
+                v.append(("I6", "--json %s: shown %d + already_shown %d + "
+                          "left_out %d != hits %s" % (path.decode(errors="replace"),
+                                                      rs, ra, rl, rh)))
+            if rh is not None and counts.get(path) != rh:
+                v.append(("I3", "--json %s hits=%s, rg -c says %s" % (
+                    path.decode(errors="replace"), rh, counts.get(path))))
+            for ln in g(res, "lines") or []:
+                n, text = g(ln, "line", "line_number"), g(ln, "text")
+                if not isinstance(n, int) or not isinstance(text, str):
+                    continue
+                line = self.file_line(path, n)
+                if line is None:
+                    v.append(("I4", "--json %s:%d: no such line" % (
+                        path.decode(errors="replace"), n)))
+                    continue
+                tb = text.encode("utf-8", "surrogateescape")
+                want = line.decode("utf-8", "replace").encode()
+                cut = g(ln, "cut_bytes") or 0
+                if tb in (line, want, line.rstrip(b"\r"), want.rstrip(b"\r")):
+                    continue
+                if cut and any(json_cut_ok(tb, full, cut)
+                               for full in (line, want)):
+                    continue
+                m = bl.CUT_RE.match(tb)
+                if m and cut_matches(m.group(1), line, int(m.group(2))):
+                    continue
+                v.append(("I4", "--json %s:%d text %r is not the file line %r"
+                          " (cut_bytes=%s)" % (path.decode(errors="replace"),
+                                               n, text[:60], line[:60], cut)))
+        if sum(g(r, "hits") or 0 for r in results) > (jh or 0):
+            v.append(("I6", "--json per-file hits add up to more than hits"))
+
+
+def cut_matches(body, line, k):
+    """body is `…`? + a substring of line + `…`? with k bytes cut."""
+    e = bl.ELLIPSIS
+    options = [(body, False, False)]
+    if body.startswith(e):
+        options.append((body[len(e):], True, False))
+    if body.endswith(e):
+        options.append((body[:-len(e)], False, True))
+    if body.startswith(e) and body.endswith(e) and len(body) >= 2 * len(e):
+        options.append((body[len(e):-len(e)], True, True))
+    for core, lead, trail in options:
+        for full in (line, line.rstrip(b"\r")):
+            if core not in full or len(full) - len(core) != k:
+                continue
+            if not lead and not full.startswith(core):
+                continue
+            if not trail and not full.endswith(core):
+                continue
+            return True
+    return False
+
+
+def json_cut_ok(text, line, cut):
+    """JSON carries the cut in cut_bytes, so its text need not hold the
+    `…` markers: what is left is a substring, and cut bytes add up."""
+    e = bl.ELLIPSIS
+    core = text[len(e):] if text.startswith(e) else text
+    core = core[:-len(e)] if core.endswith(e) else core
+    for full in (line, line.rstrip(b"\r")):
+        if core in full and len(full) - len(core) == cut:
+            return True
+    return False
+
+
+def first_line(b):
+    return b.strip().split(b"\n")[0][:200].decode(errors="replace")
+
+
+def first_diff(a, b):
+    la, lb = a.split(b"\n"), b.split(b"\n")
+    for i, (x, y) in enumerate(zip(la, lb)):
+        if bl.MS_RE.sub(b"", x) != bl.MS_RE.sub(b"", y):
+            return "line %d: %r vs %r" % (i + 1, x[:100], y[:100])
+    return "%d vs %d lines" % (len(la), len(lb))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repo")
+    ap.add_argument("--scout")
+    ap.add_argument("--queries", type=int, default=200,
+                    help="derived queries (default 200), plus the anchorless")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=bl.DEFAULT_TIMEOUT)
+    ap.add_argument("--scout-arg", action="append",
+                    help="extra argument for scout search (repeatable)")
+    ap.add_argument("--max-report", type=int, default=20,
+                    help="violations printed per invariant (all go to --out)")
+    ap.add_argument("--out", help="write every violation as JSON here")
+    args = ap.parse_args()
+    repo = os.path.abspath(args.repo)
+    t0 = time.perf_counter()
+
+    def log(m):
+        print("# " + m, file=sys.stderr, flush=True)
+
+    queries = bl.derive_queries(repo, args.queries, args.seed, log=log,
+                                exact=False, n_regex=len(bl.REGEX_POOL))
+    queries += [bl.Query(p, "anchorless") for p in bl.ANCHORLESS]
+    state = tempfile.mkdtemp(prefix="scout-inv-")
+    scout = bl.find_scout(args.scout)
+    checker = Checker(repo, scout, bl.scout_env(state), args.timeout,
+                      list(args.scout_arg or []))
+    log("%d queries on %s with %s (setup %.1fs)" % (
+        len(queries), repo, scout, time.perf_counter() - t0))
+
+    done = [0]
+
+    def one(q):
+        try:
+            res = checker.check(q)
+        except Exception as e:  # a checker bug must not hide the others
+            res = ([("ERR", "checker crashed: %r" % e)], [], {})
+        done[0] += 1
+        if done[0] % 25 == 0:
+            log("%d/%d checked, %.0fs" % (done[0], len(queries),
+                                          time.perf_counter() - t0))
+        return res
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(one, queries))
+
+    per = {k: 0 for k in INVARIANTS}
+    shown = {k: 0 for k in INVARIANTS}
+    all_v = []
+    modes = {}
+    note_count = 0
+    for q, (v, notes, facts) in zip(queries, results):
+        modes[facts.get("mode", "?")] = modes.get(facts.get("mode", "?"), 0) + 1
+        for inv, msg in v:
+            per[inv] += 1
+            all_v.append({"query": q.label(), "kind": q.kind,
+                          "invariant": inv, "message": msg})
+            if shown[inv] < args.max_report:
+                shown[inv] += 1
+                print("%s  %-34s %s" % (inv, "[%s] %s" % (q.kind, q.label()),
+                                        msg))
+        for n in notes[:3]:
+            note_count += 1
+            if note_count <= 10:
+                print("note  [%s] %s  %s" % (q.kind, q.label(), n))
+    print()
+    print("checked %d queries (%s) on %s in %.0fs with %s" % (
+        len(queries), ", ".join("%s %d" % kv for kv in sorted(modes.items())),
+        repo, time.perf_counter() - t0, scout))
+    print("violations: " + "  ".join("%s=%d" % (k, per[k]) for k in INVARIANTS))
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump({"repo": repo, "queries": [q.to_json() for q in queries],
+                       "violations": all_v, "counts": per}, fh, indent=1)
+    import shutil
+    shutil.rmtree(state, ignore_errors=True)
+    sys.exit(1 if any(per.values()) else 0)
+
+
+if __name__ == "__main__":
+    main()

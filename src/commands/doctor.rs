@@ -1,0 +1,328 @@
+//! `scout doctor`: checks the environment and says what to fix.
+//!
+//! Each check calls the code path whose failure it diagnoses (locating rg,
+//! asking its version, a real `--json` search through the same streaming
+//! reader), so a doctor that says `ok` and a search that fails cannot drift.
+
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::cli::DoctorArgs;
+use crate::exit::ExitStatus;
+use crate::lang::Lang;
+use crate::rg::{run_streaming, Flow, Rg, RgEvent, SearchFlags, RG_ENV};
+
+/// Above this many bytes under the current directory, a cold rg search
+/// takes about a second or more.
+const LARGE_TREE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+
+/// Agent session variables, in the order scout reads them.
+pub const SESSION_VARS: [&str; 3] = [
+    "SCOUT_SESSION_ID",
+    "CLAUDE_CODE_SESSION_ID",
+    "CODEX_THREAD_ID",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Warn,
+    Fail,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub status: Status,
+    pub detail: String,
+    /// What to do, for anything not ok.
+    pub fix: Option<String>,
+}
+
+impl Check {
+    fn ok(name: &'static str, detail: impl Into<String>) -> Check {
+        Check {
+            name,
+            status: Status::Ok,
+            detail: detail.into(),
+            fix: None,
+        }
+    }
+    fn warn(name: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            name,
+            status: Status::Warn,
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
+    }
+    fn fail(name: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            name,
+            status: Status::Fail,
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Document<'a> {
+    ok: bool,
+    checks: &'a [Check],
+}
+
+pub fn run(args: &DoctorArgs, out: &mut dyn Write) -> Result<ExitStatus> {
+    let checks = checks();
+    let failed = checks.iter().any(|c| c.status == Status::Fail);
+    if args.json {
+        serde_json::to_writer(
+            &mut *out,
+            &Document {
+                ok: !failed,
+                checks: &checks,
+            },
+        )?;
+        out.write_all(b"\n")?;
+    } else {
+        for check in &checks {
+            let status = match check.status {
+                Status::Ok => "ok  ",
+                Status::Warn => "warn",
+                Status::Fail => "fail",
+            };
+            writeln!(out, "{status}  {}: {}", check.name, check.detail)?;
+            if let Some(fix) = &check.fix {
+                writeln!(out, "      fix: {fix}")?;
+            }
+        }
+    }
+    // doctor's own status: 0 when nothing failed, 1 otherwise.
+    Ok(if failed {
+        ExitStatus::NoMatch
+    } else {
+        ExitStatus::Shown
+    })
+}
+
+/// Runs every check.
+pub fn checks() -> Vec<Check> {
+    let mut checks = rg_checks();
+    checks.push(dir_check("cache", cache_dir()));
+    checks.push(dir_check("state", state_dir()));
+    checks.push(session_check());
+    let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
+    checks.push(Check::ok(
+        "definitions",
+        format!(
+            "lexical rules for {} languages: {}",
+            langs.len(),
+            langs.join(", ")
+        ),
+    ));
+    checks.push(tree_check(Path::new(".")));
+    checks
+}
+
+fn rg_checks() -> Vec<Check> {
+    let mut checks = Vec::new();
+    let rg = match Rg::from_env() {
+        Ok(rg) => rg,
+        Err(e) => {
+            checks.push(Check::fail("rg", e.to_string(), crate::rg::INSTALL_HINT));
+            return checks;
+        }
+    };
+    let version = match rg.version() {
+        Ok(v) => v,
+        Err(e) => {
+            let fix = if std::env::var_os(RG_ENV).is_some() {
+                format!("point {RG_ENV} at a ripgrep binary, or unset it")
+            } else {
+                crate::rg::INSTALL_HINT.to_string()
+            };
+            checks.push(Check::fail("rg", e.to_string(), fix));
+            return checks;
+        }
+    };
+    match json_smoke_test(&rg) {
+        Ok(()) => checks.push(Check::ok(
+            "rg",
+            format!("{} ({version}), --json works", rg.path.display()),
+        )),
+        Err(why) => checks.push(Check::fail(
+            "rg",
+            format!(
+                "{} ({version}): --json search failed: {why}",
+                rg.path.display()
+            ),
+            "install ripgrep 11 or newer (it has --json)",
+        )),
+    }
+    let all = Rg::all_on_path(std::env::var_os("PATH").as_deref());
+    let source = match rg.source {
+        crate::rg::RgSource::Env => format!("from {RG_ENV}"),
+        crate::rg::RgSource::Path => "first on PATH".to_string(),
+    };
+    if all.len() > 1 || rg.source == crate::rg::RgSource::Env {
+        let others: Vec<String> = all
+            .iter()
+            .filter(|p| **p != rg.path)
+            .map(|p| p.display().to_string())
+            .collect();
+        let detail = if others.is_empty() {
+            format!("using {} ({source})", rg.path.display())
+        } else {
+            format!(
+                "using {} ({source}); also on PATH: {}",
+                rg.path.display(),
+                others.join(", ")
+            )
+        };
+        checks.push(Check::ok("rg choice", detail));
+    }
+    checks
+}
+
+/// A real search through the same reader `scout search` uses.
+fn json_smoke_test(rg: &Rg) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    std::fs::write(dir.path().join("probe.txt"), "scout doctor probe\n")
+        .map_err(|e| e.to_string())?;
+    let flags = SearchFlags {
+        patterns: vec!["doctor".into()],
+        fixed_strings: true,
+        paths: vec![dir.path().as_os_str().to_owned()],
+        ..SearchFlags::default()
+    };
+    let (mut matches, mut summary) = (0, false);
+    let outcome = run_streaming(rg, &flags.json(), |event| {
+        match event {
+            RgEvent::Match(_) => matches += 1,
+            RgEvent::Summary(_) => summary = true,
+            _ => {}
+        }
+        Flow::Continue
+    })
+    .map_err(|e| e.to_string())?;
+    if matches == 1 && summary && outcome.code == Some(0) {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected 1 match and a summary, got {matches} match(es), summary {summary}, exit {:?}",
+            outcome.code
+        ))
+    }
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+fn xdg(var: &str, fallback: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home().map(|h| h.join(fallback)))
+        .map(|base| base.join("scout"))
+}
+
+/// `$XDG_CACHE_HOME/scout` (`~/.cache/scout`).
+pub fn cache_dir() -> Option<PathBuf> {
+    xdg("XDG_CACHE_HOME", ".cache")
+}
+
+/// `$XDG_STATE_HOME/scout` (`~/.local/state/scout`).
+pub fn state_dir() -> Option<PathBuf> {
+    xdg("XDG_STATE_HOME", ".local/state")
+}
+
+fn dir_check(name: &'static str, dir: Option<PathBuf>) -> Check {
+    let Some(dir) = dir else {
+        return Check::warn(
+            name,
+            "no HOME and no XDG directory set",
+            "set HOME or XDG_CACHE_HOME/XDG_STATE_HOME",
+        );
+    };
+    let probe = || -> std::io::Result<()> {
+        std::fs::create_dir_all(&dir)?;
+        tempfile::NamedTempFile::new_in(&dir)?;
+        Ok(())
+    };
+    match probe() {
+        Ok(()) => Check::ok(name, format!("{} is writable", dir.display())),
+        Err(e) => Check::warn(
+            name,
+            format!("{} is not writable ({e})", dir.display()),
+            format!(
+                "make {} writable, or point the XDG variable elsewhere",
+                dir.display()
+            ),
+        ),
+    }
+}
+
+fn session_check() -> Check {
+    match SESSION_VARS.iter().find_map(|var| {
+        std::env::var(var)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(|v| (var, v))
+    }) {
+        Some((var, value)) => Check::ok("session", format!("{var}={value}")),
+        None => Check::ok(
+            "session",
+            format!("no agent session ({} unset)", SESSION_VARS.join(", ")),
+        ),
+    }
+}
+
+/// Sums file sizes of what rg would search under `root`, via `rg --files`.
+fn tree_check(root: &Path) -> Check {
+    let Ok(rg) = Rg::from_env() else {
+        return Check::warn("tree", "not measured (no rg)", crate::rg::INSTALL_HINT);
+    };
+    let output = std::process::Command::new(&rg.path)
+        .arg("--files")
+        .arg("--null")
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .output();
+    let Ok(output) = output else {
+        return Check::warn(
+            "tree",
+            "could not list files",
+            "check that the current directory is readable",
+        );
+    };
+    let (mut files, mut bytes) = (0u64, 0u64);
+    for name in output.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        files += 1;
+        let path = root.join(std::ffi::OsStr::from_bytes(name));
+        bytes += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    }
+    let detail = format!(
+        "{files} searchable files, {:.1} MB under {}",
+        bytes as f64 / 1e6,
+        std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|_| ".".into())
+    );
+    if bytes > LARGE_TREE_BYTES {
+        Check::warn(
+            "tree",
+            detail,
+            "searches here take a second or more cold; narrow them with a PATH, -g or --type",
+        )
+    } else {
+        Check::ok("tree", detail)
+    }
+}

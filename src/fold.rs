@@ -1,0 +1,337 @@
+//! Folding rg's event stream into per-file tallies.
+//!
+//! Memory is O(files), never O(matches): per file, exact counters plus a
+//! bounded set of candidate lines (the best-scored, definitions first),
+//! each already cut to at most [`MAX_QUOTE_BYTES`] around its match. Beside
+//! the tallies, the plain `rg -n` lines are kept only while they stay
+//! under a byte cap, so that a page larger than rg's own answer can print
+//! that answer instead (invariant I2) without a second search.
+
+use crate::lang::Lang;
+use crate::rank::{LineSignals, Scorer};
+use crate::rg::{Match, RgEvent, Stats};
+
+/// A quoted line is cut to at most this many bytes around its first match.
+pub const MAX_QUOTE_BYTES: usize = 200;
+
+/// One quotable line of a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Quote {
+    /// 1-based line number.
+    pub line: u64,
+    /// The shown bytes: the whole line without its terminator, or a window
+    /// of it when the line is longer than [`MAX_QUOTE_BYTES`].
+    pub text: Vec<u8>,
+    /// Bytes cut before and after `text` (both 0 when the line is whole).
+    pub cut_before: usize,
+    pub cut_after: usize,
+    /// Score among the file's lines (higher first).
+    pub score: i32,
+    /// The line defines the queried name.
+    pub def: bool,
+}
+
+impl Quote {
+    /// Bytes cut in all.
+    pub fn cut_bytes(&self) -> usize {
+        self.cut_before + self.cut_after
+    }
+}
+
+/// Everything scout keeps about one file with matches.
+#[derive(Debug, Clone, Default)]
+pub struct FileTally {
+    /// The path exactly as rg printed it (raw bytes; `./x` when rg was
+    /// given `.`, `x` when given no path).
+    pub path: Vec<u8>,
+    pub lang: Option<Lang>,
+    /// Matching lines (rg's `matched_lines`).
+    pub hits: u64,
+    /// Individual matches (rg's `matches`).
+    pub matches: u64,
+    /// Matching lines that define the queried name.
+    pub def_lines: u64,
+    /// Matching lines with a whole-word match.
+    pub word_hits: u64,
+    /// Matching lines with a whole-word, exact-case match.
+    pub exact_word_hits: u64,
+    /// Bit i: query word i occurs in the file.
+    pub covered: u32,
+    /// rg found the file binary; its lines are not quotable.
+    pub binary: bool,
+    /// The best lines, at most the fold's `keep` of them, in no order.
+    pub quotes: Vec<Quote>,
+}
+
+/// Options of a fold.
+#[derive(Debug, Clone, Copy)]
+pub struct FoldOptions {
+    /// Candidate lines kept per file.
+    pub keep: usize,
+    /// Plain `rg -n` bytes kept at most (for printing rg's own answer).
+    pub plain_cap: u64,
+    /// Whether plain rg output would name the file on each line.
+    pub with_filename: bool,
+}
+
+/// rg's plain lines, kept while small.
+#[derive(Debug, Default)]
+pub struct Plain {
+    /// Exact size in bytes of `rg -n` output for the search.
+    pub bytes: u64,
+    /// (file index, line number, line with terminator) while complete.
+    pub lines: Vec<(usize, u64, Vec<u8>)>,
+    /// False once a line was not kept (cap reached, or a binary file whose
+    /// plain output rg prints differently).
+    pub complete: bool,
+}
+
+/// The fold's state and result.
+#[derive(Debug)]
+pub struct Fold<'s> {
+    scorer: &'s Scorer,
+    options: FoldOptions,
+    pub files: Vec<FileTally>,
+    current: Option<usize>,
+    pub plain: Plain,
+    /// rg's totals from its summary event, when it sent one.
+    pub summary: Option<Stats>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl<'s> Fold<'s> {
+    pub fn new(scorer: &'s Scorer, options: FoldOptions) -> Fold<'s> {
+        Fold {
+            scorer,
+            options,
+            files: Vec::new(),
+            current: None,
+            plain: Plain {
+                complete: true,
+                ..Plain::default()
+            },
+            summary: None,
+            spans: Vec::new(),
+        }
+    }
+
+    /// Takes one rg event.
+    pub fn push(&mut self, event: RgEvent<'_>) {
+        match event {
+            RgEvent::Begin(begin) => {
+                let path = begin.path.to_bytes().into_owned();
+                self.files.push(FileTally {
+                    lang: Lang::from_path(&path),
+                    path,
+                    ..FileTally::default()
+                });
+                self.current = Some(self.files.len() - 1);
+            }
+            RgEvent::Match(m) => self.push_match(&m),
+            RgEvent::Context(_) => {}
+            RgEvent::End(end) => {
+                if let Some(i) = self.current.take() {
+                    let file = &mut self.files[i];
+                    file.hits = end.stats.matched_lines;
+                    file.matches = end.stats.matches;
+                    if end.binary_offset.is_some() {
+                        file.binary = true;
+                        file.quotes.clear();
+                        self.plain.complete = false;
+                    }
+                }
+            }
+            RgEvent::Summary(summary) => self.summary = Some(summary.stats),
+        }
+    }
+
+    fn push_match(&mut self, m: &Match<'_>) {
+        let Some(index) = self.current else {
+            return;
+        };
+        let line = m.lines.to_bytes();
+        let number = m.line_number.unwrap_or(0);
+        let body = strip_terminator(&line);
+        self.spans.clear();
+        self.spans
+            .extend(m.submatches.iter().map(|s| (s.start, s.end)));
+        let file = &mut self.files[index];
+        let signals: LineSignals = self.scorer.line(file.lang, body, &self.spans);
+        file.hits += 1;
+        file.def_lines += u64::from(signals.def);
+        file.word_hits += u64::from(signals.word);
+        file.exact_word_hits += u64::from(signals.word && signals.exact);
+        file.covered |= signals.covered;
+        keep_best(
+            &mut file.quotes,
+            self.options.keep,
+            number,
+            body,
+            self.spans.first().copied(),
+            signals,
+        );
+
+        let plain_len = plain_line_len(&file.path, number, &line, self.options.with_filename);
+        self.plain.bytes += plain_len;
+        if self.plain.complete {
+            if self.plain.bytes <= self.options.plain_cap {
+                let mut owned = line.into_owned();
+                if owned.last() != Some(&b'\n') {
+                    owned.push(b'\n');
+                }
+                self.plain.lines.push((index, number, owned));
+            } else {
+                self.plain.complete = false;
+                self.plain.lines = Vec::new();
+            }
+        }
+    }
+}
+
+/// The size of one line of `rg -n` output: `path:line:text\n`.
+fn plain_line_len(path: &[u8], number: u64, line: &[u8], with_filename: bool) -> u64 {
+    let mut len = digits(number) + 1 + line.len() as u64;
+    if line.last() != Some(&b'\n') {
+        len += 1;
+    }
+    if with_filename {
+        len += path.len() as u64 + 1;
+    }
+    len
+}
+
+fn digits(mut n: u64) -> u64 {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+fn strip_terminator(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Keeps `quotes` at no more than `keep` entries, the best by score, then
+/// by earliest line.
+fn keep_best(
+    quotes: &mut Vec<Quote>,
+    keep: usize,
+    line: u64,
+    body: &[u8],
+    first_match: Option<(usize, usize)>,
+    signals: LineSignals,
+) {
+    let score = signals.score();
+    if quotes.len() >= keep {
+        // Lines arrive in order, so an equal score never displaces.
+        let Some((worst, _)) = quotes
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, q)| (q.score, std::cmp::Reverse(q.line)))
+        else {
+            return;
+        };
+        if quotes[worst].score >= score {
+            return;
+        }
+        quotes.swap_remove(worst);
+    }
+    let (text, cut_before, cut_after) = cut_around(body, first_match.unwrap_or((0, 0)));
+    quotes.push(Quote {
+        line,
+        text: text.to_vec(),
+        cut_before,
+        cut_after,
+        score,
+        def: signals.def,
+    });
+}
+
+/// A window of at most [`MAX_QUOTE_BYTES`] of `line` around `span`, never
+/// splitting a UTF-8 character. Returns (window, bytes cut before, after).
+pub fn cut_around(line: &[u8], span: (usize, usize)) -> (&[u8], usize, usize) {
+    if line.len() <= MAX_QUOTE_BYTES {
+        return (line, 0, 0);
+    }
+    let (start, end) = (span.0.min(line.len()), span.1.min(line.len()).max(span.0));
+    let matched = end - start;
+    let mut from = if matched >= MAX_QUOTE_BYTES {
+        start
+    } else {
+        start.saturating_sub((MAX_QUOTE_BYTES - matched) / 2)
+    };
+    let mut to = (from + MAX_QUOTE_BYTES).min(line.len());
+    from = to.saturating_sub(MAX_QUOTE_BYTES).min(from);
+    while from < line.len() && is_continuation(line[from]) {
+        from += 1;
+    }
+    while to > from && to < line.len() && is_continuation(line[to]) {
+        to -= 1;
+    }
+    (&line[from..to], from, line.len() - to)
+}
+
+fn is_continuation(b: u8) -> bool {
+    b & 0b1100_0000 == 0b1000_0000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_lines_are_whole() {
+        assert_eq!(cut_around(b"abc", (0, 1)), (&b"abc"[..], 0, 0));
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_match_and_account_for_every_byte() {
+        let mut line = vec![b'a'; 1000];
+        line.extend_from_slice(b"NEEDLE");
+        line.extend(vec![b'b'; 50_000]);
+        let (text, before, after) = cut_around(&line, (1000, 1006));
+        assert_eq!(text.len(), MAX_QUOTE_BYTES);
+        assert!(text.windows(6).any(|w| w == b"NEEDLE"));
+        assert_eq!(before + text.len() + after, line.len());
+        assert_eq!(&line[before..before + text.len()], text);
+    }
+
+    #[test]
+    fn cuts_never_split_a_character() {
+        let line = "é".repeat(300);
+        let (text, before, after) = cut_around(line.as_bytes(), (300, 302));
+        assert!(std::str::from_utf8(text).is_ok());
+        assert_eq!(before + text.len() + after, line.len());
+    }
+
+    #[test]
+    fn keep_best_prefers_definitions_then_earlier_lines() {
+        let mut quotes = Vec::new();
+        let plain = LineSignals::default();
+        let def = LineSignals {
+            def: true,
+            ..LineSignals::default()
+        };
+        for (n, s) in [(1, plain), (2, plain), (3, def), (4, plain)] {
+            keep_best(&mut quotes, 2, n, b"x", None, s);
+        }
+        let mut lines: Vec<u64> = quotes.iter().map(|q| q.line).collect();
+        lines.sort();
+        assert_eq!(lines, [1, 3]);
+    }
+
+    #[test]
+    fn plain_line_len_counts_what_rg_prints() {
+        assert_eq!(
+            plain_line_len(b"a.rs", 12, b"fn x\n", true),
+            "a.rs:12:fn x\n".len() as u64
+        );
+        assert_eq!(
+            plain_line_len(b"a.rs", 7, b"end", false),
+            "7:end\n".len() as u64
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! Source languages scout knows by file name.
+//!
+//! This module owns the mapping from a path to a [`Lang`]; the lexical
+//! definition rules (`rank::lexical`) and the parser-backed definitions
+//! (`defs`) both key their per-language tables on it. Unknown extensions
+//! are `None`: such files are still searched and ranked, only without
+//! definition detection.
+
+/// A language with definition rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    Rust,
+    Python,
+    JavaScript,
+    TypeScript,
+    /// TypeScript with JSX (`.tsx`).
+    Tsx,
+    Go,
+    Ruby,
+    Java,
+    Kotlin,
+    CSharp,
+    C,
+    Cpp,
+    Php,
+    Lua,
+    Luau,
+}
+
+impl Lang {
+    /// Every language, in a fixed order (for `doctor` and tests).
+    pub const ALL: [Lang; 15] = [
+        Lang::Rust,
+        Lang::Python,
+        Lang::JavaScript,
+        Lang::TypeScript,
+        Lang::Tsx,
+        Lang::Go,
+        Lang::Ruby,
+        Lang::Java,
+        Lang::Kotlin,
+        Lang::CSharp,
+        Lang::C,
+        Lang::Cpp,
+        Lang::Php,
+        Lang::Lua,
+        Lang::Luau,
+    ];
+
+    /// The language of a file, from its extension (bytes, since paths may
+    /// not be UTF-8). `.h` counts as C++ because C++ rules accept C.
+    pub fn from_path(path: &[u8]) -> Option<Lang> {
+        let name = match path.iter().rposition(|&b| b == b'/') {
+            Some(i) => &path[i + 1..],
+            None => path,
+        };
+        let dot = name.iter().rposition(|&b| b == b'.')?;
+        let ext = &name[dot + 1..];
+        let lang = match ext {
+            b"rs" => Lang::Rust,
+            b"py" | b"pyi" | b"pyw" => Lang::Python,
+            b"js" | b"jsx" | b"mjs" | b"cjs" => Lang::JavaScript,
+            b"ts" | b"mts" | b"cts" => Lang::TypeScript,
+            b"tsx" => Lang::Tsx,
+            b"go" => Lang::Go,
+            b"rb" | b"rake" => Lang::Ruby,
+            b"java" => Lang::Java,
+            b"kt" | b"kts" => Lang::Kotlin,
+            b"cs" => Lang::CSharp,
+            b"c" => Lang::C,
+            b"h" | b"cc" | b"cpp" | b"cxx" | b"hpp" | b"hh" | b"hxx" | b"ipp" | b"inl" => Lang::Cpp,
+            b"php" => Lang::Php,
+            b"lua" => Lang::Lua,
+            b"luau" => Lang::Luau,
+            _ => return None,
+        };
+        Some(lang)
+    }
+
+    /// A short lower-case name (`rust`, `tsx`, `csharp`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
+            Lang::Go => "go",
+            Lang::Ruby => "ruby",
+            Lang::Java => "java",
+            Lang::Kotlin => "kotlin",
+            Lang::CSharp => "csharp",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Php => "php",
+            Lang::Lua => "lua",
+            Lang::Luau => "luau",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_path_uses_the_last_extension_of_the_file_name() {
+        assert_eq!(Lang::from_path(b"src/a.rs"), Some(Lang::Rust));
+        assert_eq!(Lang::from_path(b"x/types.d.ts"), Some(Lang::TypeScript));
+        assert_eq!(Lang::from_path(b"App.tsx"), Some(Lang::Tsx));
+        assert_eq!(Lang::from_path(b"inc/x.h"), Some(Lang::Cpp));
+        assert_eq!(Lang::from_path(b"dir.rs/README"), None);
+        assert_eq!(Lang::from_path(b"Makefile"), None);
+    }
+}

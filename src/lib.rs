@@ -1,0 +1,73 @@
+//! scout: code search for AI coding agents, over ripgrep.
+//!
+//! The pipeline of `scout search`, one module per step:
+//! argv → [`cli`] → [`settings`] → [`query`] → [`rg`] events → [`fold`]
+//! tallies → [`rank`] → [`page`] → [`render`] → [`exit::ExitStatus`].
+//! `main` only calls [`run`] and maps its outcome to an exit code.
+
+pub mod cli;
+pub mod commands;
+pub mod exit;
+pub mod fold;
+pub mod lang;
+pub mod page;
+pub mod query;
+pub mod rank;
+pub mod render;
+pub mod rg;
+pub mod settings;
+pub mod shell;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use anyhow::Result;
+use clap::{CommandFactory, Parser};
+
+use cli::{Cli, Command};
+use exit::ExitStatus;
+
+/// scout's version line, with the rg it would use (or why there is none).
+pub fn version_text() -> String {
+    let rg = match rg::Rg::from_env().and_then(|rg| rg.version().map(|v| (rg, v))) {
+        Ok((rg, version)) => format!("rg: {} ({version})", rg.path.display()),
+        Err(e) => format!("rg: unusable: {e}"),
+    };
+    format!("scout {}\n{rg}\n", env!("CARGO_PKG_VERSION"))
+}
+
+/// Runs scout with `argv`, writing results to `out` and messages to `err`.
+pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().ansi().to_string();
+            if e.use_stderr() {
+                err.write_all(text.as_bytes())?;
+                return Ok(ExitStatus::Error);
+            }
+            out.write_all(text.as_bytes())?;
+            return Ok(ExitStatus::Shown);
+        }
+    };
+    if cli.version {
+        out.write_all(version_text().as_bytes())?;
+        return Ok(ExitStatus::Shown);
+    }
+    match cli.command {
+        Some(Command::Search(args)) => {
+            let settings = settings::SearchSettings::resolve(args, &argv)?;
+            commands::search::run(&settings, out, err)
+        }
+        Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
+        Some(Command::Completions(args)) => {
+            let mut command = Cli::command();
+            clap_complete::generate(args.shell, &mut command, "scout", out);
+            Ok(ExitStatus::Shown)
+        }
+        None => {
+            out.write_all(Cli::command().render_help().to_string().as_bytes())?;
+            Ok(ExitStatus::Error)
+        }
+    }
+}

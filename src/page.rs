@@ -1,0 +1,162 @@
+//! Pages: spending a byte budget on ranked files, deterministically.
+//!
+//! Files are laid out in rank order; each gets up to its line allowance,
+//! fewer when that is what fits, and a page ends at the first file that
+//! does not fit with even one line. Every page is cut from the same ranked
+//! order with the same rule, so `--page N` always shows the same slice and
+//! pages 1..n together show every file exactly once. No I/O: the cost of a
+//! file block is asked of the caller (the text renderer).
+
+use crate::fold::{FileTally, Quote};
+use crate::rank::Ranked;
+
+/// Bytes per token, for estimates (`~Ntok`).
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// Tokens for a byte count, rounded up.
+pub fn tokens(bytes: usize) -> usize {
+    bytes.div_ceil(BYTES_PER_TOKEN)
+}
+
+/// One file on a page and how many of its lines are quoted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// Index into the ranked files.
+    pub file: usize,
+    /// Quoted lines (0 for binary files or `-l`).
+    pub lines: usize,
+}
+
+/// The files of one page, in rank order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageSpan {
+    pub slots: Vec<Slot>,
+}
+
+/// Lays every ranked file out on pages.
+///
+/// - `body_bytes`: bytes each page may spend on file blocks (`None`: no
+///   limit, one page).
+/// - `allowance(i)`: lines file `i` may quote at most.
+/// - `block_len(i, lines)`: bytes of file `i`'s block with that many lines.
+pub fn layout(
+    files: usize,
+    body_bytes: Option<usize>,
+    allowance: impl Fn(usize) -> usize,
+    block_len: impl Fn(usize, usize) -> usize,
+) -> Vec<PageSpan> {
+    let mut pages: Vec<PageSpan> = Vec::new();
+    let mut current = PageSpan::default();
+    let mut left = body_bytes.unwrap_or(usize::MAX);
+    for file in 0..files {
+        let most = allowance(file);
+        let least = most.min(1);
+        loop {
+            let fit = (least..=most)
+                .rev()
+                .map(|lines| (lines, block_len(file, lines)))
+                .find(|&(_, len)| len <= left);
+            match fit {
+                Some((lines, len)) => {
+                    current.slots.push(Slot { file, lines });
+                    left -= len;
+                    break;
+                }
+                None if current.slots.is_empty() => {
+                    // A block larger than a whole page still gets a page.
+                    current.slots.push(Slot { file, lines: least });
+                    left = 0;
+                    break;
+                }
+                None => {
+                    pages.push(std::mem::take(&mut current));
+                    left = body_bytes.unwrap_or(usize::MAX);
+                }
+            }
+        }
+    }
+    if !current.slots.is_empty() || pages.is_empty() {
+        pages.push(current);
+    }
+    pages
+}
+
+/// The `n` quotes of a file worth showing, in display order: definition
+/// lines first, then by line number.
+pub fn chosen_quotes(tally: &FileTally, n: usize) -> Vec<&Quote> {
+    let mut best: Vec<&Quote> = tally.quotes.iter().collect();
+    best.sort_by(|a, b| b.score.cmp(&a.score).then(a.line.cmp(&b.line)));
+    best.truncate(n);
+    best.sort_by(|a, b| b.def.cmp(&a.def).then(a.line.cmp(&b.line)));
+    best
+}
+
+/// What a page leaves out, for its footer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// Files with matches that are on other pages.
+    pub files: usize,
+    /// Matching lines of this page's files that are not quoted.
+    pub lines: u64,
+    /// Files holding a definition that are on other pages, in rank order.
+    pub def_files: Vec<usize>,
+}
+
+/// Counts what `page` leaves out of `ranked`.
+pub fn omitted(ranked: &[Ranked], page: &PageSpan) -> Omitted {
+    let on_page: std::collections::HashSet<usize> = page.slots.iter().map(|s| s.file).collect();
+    let lines = page
+        .slots
+        .iter()
+        .map(|s| ranked[s.file].tally.hits.saturating_sub(s.lines as u64))
+        .sum();
+    let def_files = (0..ranked.len())
+        .filter(|i| !on_page.contains(i) && ranked[*i].tally.def_lines > 0)
+        .collect();
+    Omitted {
+        files: ranked.len() - on_page.len(),
+        lines,
+        def_files,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_cover_every_file_once_in_order() {
+        let pages = layout(10, Some(100), |_| 3, |_, lines| 20 + 10 * lines);
+        let all: Vec<usize> = pages
+            .iter()
+            .flat_map(|p| p.slots.iter().map(|s| s.file))
+            .collect();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        for page in &pages {
+            let spent: usize = page.slots.iter().map(|s| 20 + 10 * s.lines).sum();
+            assert!(spent <= 100, "{page:?}");
+        }
+    }
+
+    #[test]
+    fn a_file_shrinks_to_fit_before_the_page_ends() {
+        // 50 + 50 = 100 left after the first file; the second gets 1 line.
+        let pages = layout(2, Some(110), |_| 3, |_, lines| 10 + 20 * lines);
+        assert_eq!(pages.len(), 1);
+        assert_eq!(pages[0].slots[1].lines, 1);
+    }
+
+    #[test]
+    fn an_oversized_block_gets_a_page_of_its_own() {
+        let pages = layout(3, Some(50), |_| 1, |i, _| if i == 1 { 500 } else { 30 });
+        assert_eq!(pages.len(), 3);
+        assert_eq!(pages[1].slots, vec![Slot { file: 1, lines: 1 }]);
+    }
+
+    #[test]
+    fn no_budget_is_one_page() {
+        let pages = layout(1000, None, |_| 3, |_, _| 1_000_000);
+        assert_eq!(pages.len(), 1);
+        assert_eq!(pages[0].slots.len(), 1000);
+    }
+}

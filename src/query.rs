@@ -1,0 +1,394 @@
+//! Query planning: what the typed text means, and whether it can be ranked.
+//!
+//! `--kind auto` reads regex metacharacters as a regex and anything else as
+//! a literal. A pattern with no literal run of at least
+//! [`MIN_ANCHOR_CHARS`] characters (`[a-z]{2,}`, `\w+\s*\(`) cannot be
+//! ranked meaningfully and passes through to rg (invariant I1). The
+//! identifier whose definitions rank first is derived here too.
+
+use crate::rank::lexical::is_identifier;
+
+/// The shortest literal run that makes a pattern rankable.
+pub const MIN_ANCHOR_CHARS: usize = 3;
+
+/// How the query text is read (`--kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// Regex when the text has regex metacharacters, else literal.
+    Auto,
+    /// The text as a fixed string (`-F`).
+    Literal,
+    /// The text as a regular expression (rg's syntax).
+    Regex,
+    /// A whole-word identifier (`-F -w`).
+    Symbol,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Auto => "auto",
+            Kind::Literal => "literal",
+            Kind::Regex => "regex",
+            Kind::Symbol => "symbol",
+        }
+    }
+}
+
+/// A planned query.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The text as typed.
+    pub text: String,
+    /// Literal, Regex or Symbol (never Auto).
+    pub kind: Kind,
+    /// `-i`.
+    pub ignore_case: bool,
+    /// `-w` (also set for Symbol).
+    pub word: bool,
+    /// The longest run of literal characters the pattern requires; shorter
+    /// than [`MIN_ANCHOR_CHARS`] means passthrough.
+    pub anchor: String,
+    /// The identifier whose definitions rank first, if there is one.
+    pub name: Option<String>,
+    /// The words of a multi-word literal query (for the any-word fallback
+    /// and term coverage); empty for single words and regexes.
+    pub words: Vec<String>,
+}
+
+impl Query {
+    /// Plans `text` read as `kind`.
+    pub fn plan(text: &str, kind: Kind, ignore_case: bool, word: bool) -> Query {
+        let kind = match kind {
+            Kind::Auto if has_regex_meta(text) => Kind::Regex,
+            Kind::Auto => Kind::Literal,
+            other => other,
+        };
+        let anchor = match kind {
+            Kind::Regex => longest_literal_run(text),
+            _ => text.to_string(),
+        };
+        let name = identifier_in(&anchor);
+        let words: Vec<String> = match kind {
+            Kind::Literal | Kind::Symbol if text.split_whitespace().count() > 1 => {
+                text.split_whitespace().map(str::to_string).collect()
+            }
+            _ => Vec::new(),
+        };
+        Query {
+            text: text.to_string(),
+            kind,
+            ignore_case,
+            word: word || kind == Kind::Symbol,
+            anchor,
+            name: if words.is_empty() { name } else { None },
+            words,
+        }
+    }
+
+    /// True when the pattern has no literal anchor to rank on.
+    pub fn is_passthrough(&self) -> bool {
+        self.anchor.chars().count() < MIN_ANCHOR_CHARS
+    }
+
+    /// True when rg should treat the pattern as a fixed string.
+    pub fn fixed_strings(&self) -> bool {
+        matches!(self.kind, Kind::Literal | Kind::Symbol)
+    }
+
+    /// True when the text, read as a literal, would be a reasonable search:
+    /// used to suggest `-F` after an invalid regex.
+    pub fn looks_literal(&self) -> bool {
+        self.kind == Kind::Regex && longest_literal_run(&self.text).len() + 2 >= self.text.len()
+            || self.text.chars().filter(|c| c.is_alphanumeric()).count() * 2 >= self.text.len()
+    }
+}
+
+/// The identifier a definition would name: the whole anchor when it is
+/// one, else its longest identifier-shaped run of 3 or more bytes.
+fn identifier_in(anchor: &str) -> Option<String> {
+    if is_identifier(anchor.as_bytes()) {
+        return Some(anchor.to_string());
+    }
+    anchor
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| w.len() >= MIN_ANCHOR_CHARS && is_identifier(w.as_bytes()))
+        .max_by_key(|w| w.len())
+        .map(str::to_string)
+}
+
+/// True when `text` holds a character that is special in rg's regex syntax.
+pub fn has_regex_meta(text: &str) -> bool {
+    text.chars().any(|c| "\\.^$*+?()[]{}|".contains(c))
+}
+
+/// The longest run of characters a match of the regex `pattern` must
+/// contain literally. Conservative: any construct it does not understand
+/// ends the run. Top-level alternation takes the weakest branch, since any
+/// branch may be the one that matches.
+pub fn longest_literal_run(pattern: &str) -> String {
+    let branches = split_top_level_alternation(pattern);
+    if branches.len() > 1 {
+        return branches
+            .iter()
+            .map(|b| longest_literal_run(b))
+            .min_by_key(|run| run.chars().count())
+            .unwrap_or_default();
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut best = String::new();
+    let mut run = String::new();
+    let mut i = 0;
+    let end_run = |run: &mut String, best: &mut String| {
+        if run.chars().count() > best.chars().count() {
+            *best = run.clone();
+        }
+        run.clear();
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        // A quantifier after a character makes that character optional or
+        // repeated: `ab?c` requires only `a` then `c`, not "abc".
+        let next = chars.get(i + 1).copied();
+        let width;
+        let literal: Option<char> = match c {
+            '\\' => {
+                width = 2;
+                match next {
+                    Some(n) if n.is_ascii_punctuation() => Some(n),
+                    Some('t') => Some('\t'),
+                    _ => None,
+                }
+            }
+            '[' => {
+                // Skip the class: `[]...]` and `[^]...]` hold a literal `]`.
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                let mut depth = 1;
+                while j < chars.len() && depth > 0 {
+                    match chars[j] {
+                        '\\' => j += 1,
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                width = j - i;
+                None
+            }
+            '.' | '^' | '$' | '(' | ')' | '|' => {
+                width = 1;
+                None
+            }
+            '*' | '?' | '+' | '{' => {
+                width = 1;
+                None
+            }
+            other => {
+                width = 1;
+                Some(other)
+            }
+        };
+        let after = chars.get(i + width).copied();
+        match (literal, after) {
+            (Some(_), Some('*' | '?')) => {
+                end_run(&mut run, &mut best);
+            }
+            (Some(ch), Some('{')) => {
+                // `x{0,3}` makes x optional; `x{2}` requires it at least once.
+                let optional = chars.get(i + width + 1) == Some(&'0');
+                if optional {
+                    end_run(&mut run, &mut best);
+                } else {
+                    // The last repetition of `ch` is followed by what comes next.
+                    run.push(ch);
+                    end_run(&mut run, &mut best);
+                    run.push(ch);
+                }
+                let close = (i + width..chars.len()).find(|&j| chars[j] == '}');
+                i = close.map_or(chars.len(), |j| j + 1);
+                continue;
+            }
+            (Some(ch), Some('+')) => {
+                run.push(ch);
+                end_run(&mut run, &mut best);
+                run.push(ch);
+                i += width + 1;
+                continue;
+            }
+            (Some(ch), _) => run.push(ch),
+            (None, _) => {
+                if c == '{' {
+                    // Skip a repetition count such as `{2,5}`.
+                    let mut j = i;
+                    while j < chars.len() && chars[j] != '}' {
+                        j += 1;
+                    }
+                    i = j + 1;
+                    end_run(&mut run, &mut best);
+                    continue;
+                }
+                if c == '(' && next == Some('?') {
+                    // `(?i)` and friends change how everything after reads.
+                    let mut j = i;
+                    while j < chars.len() && chars[j] != ')' && chars[j] != ':' {
+                        j += 1;
+                    }
+                    i = j + 1;
+                    end_run(&mut run, &mut best);
+                    continue;
+                }
+                if c == '(' {
+                    // A group with alternatives, or an optional group,
+                    // requires none of its literals: skip it whole.
+                    let close = matching_paren(&chars, i);
+                    let inner: String = chars[i + 1..close.min(chars.len())].iter().collect();
+                    let quantified = matches!(chars.get(close + 1), Some('?' | '*'))
+                        || (chars.get(close + 1) == Some(&'{')
+                            && chars.get(close + 2) == Some(&'0'));
+                    if split_top_level_alternation(&inner).len() > 1 || quantified {
+                        i = close + 1;
+                        end_run(&mut run, &mut best);
+                        continue;
+                    }
+                }
+                end_run(&mut run, &mut best);
+            }
+        }
+        i += width;
+    }
+    end_run(&mut run, &mut best);
+    best
+}
+
+/// The index of the `)` that closes the `(` at `open` (or `chars.len()`).
+fn matching_paren(chars: &[char], open: usize) -> usize {
+    let (mut depth, mut class, mut j) = (0i32, false, open);
+    while j < chars.len() {
+        match chars[j] {
+            '\\' => j += 1,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => {
+                depth -= 1;
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    chars.len()
+}
+
+fn split_top_level_alternation(pattern: &str) -> Vec<&str> {
+    let bytes = pattern.as_bytes();
+    let mut parts = Vec::new();
+    let (mut depth, mut class, mut start, mut i) = (0i32, false, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' if !class => class = true,
+            b']' if class => class = false,
+            b'(' if !class => depth += 1,
+            b')' if !class => depth -= 1,
+            b'|' if !class && depth == 0 => {
+                parts.push(&pattern[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&pattern[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_reads_metacharacters_as_regex_and_the_rest_as_literal() {
+        assert_eq!(
+            Query::plan("useState", Kind::Auto, false, false).kind,
+            Kind::Literal
+        );
+        assert_eq!(
+            Query::plan("use.*State", Kind::Auto, false, false).kind,
+            Kind::Regex
+        );
+        assert_eq!(
+            Query::plan("a-b c", Kind::Auto, false, false).kind,
+            Kind::Literal
+        );
+    }
+
+    #[test]
+    fn literal_runs_of_regexes() {
+        for (pattern, run) in [
+            ("useState\\(", "useState("),
+            ("get\\w+Name", "Name"),
+            ("[a-z]{2,}", ""),
+            ("\\w+\\s*\\(", "("),
+            ("fn\\s+\\w+", "fn"),
+            ("colou?r", "colo"),
+            ("ab{0,2}cd", "cd"),
+            ("x{2}yz", "xyz"),
+            ("foo+bar", "obar"),
+            ("(?i)hello", "hello"),
+            ("parse_(args|opts)", "parse_"),
+            ("alpha|be", "be"),
+            ("(foo|bar)bazz", "bazz"),
+            ("(foo)?barx", "barx"),
+            ("[]]abc", "abc"),
+            ("\\.unwrap\\(\\)", ".unwrap()"),
+        ] {
+            assert_eq!(longest_literal_run(pattern), run, "pattern {pattern:?}");
+        }
+    }
+
+    #[test]
+    fn anchorless_patterns_pass_through() {
+        for pattern in ["[a-z]{2,}", "\\w+\\s*\\(", ".", "\\d+", "(a|b)c", "x{2}"] {
+            let query = Query::plan(pattern, Kind::Auto, false, false);
+            assert!(query.is_passthrough(), "{pattern}");
+        }
+        assert!(Query::plan("ab", Kind::Literal, false, false).is_passthrough());
+        assert!(!Query::plan("abc", Kind::Literal, false, false).is_passthrough());
+    }
+
+    #[test]
+    fn name_is_the_identifier_to_find_definitions_of() {
+        assert_eq!(
+            Query::plan("useState", Kind::Auto, false, false)
+                .name
+                .as_deref(),
+            Some("useState")
+        );
+        assert_eq!(
+            Query::plan("useState\\(", Kind::Auto, false, false)
+                .name
+                .as_deref(),
+            Some("useState")
+        );
+        assert_eq!(Query::plan("a.b", Kind::Literal, false, false).name, None);
+        let multi = Query::plan("parse args", Kind::Auto, false, false);
+        assert_eq!(multi.words, ["parse", "args"]);
+        assert_eq!(multi.name, None);
+    }
+
+    #[test]
+    fn symbol_implies_whole_word() {
+        let q = Query::plan("Foo", Kind::Symbol, false, false);
+        assert!(q.word && q.fixed_strings());
+    }
+}

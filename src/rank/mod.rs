@@ -1,0 +1,388 @@
+//! Ranking: integer scores for lines and files, no I/O, deterministic.
+//!
+//! Signals, strongest first: the file defines the queried name; term
+//! coverage (multi-word fallback); the file name matches the query;
+//! whole-word and exact-case matches; saturating hit density. Priors push
+//! tests/examples, vendored/generated/minified files and `.d.ts` down, but
+//! nothing is dropped for its path. Ties break on the path's bytes, so the
+//! order never depends on which rg thread finished first (invariant I5).
+
+pub mod lexical;
+
+use crate::fold::FileTally;
+use crate::lang::Lang;
+use crate::query::Query;
+
+/// A file that defines the queried name outranks every file that does not.
+pub const DEF_FILE: i64 = 100_000;
+/// Per query word a file covers, in the any-word fallback.
+pub const PER_WORD_COVERED: i64 = 10_000;
+const NAME_EQUALS_FILE: i64 = 3_000;
+const NAME_IN_FILE: i64 = 1_000;
+const EXACT_WORD: i64 = 800;
+const WORD: i64 = 300;
+const DENSITY_MAX: i64 = 2_000;
+/// Hits at which density reaches half of [`DENSITY_MAX`].
+const DENSITY_HALF: i64 = 8;
+const PRIOR_TEST: i64 = -2_500;
+const PRIOR_VENDORED: i64 = -4_000;
+const PRIOR_DECLARATIONS: i64 = -3_000;
+
+/// Line scores: which of a file's lines are worth quoting first.
+const LINE_DEF: i32 = 1_000;
+const LINE_WORD: i32 = 40;
+const LINE_EXACT: i32 = 20;
+
+/// What one matching line says about the query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LineSignals {
+    /// The line defines the queried name.
+    pub def: bool,
+    /// Some match on the line is a whole word.
+    pub word: bool,
+    /// Some match has exactly the query's case.
+    pub exact: bool,
+    /// Bit i set: query word i occurs on the line (multi-word queries).
+    pub covered: u32,
+}
+
+impl LineSignals {
+    /// The line's score among its file's lines (higher quotes first).
+    pub fn score(self) -> i32 {
+        let mut score = 0;
+        if self.def {
+            score += LINE_DEF;
+        }
+        if self.word {
+            score += LINE_WORD;
+        }
+        if self.exact {
+            score += LINE_EXACT;
+        }
+        score + self.covered.count_ones() as i32 * LINE_WORD
+    }
+}
+
+/// A file's score, with the signals behind it for `--explain`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Score {
+    pub total: i64,
+    /// (signal, points) in the order they were added; zero points omitted.
+    pub signals: Vec<(&'static str, i64)>,
+}
+
+impl Score {
+    fn add(&mut self, signal: &'static str, points: i64) {
+        if points != 0 {
+            self.total += points;
+            self.signals.push((signal, points));
+        }
+    }
+}
+
+/// A file with its score, in page order.
+#[derive(Debug)]
+pub struct Ranked {
+    pub tally: FileTally,
+    pub score: Score,
+}
+
+/// Scores lines and files for one query.
+#[derive(Debug, Clone)]
+pub struct Scorer {
+    /// The identifier whose definitions rank first.
+    name: Option<Vec<u8>>,
+    /// The literal text a match should equal to count as exact case.
+    exact: Vec<u8>,
+    /// Lower-cased words of a multi-word query.
+    words: Vec<Vec<u8>>,
+    /// Lower-cased alphanumerics of the name, for file-name matching.
+    name_key: Vec<u8>,
+}
+
+impl Scorer {
+    pub fn new(query: &Query) -> Scorer {
+        let name = query.name.as_ref().map(|n| n.as_bytes().to_vec());
+        let key_source = query.name.as_deref().unwrap_or(&query.anchor);
+        Scorer {
+            name,
+            exact: query.anchor.as_bytes().to_vec(),
+            words: query
+                .words
+                .iter()
+                .map(|w| w.to_ascii_lowercase().into_bytes())
+                .collect(),
+            name_key: name_key(key_source.as_bytes()),
+        }
+    }
+
+    /// The signals of one matching line. `spans` are the byte ranges of the
+    /// matches within `line`.
+    pub fn line(&self, lang: Option<Lang>, line: &[u8], spans: &[(usize, usize)]) -> LineSignals {
+        let mut signals = LineSignals::default();
+        for &(start, end) in spans {
+            let Some(text) = line.get(start..end) else {
+                continue;
+            };
+            let before = start.checked_sub(1).and_then(|i| line.get(i)).copied();
+            let after = line.get(end).copied();
+            if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
+                signals.word = true;
+            }
+            if !self.exact.is_empty() && contains(text, &self.exact) {
+                signals.exact = true;
+            }
+            if !self.words.is_empty() {
+                let lower = text.to_ascii_lowercase();
+                for (i, word) in self.words.iter().enumerate().take(32) {
+                    if contains(&lower, word) {
+                        signals.covered |= 1 << i;
+                    }
+                }
+            }
+        }
+        if let (Some(lang), Some(name)) = (lang, &self.name) {
+            signals.def = lexical::defines(lang, line, name);
+        }
+        signals
+    }
+
+    /// The file's score from its tally.
+    pub fn file(&self, tally: &FileTally) -> Score {
+        let mut score = Score::default();
+        if tally.def_lines > 0 {
+            score.add("def", DEF_FILE);
+        }
+        score.add(
+            "words",
+            i64::from(tally.covered.count_ones()) * PER_WORD_COVERED,
+        );
+        let stem = name_key(file_stem(&tally.path));
+        if self.name_key.len() >= 3 && !stem.is_empty() {
+            if stem == self.name_key {
+                score.add("file-name", NAME_EQUALS_FILE);
+            } else if contains(&stem, &self.name_key) {
+                score.add("file-name", NAME_IN_FILE);
+            }
+        }
+        if tally.exact_word_hits > 0 {
+            score.add("exact-word", EXACT_WORD);
+        } else if tally.word_hits > 0 {
+            score.add("word", WORD);
+        }
+        let hits = tally.hits.min(1_000_000) as i64;
+        score.add("density", DENSITY_MAX * hits / (hits + DENSITY_HALF));
+        let path = &tally.path;
+        if is_vendored(path) {
+            score.add("vendored", PRIOR_VENDORED);
+        } else if is_test(path) {
+            score.add("test", PRIOR_TEST);
+        }
+        if path.ends_with(b".d.ts") {
+            score.add("d.ts", PRIOR_DECLARATIONS);
+        }
+        score
+    }
+}
+
+/// Orders files best first; ties break on path bytes.
+pub fn rank(scorer: &Scorer, tallies: Vec<FileTally>) -> Vec<Ranked> {
+    let mut ranked: Vec<Ranked> = tallies
+        .into_iter()
+        .map(|tally| Ranked {
+            score: scorer.file(&tally),
+            tally,
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.score
+            .total
+            .cmp(&a.score.total)
+            .then_with(|| a.tally.path.cmp(&b.tally.path))
+    });
+    ranked
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn name_key(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// The file name without directories and without every extension
+/// (`src/use-filters.test.ts` -> `use-filters`).
+fn file_stem(path: &[u8]) -> &[u8] {
+    let name = match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    };
+    match name.iter().skip(1).position(|&b| b == b'.') {
+        Some(i) => &name[..i + 1],
+        None => name,
+    }
+}
+
+fn components(path: &[u8]) -> impl Iterator<Item = &[u8]> {
+    path.split(|&b| b == b'/')
+}
+
+/// Tests and examples.
+pub fn is_test(path: &[u8]) -> bool {
+    let dirs = [
+        &b"test"[..],
+        b"tests",
+        b"__tests__",
+        b"spec",
+        b"specs",
+        b"testing",
+        b"testdata",
+        b"example",
+        b"examples",
+        b"benches",
+        b"fixtures",
+    ];
+    let mut parts = components(path).peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            let name = part.to_ascii_lowercase();
+            return name.starts_with(b"test_")
+                || contains(&name, b"_test.")
+                || contains(&name, b".test.")
+                || contains(&name, b".spec.")
+                || contains(&name, b"_spec.");
+        }
+        if dirs.contains(&&part.to_ascii_lowercase()[..]) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Vendored, generated and minified files.
+pub fn is_vendored(path: &[u8]) -> bool {
+    let dirs = [
+        &b"vendor"[..],
+        b"vendored",
+        b"third_party",
+        b"thirdparty",
+        b"node_modules",
+        b"dist",
+        b"generated",
+        b"gen",
+    ];
+    let name = file_stem(path);
+    components(path).any(|part| dirs.contains(&part))
+        || contains(path, b".min.")
+        || contains(path, b"-min.js")
+        || name.ends_with(b"_pb2")
+        || contains(path, b".pb.go")
+        || contains(path, b".generated.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::Kind;
+
+    fn tally(path: &str, hits: u64, defs: u64) -> FileTally {
+        FileTally {
+            path: path.as_bytes().to_vec(),
+            hits,
+            matches: hits,
+            def_lines: defs,
+            ..FileTally::default()
+        }
+    }
+
+    fn scorer(text: &str) -> Scorer {
+        Scorer::new(&Query::plan(text, Kind::Auto, false, false))
+    }
+
+    #[test]
+    fn a_defining_file_outranks_any_number_of_usages() {
+        let s = scorer("useFilters");
+        let ranked = rank(
+            &s,
+            vec![
+                tally("src/a.ts", 900, 0),
+                tally("src/tests/z.ts", 1, 1),
+                tally("src/use-filters.ts", 50, 0),
+            ],
+        );
+        let order: Vec<_> = ranked.iter().map(|r| r.tally.path.clone()).collect();
+        assert_eq!(order[0], b"src/tests/z.ts");
+        assert_eq!(order[1], b"src/use-filters.ts", "file name beats density");
+    }
+
+    #[test]
+    fn ties_break_on_path() {
+        let s = scorer("abc");
+        let ranked = rank(&s, vec![tally("b", 1, 0), tally("a", 1, 0)]);
+        assert_eq!(ranked[0].tally.path, b"a");
+    }
+
+    #[test]
+    fn priors_lower_but_keep_files() {
+        let s = scorer("thing");
+        let ranked = rank(
+            &s,
+            vec![
+                tally("node_modules/x/lib.js", 5, 0),
+                tally("tests/test_x.py", 5, 0),
+                tally("types/index.d.ts", 5, 0),
+                tally("src/x.py", 5, 0),
+            ],
+        );
+        let order: Vec<_> = ranked
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.tally.path).into_owned())
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "src/x.py",
+                "tests/test_x.py",
+                "types/index.d.ts",
+                "node_modules/x/lib.js"
+            ]
+        );
+    }
+
+    #[test]
+    fn density_saturates() {
+        let s = scorer("abc");
+        let few = s.file(&tally("a", 10, 0)).total;
+        let many = s.file(&tally("a", 100_000, 0)).total;
+        assert!(many > few && many - few < DENSITY_MAX);
+    }
+
+    #[test]
+    fn line_signals_see_whole_words_and_case() {
+        let s = scorer("useState");
+        let line = b"const [a, setA] = useState(0)";
+        let sig = s.line(Some(Lang::TypeScript), line, &[(18, 26)]);
+        assert!(sig.word && sig.exact && !sig.def);
+        let part = s.line(None, b"xuseStatey", &[(1, 9)]);
+        assert!(!part.word);
+    }
+
+    #[test]
+    fn test_and_vendored_paths() {
+        assert!(is_test(b"pkg/foo_test.go"));
+        assert!(is_test(b"src/__tests__/a.tsx"));
+        assert!(is_test(b"Lib/test/test_os.py"));
+        assert!(!is_test(b"src/contest.py"));
+        assert!(is_vendored(b"static/app.min.js"));
+        assert!(is_vendored(b"third_party/x.c"));
+        assert!(!is_vendored(b"src/general.rs"));
+    }
+}

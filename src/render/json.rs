@@ -1,0 +1,171 @@
+//! The JSON document of `scout search --json`.
+//!
+//! One document per run, written on one line:
+//!
+//! ```json
+//! {
+//!   "query": "useState", "kind": "literal", "fallback": null,
+//!   "hits": 1442, "matches": 1500, "files": 214,
+//!   "shown": 31, "already_shown": 0, "left_out": 1411,
+//!   "page": 1, "pages": 7, "tokens": 1420, "elapsed_ms": 24,
+//!   "repro": "rg -n --no-heading -F -e useState",
+//!   "next": "scout search useState --page 2",
+//!   "defs_not_on_page": ["src/x.ts"],
+//!   "results": [
+//!     {"path": "src/hooks/use-state.ts", "hits": 18, "matches": 19,
+//!      "shown": 2, "already_shown": 0, "left_out": 16,
+//!      "score": 102950, "signals": [{"signal": "def", "points": 100000}],
+//!      "def": true, "binary": false,
+//!      "lines": [{"line": 12, "text": "export function useState<S>(", "cut_before": 0, "cut_after": 0, "def": true}]}
+//!   ]
+//! }
+//! ```
+//!
+//! - `hits` are matching lines, `matches` individual matches; both are rg's
+//!   exact counts over the whole search, whatever the page shows (I3).
+//! - For every result and in total: `shown + already_shown + left_out ==
+//!   hits` (I6). `already_shown` is for session memory and is 0 without it.
+//! - `results` are this page's files in rank order; `lines` are quoted in
+//!   display order (definitions first, then by line number). `text` is the
+//!   quoted bytes (lossy UTF-8 where the file is not UTF-8); `cut_before` and
+//!   `cut_after` count the bytes of the line left out on either side.
+//! - `tokens` estimates the text page of the same request; pages are cut
+//!   identically for text and JSON.
+//! - `next` is the command for the following page, null on the last.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Report;
+use crate::page::chosen_quotes;
+
+#[derive(Debug, Serialize)]
+pub struct SearchDocument {
+    pub query: String,
+    pub kind: &'static str,
+    pub fallback: Option<String>,
+    pub hits: u64,
+    pub matches: u64,
+    pub files: usize,
+    pub shown: u64,
+    pub already_shown: u64,
+    pub left_out: u64,
+    pub page: usize,
+    pub pages: usize,
+    pub tokens: usize,
+    pub elapsed_ms: u64,
+    pub repro: String,
+    pub next: Option<String>,
+    pub defs_not_on_page: Vec<String>,
+    pub results: Vec<FileResult>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FileResult {
+    pub path: String,
+    pub hits: u64,
+    pub matches: u64,
+    pub shown: u64,
+    pub already_shown: u64,
+    pub left_out: u64,
+    pub score: i64,
+    pub signals: Vec<Signal>,
+    pub def: bool,
+    pub binary: bool,
+    pub lines: Vec<LineResult>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Signal {
+    pub signal: &'static str,
+    pub points: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LineResult {
+    /// 1-based.
+    pub line: u64,
+    pub text: String,
+    pub cut_before: usize,
+    pub cut_after: usize,
+    pub def: bool,
+}
+
+/// Builds the document of a page.
+pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
+    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let results: Vec<FileResult> = report
+        .span()
+        .slots
+        .iter()
+        .map(|slot| {
+            let ranked = &report.ranked[slot.file];
+            let tally = &ranked.tally;
+            let lines: Vec<LineResult> = if report.files_only {
+                Vec::new()
+            } else {
+                chosen_quotes(tally, slot.lines)
+                    .into_iter()
+                    .map(|q| LineResult {
+                        line: q.line,
+                        text: lossy(&q.text),
+                        cut_before: q.cut_before,
+                        cut_after: q.cut_after,
+                        def: q.def,
+                    })
+                    .collect()
+            };
+            let shown = lines.len() as u64;
+            FileResult {
+                path: lossy(&tally.path),
+                hits: tally.hits,
+                matches: tally.matches,
+                shown,
+                already_shown: 0,
+                left_out: tally.hits - shown,
+                score: ranked.score.total,
+                signals: ranked
+                    .score
+                    .signals
+                    .iter()
+                    .map(|&(signal, points)| Signal { signal, points })
+                    .collect(),
+                def: tally.def_lines > 0,
+                binary: tally.binary,
+                lines,
+            }
+        })
+        .collect();
+    let shown: u64 = results.iter().map(|r| r.shown).sum();
+    SearchDocument {
+        query: report.query.text.clone(),
+        kind: report.query.kind.name(),
+        fallback: report.fallback.clone(),
+        hits: report.hits,
+        matches: report.matches,
+        files: report.ranked.len(),
+        shown,
+        already_shown: 0,
+        left_out: report.hits - shown,
+        page: report.page,
+        pages: report.pages.len(),
+        tokens,
+        elapsed_ms: report.elapsed_ms,
+        repro: report.repro.clone(),
+        next: (report.page < report.pages.len()).then(|| report.page_command(report.page + 1)),
+        defs_not_on_page: report
+            .omitted
+            .def_files
+            .iter()
+            .map(|&i| lossy(&report.ranked[i].tally.path))
+            .collect(),
+        results,
+    }
+}
+
+/// Writes the document and a newline.
+pub fn write_document(out: &mut dyn Write, document: &SearchDocument) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, document)?;
+    out.write_all(b"\n")
+}

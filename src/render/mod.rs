@@ -1,0 +1,57 @@
+//! Rendering a search result as text (for agents and people) or JSON (for
+//! programs). Only this module writes what scout prints on stdout; the
+//! commands hand it a writer.
+
+pub mod json;
+pub mod text;
+
+use crate::page::{Omitted, PageSpan};
+use crate::query::Query;
+use crate::rank::Ranked;
+
+/// Everything one page of `scout search` shows.
+#[derive(Debug)]
+pub struct Report<'a> {
+    pub query: &'a Query,
+    /// Set when the literal phrase had no match and the any-word fallback
+    /// ran: the sentence saying so.
+    pub fallback: Option<String>,
+    /// Matching lines in all (rg's `matched_lines`).
+    pub hits: u64,
+    /// Matches in all (rg's `matches`).
+    pub matches: u64,
+    pub ranked: &'a [Ranked],
+    pub pages: &'a [PageSpan],
+    /// 1-based page number, at most `pages.len()`.
+    pub page: usize,
+    pub omitted: Omitted,
+    pub elapsed_ms: u64,
+    /// The plain rg command with the same counts.
+    pub repro: String,
+    /// The rg command that prints every matching line of one file, with
+    /// `FILE` standing for the file.
+    pub file_command: String,
+    /// The scout command that shows this search, without `--page`.
+    pub command: String,
+    /// `--explain`: each file's score and signals.
+    pub explain: bool,
+    /// `-l`: files and counts, no lines.
+    pub files_only: bool,
+}
+
+impl Report<'_> {
+    /// The page shown.
+    pub fn span(&self) -> &PageSpan {
+        &self.pages[self.page - 1]
+    }
+
+    /// Lines quoted on this page.
+    pub fn shown(&self) -> u64 {
+        self.span().slots.iter().map(|s| s.lines as u64).sum()
+    }
+
+    /// The command for page `n`.
+    pub fn page_command(&self, n: usize) -> String {
+        format!("{} --page {n}", self.command)
+    }
+}

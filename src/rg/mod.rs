@@ -1,0 +1,175 @@
+//! Everything scout knows about ripgrep: where the binary is, its version,
+//! the command line for a search (which is also the printed `repro:` line),
+//! the JSON events it prints, and what its exit codes and stderr mean.
+//!
+//! Nothing outside this module spells an rg flag or parses rg's output.
+
+mod command;
+mod event;
+mod process;
+
+pub use command::{RgCommand, SearchFlags};
+pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
+pub use process::{run_plain, run_streaming, Flow, RgOutcome};
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The environment variable that names the rg binary to use.
+pub const RG_ENV: &str = "SCOUT_RG";
+
+/// The rg binary scout will run.
+#[derive(Debug, Clone)]
+pub struct Rg {
+    /// Absolute path, or the path given in `SCOUT_RG`.
+    pub path: PathBuf,
+    /// Where the path came from.
+    pub source: RgSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RgSource {
+    Env,
+    Path,
+}
+
+/// Why rg cannot be used. Each message says what to do next.
+#[derive(Debug)]
+pub enum RgError {
+    /// Not on PATH and `SCOUT_RG` unset.
+    NotFound,
+    /// `SCOUT_RG` names something that does not exist or cannot be run.
+    EnvNotRunnable(PathBuf, String),
+    /// The binary ran but is not ripgrep, or its `--json` is broken.
+    NotRipgrep(PathBuf, String),
+}
+
+/// How to install rg, shared by errors and `doctor`.
+pub const INSTALL_HINT: &str = "install ripgrep (Debian/Ubuntu: `sudo apt-get install ripgrep`, \
+macOS: `brew install ripgrep`, anywhere with Rust: `cargo install ripgrep`), \
+or set SCOUT_RG to the path of an rg binary";
+
+impl std::fmt::Display for RgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RgError::NotFound => write!(f, "rg (ripgrep) was not found on PATH; {INSTALL_HINT}"),
+            RgError::EnvNotRunnable(path, why) => write!(
+                f,
+                "SCOUT_RG={} cannot be run ({why}); point it at an rg binary or unset it",
+                path.display()
+            ),
+            RgError::NotRipgrep(path, why) => write!(
+                f,
+                "{} does not behave like ripgrep ({why}); {INSTALL_HINT}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RgError {}
+
+impl Rg {
+    /// Finds rg: `SCOUT_RG` when set (and non-empty), else the first `rg`
+    /// on `PATH`. Does not run it; [`Rg::version`] does.
+    pub fn locate(env_value: Option<OsString>, path_var: Option<OsString>) -> Result<Rg, RgError> {
+        if let Some(value) = env_value.filter(|v| !v.is_empty()) {
+            let path = PathBuf::from(value);
+            let resolved = if path.components().count() > 1 {
+                path.clone()
+            } else {
+                find_on_path(path.as_os_str(), path_var.as_deref()).unwrap_or(path.clone())
+            };
+            if !is_executable(&resolved) {
+                return Err(RgError::EnvNotRunnable(
+                    path,
+                    "no executable file at that path".into(),
+                ));
+            }
+            return Ok(Rg {
+                path: resolved,
+                source: RgSource::Env,
+            });
+        }
+        find_on_path("rg".as_ref(), path_var.as_deref())
+            .map(|path| Rg {
+                path,
+                source: RgSource::Path,
+            })
+            .ok_or(RgError::NotFound)
+    }
+
+    /// Finds rg from the process environment.
+    pub fn from_env() -> Result<Rg, RgError> {
+        Rg::locate(std::env::var_os(RG_ENV), std::env::var_os("PATH"))
+    }
+
+    /// Runs `rg --version` and returns its first line (`ripgrep 14.1.0 ...`).
+    /// Fails when the binary does not run or does not say it is ripgrep.
+    pub fn version(&self) -> Result<String, RgError> {
+        let output = Command::new(&self.path)
+            .arg("--version")
+            .output()
+            .map_err(|e| RgError::EnvNotRunnable(self.path.clone(), e.to_string()))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let first = stdout.lines().next().unwrap_or("").trim().to_string();
+        if !output.status.success() || !first.starts_with("ripgrep") {
+            let said = if first.is_empty() {
+                format!("`--version` exited with {}", output.status)
+            } else {
+                format!("`--version` printed {first:?}")
+            };
+            return Err(RgError::NotRipgrep(self.path.clone(), said));
+        }
+        Ok(first)
+    }
+
+    /// Every `rg` on PATH, in PATH order (for `doctor`).
+    pub fn all_on_path(path_var: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+        let Some(path_var) = path_var else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = Vec::new();
+        for dir in std::env::split_paths(path_var) {
+            let candidate = dir.join("rg");
+            if is_executable(&candidate) && !found.contains(&candidate) {
+                found.push(candidate);
+            }
+        }
+        found
+    }
+}
+
+fn find_on_path(name: &std::ffi::OsStr, path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_reports_not_found_on_an_empty_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Rg::locate(None, Some(dir.path().as_os_str().to_owned())).unwrap_err();
+        assert!(matches!(err, RgError::NotFound));
+        assert!(err.to_string().contains("apt-get install ripgrep"));
+    }
+
+    #[test]
+    fn locate_prefers_scout_rg_and_rejects_a_missing_file() {
+        let err = Rg::locate(Some("/nonexistent/rg".into()), None).unwrap_err();
+        assert!(matches!(err, RgError::EnvNotRunnable(..)), "{err}");
+        assert!(err.to_string().contains("SCOUT_RG"));
+    }
+}

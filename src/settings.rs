@@ -1,0 +1,175 @@
+//! From parsed flags to resolved settings: validation and the environment,
+//! read once. Nothing after this re-reads an environment variable.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use crate::cli::SearchArgs;
+use crate::query::{Kind, Query};
+use crate::rg::{Rg, SearchFlags};
+use crate::shell;
+
+/// Candidate lines kept per file by default (more than any default
+/// allowance, so the best can be chosen).
+const DEFAULT_KEEP: usize = 8;
+/// `-m` above this keeps this many candidates per file.
+const MAX_KEEP: usize = 10_000;
+
+/// A search, ready to run.
+#[derive(Debug)]
+pub struct SearchSettings {
+    pub rg: Rg,
+    pub query: Query,
+    /// rg's flags for the planned query, over the paths that exist.
+    pub flags: SearchFlags,
+    /// Requested paths that do not exist (named on stderr; exit 3).
+    pub missing: Vec<OsString>,
+    /// Plain rg output would name the file on each line.
+    pub with_filename: bool,
+    /// Page budget in bytes; `None` means no limit.
+    pub budget_bytes: Option<usize>,
+    pub page: usize,
+    /// `-m`.
+    pub max_lines: Option<usize>,
+    /// Candidate lines kept per file.
+    pub keep: usize,
+    pub files_only: bool,
+    pub json: bool,
+    pub explain: bool,
+    /// Passthrough cap in bytes; `None` means no limit.
+    pub passthrough_cap: Option<u64>,
+    /// `scout search ...` as typed, without `--page`: the base of the
+    /// next-page command.
+    pub command: String,
+}
+
+impl SearchSettings {
+    /// Validates `args`; `argv` is the full command line (for the
+    /// next-page command).
+    pub fn resolve(args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
+        let (text, mut paths) = match (args.regexp, args.query) {
+            (Some(pattern), Some(first_path)) => {
+                let mut paths = vec![OsString::from(first_path)];
+                paths.extend(args.paths);
+                (pattern, paths)
+            }
+            (Some(pattern), None) => (pattern, args.paths),
+            (None, Some(query)) => (query, args.paths),
+            (None, None) => bail!("no query given; try `scout search NAME`"),
+        };
+        if text.is_empty() {
+            bail!("the query is empty; give a name, a phrase or a pattern");
+        }
+        if args.output.page == 0 {
+            bail!("--page starts at 1");
+        }
+        let kind = if args.matching.fixed_strings {
+            Kind::Literal
+        } else {
+            args.matching.kind
+        };
+        let query = Query::plan(&text, kind, args.matching.ignore_case, args.matching.word);
+
+        let mut missing = Vec::new();
+        paths.retain(|p| {
+            let exists = Path::new(p).symlink_metadata().is_ok();
+            if !exists {
+                missing.push(p.clone());
+            }
+            exists
+        });
+        if paths.is_empty() && !missing.is_empty() {
+            let names: Vec<String> = missing
+                .iter()
+                .map(|p| shell::quote(p.as_encoded_bytes()))
+                .collect();
+            bail!(
+                "no such file or directory: {}; nothing to search",
+                names.join(", ")
+            );
+        }
+        let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
+
+        let rg = Rg::from_env()?;
+        let flags = SearchFlags {
+            patterns: vec![text.clone()],
+            fixed_strings: query.fixed_strings(),
+            ignore_case: query.ignore_case,
+            word: query.word,
+            globs: args.filter.globs,
+            types: args.filter.types,
+            hidden: args.filter.hidden,
+            paths,
+        };
+        let keep = args
+            .output
+            .max_count
+            .map_or(DEFAULT_KEEP, |m| m.clamp(1, MAX_KEEP));
+        Ok(SearchSettings {
+            rg,
+            query,
+            flags,
+            missing,
+            with_filename,
+            budget_bytes: match args.output.budget_tokens {
+                0 => None,
+                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
+            },
+            page: args.output.page,
+            max_lines: args.output.max_count,
+            keep,
+            files_only: args.output.files_only,
+            json: args.output.json,
+            explain: args.output.explain,
+            passthrough_cap: (args.output.passthrough_cap > 0)
+                .then_some(args.output.passthrough_cap),
+            command: command_without_page(argv),
+        })
+    }
+}
+
+/// `scout search ...` from the full argv, with any `--page N` removed.
+fn command_without_page(argv: &[OsString]) -> String {
+    let mut words: Vec<&[u8]> = vec![b"scout"];
+    let mut skip_next = false;
+    for arg in argv.iter().skip(1) {
+        let bytes = arg.as_encoded_bytes();
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if bytes == b"--page" {
+            skip_next = true;
+            continue;
+        }
+        if bytes.starts_with(b"--page=") {
+            continue;
+        }
+        words.push(bytes);
+    }
+    shell::join(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_page_command_drops_the_current_page() {
+        let argv: Vec<OsString> = [
+            "/usr/bin/scout",
+            "search",
+            "a b",
+            "--page",
+            "2",
+            "src",
+            "--page=3",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        assert_eq!(command_without_page(&argv), "scout search 'a b' src");
+    }
+}
