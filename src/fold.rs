@@ -79,11 +79,33 @@ pub struct FoldOptions {
 pub struct Plain {
     /// Exact size in bytes of `rg -n` output for the search.
     pub bytes: u64,
-    /// (file index, line number, line with terminator) while complete.
-    pub lines: Vec<(usize, u64, Vec<u8>)>,
+    /// The lines, in rg's order, while complete.
+    pub lines: Vec<PlainLine>,
     /// False once a line was not kept (cap reached, or a binary file whose
     /// plain output rg prints differently).
     pub complete: bool,
+}
+
+/// One line of plain `rg -n` output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainLine {
+    pub path: Vec<u8>,
+    /// 1-based.
+    pub number: u64,
+    /// The line with its terminator (one is added where the file had none).
+    pub text: Vec<u8>,
+}
+
+impl Plain {
+    /// rg's lines by path, then line number, if every one was kept.
+    pub fn into_sorted_lines(self) -> Option<Vec<PlainLine>> {
+        if !self.complete {
+            return None;
+        }
+        let mut lines = self.lines;
+        lines.sort_by(|a, b| a.path.cmp(&b.path).then(a.number.cmp(&b.number)));
+        Some(lines)
+    }
 }
 
 /// The fold's state and result.
@@ -179,7 +201,11 @@ impl<'s> Fold<'s> {
                 if owned.last() != Some(&b'\n') {
                     owned.push(b'\n');
                 }
-                self.plain.lines.push((index, number, owned));
+                self.plain.lines.push(PlainLine {
+                    path: file.path.clone(),
+                    number,
+                    text: owned,
+                });
             } else {
                 self.plain.complete = false;
                 self.plain.lines = Vec::new();

@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::exit::ExitStatus;
-use crate::fold::{Fold, FoldOptions};
+use crate::fold::{Fold, FoldOptions, PlainLine};
 use crate::page::{self, layout, omitted};
 use crate::rank::{rank, Scorer};
 use crate::render::{self, Report};
@@ -185,18 +185,6 @@ fn ranked(
     let Fold { files, plain, .. } = fold;
     let hits: u64 = files.iter().map(|f| f.hits).sum();
     let matches: u64 = files.iter().map(|f| f.matches).sum();
-    // rg's plain lines, by path then line, while they were all kept.
-    let plain_lines: Option<Vec<(&[u8], u64, Vec<u8>)>> = plain.complete.then(|| {
-        let mut lines: Vec<_> = plain
-            .lines
-            .into_iter()
-            .map(|(file, number, text)| (&files[file].path[..], number, text))
-            .collect();
-        lines.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
-        lines
-    });
-    let plain_lines: Option<Vec<(Vec<u8>, u64, Vec<u8>)>> =
-        plain_lines.map(|v| v.into_iter().map(|(p, n, t)| (p.to_vec(), n, t)).collect());
     let ranked = rank(&scorer, files);
 
     let repro = flags.repro();
@@ -260,9 +248,12 @@ fn ranked(
         render::json::write_document(out, &document)?;
     } else if ranked.is_empty() {
         // Nothing matched: say so on stderr, print nothing on stdout.
-    } else if !settings.files_only && text.len() as u64 > plain.bytes {
+    } else if !settings.files_only && !settings.explain && text.len() as u64 > plain.bytes {
         // I2: rg's own lines are smaller than the page; print them.
-        if let Some(lines) = plain_lines {
+        if let Some(fallback) = &report.fallback {
+            writeln!(err, "scout: {fallback}")?;
+        }
+        if let Some(lines) = plain.into_sorted_lines() {
             write_plain(out, &lines, settings.with_filename)?;
         } else {
             let mut write_error = None;
@@ -315,13 +306,9 @@ fn fold_search<'s>(
 
 /// Writes rg's plain lines: `path:line:text` (or `line:text` when rg would
 /// not name the file).
-fn write_plain(
-    out: &mut dyn Write,
-    lines: &[(Vec<u8>, u64, Vec<u8>)],
-    with_filename: bool,
-) -> Result<()> {
+fn write_plain(out: &mut dyn Write, lines: &[PlainLine], with_filename: bool) -> Result<()> {
     let mut buf = Vec::new();
-    for (path, number, text) in lines {
+    for PlainLine { path, number, text } in lines {
         if with_filename {
             buf.extend_from_slice(path);
             buf.push(b':');

@@ -145,9 +145,9 @@ pub fn reserve(query: &str, repro: &str, command: &str, fallback: Option<&str>) 
 
 fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "query: {}  kind={}  hits={} files={}  shown={} page={}/{}  ~{}tok {}ms\n",
+        "query: {}  kind={}  hits={} files={}  shown={} page={}/{}  ~{}tok {}ms",
         report.query.text,
         report.query.kind.name(),
         report.hits,

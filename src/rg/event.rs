@@ -159,17 +159,35 @@ struct Envelope<'a> {
 
 /// Parses one line of rg's JSON output.
 pub fn parse_event(line: &[u8]) -> serde_json::Result<RgEvent<'_>> {
+    // rg writes `{"type":"KIND","data":{...}}` for every event but the
+    // summary; slicing that shape directly saves scanning `data` twice.
+    if let Some((kind, data)) = split_envelope(line) {
+        return parse_data(kind, data);
+    }
     let envelope: Envelope<'_> = serde_json::from_slice(line)?;
-    let data = envelope.data.get();
-    Ok(match &*envelope.kind {
-        "begin" => RgEvent::Begin(serde_json::from_str(data)?),
-        "match" => RgEvent::Match(serde_json::from_str(data)?),
-        "context" => RgEvent::Context(serde_json::from_str(data)?),
-        "end" => RgEvent::End(serde_json::from_str(data)?),
-        "summary" => RgEvent::Summary(serde_json::from_str(data)?),
+    parse_data(envelope.kind.as_bytes(), envelope.data.get().as_bytes())
+}
+
+/// `(KIND, DATA)` of a line shaped `{"type":"KIND","data":DATA}`.
+fn split_envelope(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = line.strip_prefix(br#"{"type":""#)?;
+    let quote = rest.iter().position(|&b| b == b'"')?;
+    let (kind, rest) = rest.split_at(quote);
+    let data = rest.strip_prefix(br#"","data":"#)?;
+    let data = data.trim_ascii_end().strip_suffix(b"}")?;
+    Some((kind, data))
+}
+
+fn parse_data<'a>(kind: &[u8], data: &'a [u8]) -> serde_json::Result<RgEvent<'a>> {
+    Ok(match kind {
+        b"begin" => RgEvent::Begin(serde_json::from_slice(data)?),
+        b"match" => RgEvent::Match(serde_json::from_slice(data)?),
+        b"context" => RgEvent::Context(serde_json::from_slice(data)?),
+        b"end" => RgEvent::End(serde_json::from_slice(data)?),
+        b"summary" => RgEvent::Summary(serde_json::from_slice(data)?),
         other => {
             return Err(serde::de::Error::unknown_variant(
-                other,
+                &String::from_utf8_lossy(other),
                 &["begin", "match", "context", "end", "summary"],
             ))
         }

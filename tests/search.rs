@@ -1,0 +1,803 @@
+//! `scout search` against the real rg on fixture trees.
+//!
+//! One test per topic; the invariants of DESIGN.md (I1–I6) each have a test
+//! that fails when the invariant is broken.
+
+mod util;
+
+use std::collections::BTreeSet;
+
+use util::Fixture;
+
+/// (extension, a definition of `fetchRecords`, a usage line)
+const LANGUAGES: &[(&str, &str, &str)] = &[
+    ("rs", "pub fn fetchRecords(limit: usize) -> Vec<u8> {\n    Vec::new()\n}\n", "    let rows = fetchRecords(10);\n"),
+    ("py", "def fetchRecords(limit):\n    return []\n", "rows = fetchRecords(10)\n"),
+    ("ts", "export function fetchRecords(limit: number): number[] {\n  return [];\n}\n", "const rows = fetchRecords(10);\n"),
+    ("tsx", "export const fetchRecords = (limit: number) => {\n  return [];\n};\n", "const rows = fetchRecords(10);\n"),
+    ("js", "async function fetchRecords(limit) {\n  return [];\n}\n", "const rows = await fetchRecords(10);\n"),
+    ("go", "func (s *Store) fetchRecords(limit int) []byte {\n\treturn nil\n}\n", "\trows := s.fetchRecords(10)\n"),
+    ("java", "class Store {\n    public List<String> fetchRecords(int limit) {\n        return null;\n    }\n}\n", "        List<String> rows = store.fetchRecords(10);\n"),
+    ("kt", "class Store {\n    fun fetchRecords(limit: Int): List<String> = emptyList()\n}\n", "    val rows = store.fetchRecords(10)\n"),
+    ("cs", "class Store {\n    public async Task<int> fetchRecords(int limit) {\n        return 0;\n    }\n}\n", "        var rows = await store.fetchRecords(10);\n"),
+    ("c", "int\nfetchRecords(int limit)\n{\n    return 0;\n}\n", "    int rows = fetchRecords(10);\n"),
+    ("cpp", "std::vector<int> Store::fetchRecords(int limit) {\n    return {};\n}\n", "    auto rows = store.fetchRecords(10);\n"),
+    ("rb", "class Store\n  def fetchRecords(limit)\n    []\n  end\nend\n", "rows = store.fetchRecords(10)\n"),
+    ("php", "<?php\nclass Store {\n    public function fetchRecords($limit) {\n        return [];\n    }\n}\n", "$rows = $store->fetchRecords(10);\n"),
+    ("lua", "local function fetchRecords(limit)\n  return {}\nend\n", "local rows = fetchRecords(10)\n"),
+];
+
+#[test]
+fn per_language_the_definition_comes_first_with_a_def_mark() {
+    for (ext, definition, usage) in LANGUAGES {
+        let fx = Fixture::new();
+        fx.write(format!("store/records.{ext}"), definition);
+        for i in 0..6 {
+            // Usage files have more hits than the definition file.
+            fx.write(format!("app/use_{i}.{ext}"), usage.repeat(5));
+        }
+        let run = fx.run(&["search", "fetchRecords", "--budget-tokens", "0"]);
+        run.expect_code(0);
+        let files = run.files();
+        assert!(!files.is_empty(), "{}", run.describe());
+        assert_eq!(
+            files[0].0,
+            format!("store/records.{ext}"),
+            "language {ext}\n{}",
+            run.describe()
+        );
+        assert!(files[0].2, "no [def] mark for {ext}\n{}", run.describe());
+        assert!(
+            files[1..].iter().all(|f| !f.2),
+            "a usage file marked [def] for {ext}\n{}",
+            run.describe()
+        );
+    }
+}
+
+#[test]
+fn a_name_defined_in_several_files_ranks_all_of_them_above_usages() {
+    let fx = Fixture::new();
+    fx.write("a/one.py", "def handler():\n    pass\n");
+    fx.write("z/two.ts", "export function handler() {}\n");
+    for i in 0..8 {
+        fx.write(format!("m/use_{i}.py"), "handler()\n".repeat(20));
+    }
+    let run = fx.run(&["search", "handler", "--budget-tokens", "0"]);
+    let files = run.files();
+    let defs: Vec<bool> = files.iter().map(|f| f.2).collect();
+    assert_eq!(&defs[..2], &[true, true], "{}", run.describe());
+    assert!(defs[2..].iter().all(|d| !d), "{}", run.describe());
+}
+
+fn usage_tree(fx: &Fixture, files: usize) {
+    fx.write(
+        "src/core.rs",
+        "pub struct Widget {}\nimpl Widget {\n    pub fn new() -> Widget { Widget {} }\n}\n",
+    );
+    for i in 0..files {
+        let body: String = (0..(i % 7 + 1))
+            .map(|j| format!("let w{j} = Widget::new(); // use {i}.{j}\n"))
+            .collect();
+        fx.write(format!("src/m{i:03}.rs"), body);
+    }
+}
+
+#[test]
+fn counters_equal_rgs_whatever_the_page_shows() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 80);
+    let run = fx.run(&["search", "Widget", "--budget-tokens", "300"]);
+    run.expect_code(0);
+    let (hits, files) = fx.rg_counts(&["-F", "-e", "Widget"]);
+    assert_eq!(
+        run.header_field("hits").unwrap(),
+        hits.to_string(),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        run.header_field("files").unwrap(),
+        files.to_string(),
+        "{}",
+        run.describe()
+    );
+    let json = fx
+        .run(&["search", "Widget", "--json", "--budget-tokens", "300"])
+        .json();
+    assert_eq!(json["hits"], hits);
+    assert_eq!(json["files"], files);
+}
+
+#[test]
+fn pages_together_show_every_file_exactly_once() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 80);
+    let first = fx.run(&["search", "Widget", "--budget-tokens", "250"]);
+    let pages: usize = first
+        .header_field("page")
+        .unwrap()
+        .split('/')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        pages > 3,
+        "the fixture should need several pages\n{}",
+        first.describe()
+    );
+    let mut seen = Vec::new();
+    for page in 1..=pages {
+        let run = fx.run(&[
+            "search",
+            "Widget",
+            "--budget-tokens",
+            "250",
+            "--page",
+            &page.to_string(),
+        ]);
+        run.expect_code(0);
+        seen.extend(run.files().into_iter().map(|f| f.0));
+        if page < pages {
+            assert!(
+                run.stdout().contains(&format!(
+                    "scout search Widget --budget-tokens 250 --page {}",
+                    page + 1
+                )),
+                "no next-page command\n{}",
+                run.describe()
+            );
+        }
+    }
+    let unique: BTreeSet<_> = seen.iter().cloned().collect();
+    assert_eq!(unique.len(), seen.len(), "a file appeared on two pages");
+    let rg_files: BTreeSet<String> = String::from_utf8(fx.rg(&["-l", "-F", "-e", "Widget"]).stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(unique, rg_files);
+    let past = fx.run(&[
+        "search",
+        "Widget",
+        "--budget-tokens",
+        "250",
+        "--page",
+        &(pages + 1).to_string(),
+    ]);
+    past.expect_code(2);
+    assert!(
+        past.stderr().contains("there is no page"),
+        "{}",
+        past.describe()
+    );
+}
+
+#[test]
+fn i1_anchorless_patterns_print_real_rg_lines_and_announce_the_cut() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 40);
+    for pattern in ["[a-z]{2,}", r"\w+\s*\(", r"\d+"] {
+        let run = fx.run(&["search", pattern]);
+        run.expect_code(0);
+        let real: BTreeSet<Vec<u8>> = fx.rg_lines(&["-e", pattern]).into_iter().collect();
+        for line in run
+            .output
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+        {
+            assert!(
+                real.contains(line),
+                "not an rg line: {:?}\n{}",
+                String::from_utf8_lossy(line),
+                run.describe()
+            );
+        }
+    }
+    let capped = fx.run(&["search", "[a-z]{2,}", "--passthrough-cap", "500"]);
+    capped.expect_code(0);
+    assert!(capped.output.stdout.len() <= 500);
+    assert!(
+        capped.output.stdout.ends_with(b"\n"),
+        "cut mid-line\n{}",
+        capped.describe()
+    );
+    assert!(
+        capped.stderr().contains("cut at 500 bytes"),
+        "{}",
+        capped.describe()
+    );
+    assert!(
+        capped.stderr().contains("rg -n --no-heading"),
+        "{}",
+        capped.describe()
+    );
+}
+
+#[test]
+fn i2_the_page_is_never_larger_than_plain_rg() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 30);
+    fx.write("lone.py", "def rare_thing():\n    pass\n");
+    for query in ["rare_thing", "Widget", "new", "use 1", "fn new"] {
+        let run = fx.run(&["search", query]);
+        let plain = fx.rg(&["-n", "-F", "-e", query]).stdout.len();
+        assert!(
+            run.output.stdout.len() <= plain,
+            "{query}: {} > {plain}\n{}",
+            run.output.stdout.len(),
+            run.describe()
+        );
+    }
+    // A rare name: rg's own two lines are smaller than any page, so they are printed.
+    let run = fx.run(&["search", "rare_thing"]);
+    assert_eq!(run.stdout(), "lone.py:1:def rare_thing():\n");
+}
+
+#[test]
+fn i4_quotes_are_byte_identical_or_marked_cuts() {
+    let fx = Fixture::new();
+    let long = format!("{}needle_token{}\n", "a".repeat(30_000), "b".repeat(20_000));
+    fx.write("big.txt", format!("short needle_token line\n{long}"));
+    for i in 0..30 {
+        fx.write(format!("f{i}.txt"), "x needle_token y\n".repeat(3));
+    }
+    let run = fx.run(&["search", "needle_token", "--json", "--budget-tokens", "0"]);
+    run.expect_code(0);
+    let doc = run.json();
+    let mut checked = 0;
+    for result in doc["results"].as_array().unwrap() {
+        let content = std::fs::read(fx.root().join(result["path"].as_str().unwrap())).unwrap();
+        let lines: Vec<&[u8]> = content.split(|&b| b == b'\n').collect();
+        for quote in result["lines"].as_array().unwrap() {
+            let n = quote["line"].as_u64().unwrap() as usize;
+            let text = quote["text"].as_str().unwrap().as_bytes();
+            let before = quote["cut_before"].as_u64().unwrap() as usize;
+            let after = quote["cut_after"].as_u64().unwrap() as usize;
+            let line = lines[n - 1];
+            assert_eq!(&line[before..line.len() - after], text);
+            checked += 1;
+        }
+    }
+    assert!(checked > 30);
+    let text = fx.run(&["search", "needle_token", "-g", "big.txt"]);
+    let cut_line = text
+        .stdout()
+        .lines()
+        .find(|l| l.starts_with("  2: "))
+        .unwrap()
+        .to_string();
+    assert!(
+        cut_line.len() < 300,
+        "a 50 KB line must be cut: {}",
+        cut_line.len()
+    );
+    assert!(cut_line.contains("needle_token"));
+    assert!(
+        cut_line.ends_with(&format!(
+            " [cut {} of {} bytes]",
+            long.len() - 1 - 200,
+            long.len() - 1
+        )),
+        "{cut_line}"
+    );
+}
+
+#[test]
+fn i5_identical_runs_print_identical_bytes() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 120);
+    let first = fx.run(&["search", "Widget", "--budget-tokens", "400"]);
+    for _ in 0..4 {
+        let again = fx.run(&["search", "Widget", "--budget-tokens", "400"]);
+        assert_eq!(first.stdout_masked(), again.stdout_masked());
+    }
+    let json_a = fx.run(&["search", "Widget", "--json"]).json();
+    let json_b = fx.run(&["search", "Widget", "--json"]).json();
+    assert_eq!(json_a["results"], json_b["results"]);
+}
+
+#[test]
+fn i6_shown_and_left_out_add_up_to_hits() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 50);
+    for budget in ["150", "1500", "0"] {
+        let doc = fx
+            .run(&["search", "Widget", "--json", "--budget-tokens", budget])
+            .json();
+        let mut shown = 0;
+        for result in doc["results"].as_array().unwrap() {
+            let (h, s, a, l) = (
+                &result["hits"],
+                &result["shown"],
+                &result["already_shown"],
+                &result["left_out"],
+            );
+            assert_eq!(
+                h.as_u64().unwrap(),
+                s.as_u64().unwrap() + a.as_u64().unwrap() + l.as_u64().unwrap(),
+                "{result}"
+            );
+            assert_eq!(
+                result["lines"].as_array().unwrap().len() as u64,
+                s.as_u64().unwrap()
+            );
+            shown += s.as_u64().unwrap();
+        }
+        assert_eq!(doc["shown"], shown);
+        assert_eq!(
+            doc["hits"].as_u64().unwrap(),
+            doc["shown"].as_u64().unwrap()
+                + doc["already_shown"].as_u64().unwrap()
+                + doc["left_out"].as_u64().unwrap()
+        );
+    }
+}
+
+#[test]
+fn the_text_page_accounts_for_what_it_left_out() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 60);
+    let run = fx.run(&["search", "Widget", "--budget-tokens", "300"]);
+    let out = run.stdout();
+    let lines_shown = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("  ")
+                && l.trim_start()
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse::<u64>()
+                    .is_ok()
+        })
+        .count() as u64;
+    let files = run.files();
+    let hits_on_page: u64 = files.iter().map(|f| f.1).sum();
+    let not_quoted: u64 = out
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix('+')
+                .and_then(|r| r.split_once(" lines not quoted"))
+                .map(|(n, _)| n.parse().unwrap())
+        })
+        .unwrap_or(0);
+    assert_eq!(lines_shown + not_quoted, hits_on_page, "{}", run.describe());
+    assert_eq!(run.header_field("shown").unwrap(), lines_shown.to_string());
+    assert!(
+        out.contains("repro: rg -n --no-heading -F -e Widget"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn definitions_not_on_the_page_are_named_in_a_note() {
+    let fx = Fixture::new();
+    for i in 0..30 {
+        fx.write(
+            format!("d{i:02}.py"),
+            format!("def target():\n    return {i}\n"),
+        );
+    }
+    let run = fx.run(&["search", "target", "--budget-tokens", "200"]);
+    assert!(
+        run.stdout()
+            .contains("files holding a definition are not on this page"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn json_output_follows_the_documented_schema() {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        query: String,
+        kind: String,
+        fallback: Option<String>,
+        hits: u64,
+        matches: u64,
+        files: u64,
+        shown: u64,
+        already_shown: u64,
+        left_out: u64,
+        page: u64,
+        pages: u64,
+        tokens: u64,
+        elapsed_ms: u64,
+        repro: String,
+        next: Option<String>,
+        defs_not_on_page: Vec<String>,
+        results: Vec<FileResult>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct FileResult {
+        path: String,
+        hits: u64,
+        matches: u64,
+        shown: u64,
+        already_shown: u64,
+        left_out: u64,
+        score: i64,
+        signals: Vec<Signal>,
+        def: bool,
+        binary: bool,
+        lines: Vec<Line>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Signal {
+        signal: String,
+        points: i64,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Line {
+        line: u64,
+        text: String,
+        cut_before: u64,
+        cut_after: u64,
+        def: bool,
+    }
+    let fx = Fixture::new();
+    usage_tree(&fx, 40);
+    let run = fx.run(&["search", "Widget", "--json", "--budget-tokens", "300"]);
+    run.expect_code(0);
+    let doc: Doc = serde_json::from_slice(&run.output.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", run.describe()));
+    assert_eq!(doc.kind, "literal");
+    assert_eq!(doc.page, 1);
+    assert!(doc.pages > 1 && doc.next.is_some());
+    assert!(doc.results[0].def);
+}
+
+#[test]
+fn no_match_is_exit_1_with_nothing_on_stdout() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 3);
+    let run = fx.run(&["search", "absent_name_xyz"]);
+    run.expect_code(1);
+    assert_eq!(run.stdout(), "");
+}
+
+#[test]
+fn an_invalid_regex_is_exit_2_with_rgs_reason_and_a_hint() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 3);
+    let run = fx.run(&["search", "Widget::new("]);
+    run.expect_code(2);
+    assert!(
+        run.stderr().contains("regex parse error"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        run.stderr().contains("scout search -F 'Widget::new('"),
+        "{}",
+        run.describe()
+    );
+    fx.run(&["search", "-F", "Widget::new("]).expect_code(0);
+}
+
+#[test]
+fn missing_paths_are_named_and_the_rest_is_searched() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 3);
+    let only_missing = fx.run(&["search", "Widget", "nope"]);
+    only_missing.expect_code(2);
+    assert!(
+        only_missing
+            .stderr()
+            .contains("no such file or directory: nope"),
+        "{}",
+        only_missing.describe()
+    );
+    let mixed = fx.run(&["search", "Widget", "nope", "src"]);
+    mixed.expect_code(3);
+    assert!(mixed.stderr().contains("nope"), "{}", mixed.describe());
+    assert!(
+        mixed.stdout().contains("src/core.rs"),
+        "{}",
+        mixed.describe()
+    );
+}
+
+#[test]
+fn an_unreadable_directory_is_exit_3_and_the_rest_is_searched() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = Fixture::new();
+    usage_tree(&fx, 3);
+    fx.write("locked/secret.rs", "Widget\n");
+    std::fs::set_permissions(fx.root(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(
+        fx.root().join("locked"),
+        std::fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    let mut cmd = fx.command(&["search", "Widget"]);
+    // root reads everything: drop to nobody where the tests run as root.
+    if unsafe_free_is_root() {
+        let mut wrapped = std::process::Command::new("setpriv");
+        wrapped
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                env!("CARGO_BIN_EXE_scout"),
+                "search",
+                "Widget",
+            ])
+            .current_dir(fx.root())
+            .env_clear()
+            .env("PATH", util::rg_dir())
+            .env("HOME", "/nonexistent");
+        cmd = wrapped;
+    }
+    let output = cmd.output().unwrap();
+    std::fs::set_permissions(
+        fx.root().join("locked"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "stderr: {stderr}");
+    assert!(stderr.contains("locked"), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("src/core.rs"));
+}
+
+fn unsafe_free_is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+#[test]
+fn binary_files_are_counted_but_not_quoted() {
+    let fx = Fixture::new();
+    fx.write("blob.bin", b"header\x00\nWidget inside\n");
+    fx.write("a.rs", "Widget\n".repeat(40));
+    let run = fx.run(&["search", "Widget", "blob.bin", "a.rs", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    let blob = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == "blob.bin")
+        .expect("binary file listed");
+    assert_eq!(blob["binary"], true);
+    assert_eq!(blob["lines"].as_array().unwrap().len(), 0);
+    let text = fx.run(&[
+        "search",
+        "Widget",
+        "blob.bin",
+        "a.rs",
+        "--budget-tokens",
+        "0",
+    ]);
+    assert!(
+        text.stdout().contains("blob.bin  (1x) [binary]"),
+        "{}",
+        text.describe()
+    );
+}
+
+#[test]
+fn non_utf8_names_and_lines_are_printed_as_their_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let fx = Fixture::new();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    fx.write(name, b"d\xe9j\xe0 Widget here\n");
+    for i in 0..20 {
+        fx.write(format!("u{i}.txt"), "Widget usage line\n".repeat(4));
+    }
+    let run = fx.run(&["search", "Widget", "--budget-tokens", "0"]);
+    run.expect_code(0);
+    let stdout = &run.output.stdout;
+    assert!(
+        stdout.windows(8).any(|w| w == b"caf\xe9.txt"),
+        "{}",
+        run.describe()
+    );
+    let line = b"d\xe9j\xe0 Widget here";
+    assert!(
+        stdout.windows(line.len()).any(|w| w == line),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn without_rg_scout_says_how_to_install_it() {
+    let mut fx = Fixture::new();
+    usage_tree(&fx, 2);
+    fx.path_var = fx.root().join("empty-bin").into_os_string();
+    let run = fx.run(&["search", "Widget"]);
+    run.expect_code(2);
+    assert!(
+        run.stderr().contains("rg (ripgrep) was not found"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        run.stderr().contains("apt-get install ripgrep"),
+        "{}",
+        run.describe()
+    );
+    // help and version still work
+    fx.run(&["--help"]).expect_code(0);
+    let version = fx.run(&["--version"]);
+    version.expect_code(0);
+    assert!(
+        version.stdout().contains("rg: unusable"),
+        "{}",
+        version.describe()
+    );
+}
+
+#[test]
+fn scout_rg_pointing_at_something_else_is_an_error_not_no_match() {
+    let mut fx = Fixture::new();
+    usage_tree(&fx, 2);
+    fx.set_env("SCOUT_RG", "/bin/echo");
+    let run = fx.run(&["search", "Widget"]);
+    run.expect_code(2);
+    assert!(
+        run.stderr().contains("does not behave like ripgrep"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 300);
+    let mut child = fx
+        .command(&["search", "Widget", "--budget-tokens", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn a_phrase_with_no_literal_hit_falls_back_to_any_word() {
+    let fx = Fixture::new();
+    fx.write("both.py", "def parse(args):\n    return Args(args)\n");
+    fx.write("one.py", "x = parse(1)\n");
+    fx.write("none.py", "nothing here\n");
+    let run = fx.run(&["search", "parse args", "--explain"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout()
+            .contains("fallback: no line has \"parse args\""),
+        "{}",
+        run.describe()
+    );
+    let files = run.files();
+    assert_eq!(
+        files[0].0,
+        "both.py",
+        "the file with both words first\n{}",
+        run.describe()
+    );
+    assert_eq!(files.len(), 2);
+    assert!(
+        run.stdout()
+            .contains("repro: rg -n --no-heading -F -i -e parse -e args"),
+        "{}",
+        run.describe()
+    );
+    // When rg's lines are smaller than the page they are printed, and the
+    // fallback is still said (on stderr).
+    let plain = fx.run(&["search", "parse args"]);
+    assert!(
+        plain.stdout().starts_with("both.py:1:def parse(args):"),
+        "{}",
+        plain.describe()
+    );
+    assert!(
+        plain.stderr().contains("no line has \"parse args\""),
+        "{}",
+        plain.describe()
+    );
+}
+
+#[test]
+fn flags_shared_with_rg_mean_what_they_mean_in_rg() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 10);
+    fx.write("notes.md", "widget widget\n");
+    // -i
+    let run = fx.run(&["search", "-i", "WIDGET", "--json"]);
+    assert_eq!(
+        run.json()["hits"],
+        fx.rg_counts(&["-i", "-F", "-e", "WIDGET"]).0
+    );
+    // -g exclusion
+    let run = fx.run(&["search", "-i", "widget", "-g", "!*.rs", "--json"]);
+    assert_eq!(run.json()["results"][0]["path"], "notes.md");
+    assert_eq!(run.json()["files"], 1);
+    // --type / --lang
+    let run = fx.run(&["search", "-i", "widget", "--lang", "md", "--json"]);
+    assert_eq!(run.json()["files"], 1);
+    // -w
+    fx.write("w.txt", "Widgets Widget\n");
+    let run = fx.run(&["search", "-w", "Widgets", "--json"]);
+    assert_eq!(run.json()["hits"], 1);
+    // -e with a leading dash
+    fx.write("flags.txt", "use --verbose here\n");
+    let run = fx.run(&["search", "-e", "--verbose"]);
+    run.expect_code(0);
+    assert!(run.stdout().contains("flags.txt"), "{}", run.describe());
+    // -m caps quoted lines per file, -l lists files only
+    let run = fx.run(&[
+        "search",
+        "Widget",
+        "-m",
+        "1",
+        "--json",
+        "--budget-tokens",
+        "0",
+    ]);
+    assert!(run.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["shown"].as_u64().unwrap() <= 1));
+    let run = fx.run(&["search", "Widget", "-l", "--budget-tokens", "0"]);
+    assert!(
+        run.stdout().lines().all(|l| !l.starts_with("  ")),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        run.files().len() as u64,
+        fx.rg_counts(&["-F", "-e", "Widget"]).1
+    );
+    // hidden files only with --hidden
+    fx.write(".hidden/h.rs", "Widget\n");
+    let plain = fx.run(&["search", "Widget", "-l", "--json"]).json();
+    let hidden = fx
+        .run(&["search", "Widget", "-l", "--json", "--hidden"])
+        .json();
+    assert_eq!(
+        hidden["files"].as_u64().unwrap(),
+        plain["files"].as_u64().unwrap() + 1
+    );
+}
+
+#[test]
+fn explain_prints_each_files_score_and_signals() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 10);
+    let run = fx.run(&["search", "Widget", "--explain", "--budget-tokens", "0"]);
+    let stdout = run.stdout();
+    let score_lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  score "))
+        .collect();
+    assert_eq!(score_lines.len(), run.files().len(), "{}", run.describe());
+    assert!(score_lines[0].contains("def +100000"), "{}", run.describe());
+}

@@ -1,0 +1,229 @@
+//! Test support: fixture trees in temporary directories, and the real
+//! `scout` binary run against the real `rg` with a cleared environment and
+//! a private home. Failures print the command, its cwd, the tree, stdout
+//! and stderr.
+
+#![allow(dead_code)] // each test file uses part of this
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fixture tree and the environment scout runs in.
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    /// PATH for scout: the directory holding the real rg, unless removed.
+    pub path_var: OsString,
+    pub env: Vec<(String, OsString)>,
+}
+
+/// The directory of the real `rg`, found on the test process's PATH.
+pub fn rg_dir() -> PathBuf {
+    let path = std::env::var_os("PATH").expect("PATH is set");
+    std::env::split_paths(&path)
+        .find(|d| d.join("rg").is_file())
+        .expect("rg must be installed to run the integration tests (./install.sh or apt-get install ripgrep)")
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".home")).unwrap();
+        Fixture {
+            path_var: rg_dir().into_os_string(),
+            env: Vec::new(),
+            dir,
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating parent directories).
+    pub fn write(&self, rel: impl AsRef<Path>, content: impl AsRef<[u8]>) -> &Self {
+        let path = self.root().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+        self
+    }
+
+    pub fn set_env(&mut self, key: &str, value: impl Into<OsString>) {
+        self.env.push((key.to_string(), value.into()));
+    }
+
+    /// The scout command, in the fixture's root, with a cleared environment.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_scout"));
+        cmd.args(args)
+            .current_dir(self.root())
+            .env_clear()
+            .env("PATH", &self.path_var)
+            .env("HOME", self.root().join(".home"))
+            .env("XDG_CACHE_HOME", self.root().join(".home/cache"))
+            .env("XDG_STATE_HOME", self.root().join(".home/state"));
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    /// Runs scout and returns its outcome.
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = self.command(args).output().expect("scout runs");
+        Run {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            cwd: self.root().to_path_buf(),
+            output,
+        }
+    }
+
+    /// Runs the real rg in the fixture root.
+    pub fn rg(&self, args: &[&str]) -> Output {
+        Command::new(rg_dir().join("rg"))
+            .args(args)
+            .current_dir(self.root())
+            .env_clear()
+            .output()
+            .unwrap()
+    }
+
+    /// rg's plain `-n` lines for the same search, as a sorted list.
+    pub fn rg_lines(&self, args: &[&str]) -> Vec<Vec<u8>> {
+        let mut full = vec!["-n", "--no-heading"];
+        full.extend_from_slice(args);
+        let out = self.rg(&full);
+        let mut lines: Vec<Vec<u8>> = out
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| l.to_vec())
+            .collect();
+        lines.sort();
+        lines
+    }
+
+    /// (matching lines, files with matches) according to rg itself.
+    pub fn rg_counts(&self, args: &[&str]) -> (u64, u64) {
+        let mut full = vec!["--count", "--with-filename"];
+        full.extend_from_slice(args);
+        let out = self.rg(&full);
+        let mut hits = 0;
+        let mut files = 0;
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let n: u64 = line.rsplit(':').next().unwrap().parse().unwrap();
+            hits += n;
+            files += 1;
+        }
+        (hits, files)
+    }
+}
+
+/// A finished scout run.
+pub struct Run {
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    pub output: Output,
+}
+
+impl Run {
+    pub fn code(&self) -> i32 {
+        self.output.status.code().unwrap_or(-1)
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// Everything a failure message needs.
+    pub fn describe(&self) -> String {
+        let tree: Vec<String> = walk(&self.cwd)
+            .into_iter()
+            .map(|p| p.strip_prefix(&self.cwd).unwrap().display().to_string())
+            .filter(|p| !p.starts_with(".home"))
+            .collect();
+        format!(
+            "command: scout {}\ncwd: {}\ntree: {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.args.join(" "),
+            self.cwd.display(),
+            tree.join(" "),
+            self.output.status.code(),
+            self.stdout(),
+            self.stderr()
+        )
+    }
+
+    /// Asserts the exit code, printing everything when it differs.
+    pub fn expect_code(&self, code: i32) -> &Self {
+        assert_eq!(self.code(), code, "\n{}", self.describe());
+        self
+    }
+
+    /// The page with the elapsed milliseconds masked (the one field that
+    /// varies between identical runs).
+    pub fn stdout_masked(&self) -> String {
+        let text = self.stdout();
+        match text.split_once('\n') {
+            Some((header, rest)) if header.starts_with("query: ") => {
+                let masked: String = match header.rsplit_once(' ') {
+                    Some((before, ms)) if ms.ends_with("ms") => format!("{before} _ms"),
+                    _ => header.to_string(),
+                };
+                format!("{masked}\n{rest}")
+            }
+            _ => text,
+        }
+    }
+
+    /// File header lines of a ranked page: (path, hits, def).
+    pub fn files(&self) -> Vec<(String, u64, bool)> {
+        self.stdout()
+            .lines()
+            .filter_map(|line| {
+                if line.starts_with(' ') || line.starts_with("query: ") {
+                    return None;
+                }
+                let (path, rest) = line.split_once("  (")?;
+                let (count, marks) = rest.split_once("x)")?;
+                Some((
+                    path.to_string(),
+                    count.parse().ok()?,
+                    marks.contains("[def]"),
+                ))
+            })
+            .collect()
+    }
+
+    /// A header field such as `hits` from `hits=12`.
+    pub fn header_field(&self, name: &str) -> Option<String> {
+        let header = self.stdout().lines().next()?.to_string();
+        header
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(&format!("{name}=")).map(str::to_string))
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.output.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.describe()))
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(walk(&path));
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
