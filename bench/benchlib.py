@@ -422,6 +422,7 @@ def build_oracle(repo, idents, use="auto", log=None):
 
 PLAIN_RE = re.compile(rb"^(.+?):(\d+):")
 HEADER_RE = re.compile(rb"^query: .*?\bhits=(\d+) files=(\d+)")
+SHOWN_RE = re.compile(rb"\bshown=(\d+)")
 FILE_RE = re.compile(rb"^(\S.*?)  \((\d+)x\)((?: \[[a-z]+\])*)$")
 QUOTE_RE = re.compile(rb"^\s+(\d+): (.*)$", re.S)
 CUT_RE = re.compile(rb"^(.*) \[cut (\d+) of (\d+) bytes\]$", re.S)
@@ -460,7 +461,7 @@ class Page:
 
     def __init__(self):
         self.ranked = False
-        self.hits = self.files_count = None
+        self.hits = self.files_count = self.shown = None
         self.header = b""
         self.files = []
         self.footer = []
@@ -490,6 +491,9 @@ def parse_scout(out, exists=None):
     m = HEADER_RE.match(lines[0])
     if m:
         page.hits, page.files_count = int(m.group(1)), int(m.group(2))
+    m = SHOWN_RE.search(lines[0])
+    if m:
+        page.shown = int(m.group(1))
     cur = None
     for raw in lines[1:]:
         fm = FILE_RE.match(raw)

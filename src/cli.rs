@@ -19,9 +19,76 @@ Examples:
   scout search useState --page 2        the next page of the same ranked order
   scout search useState --json          one JSON document (schema in the README)";
 
+const GREP_EXAMPLES: &str = "\
+Examples:
+  scout grep useState                       files that match, newest first
+  scout grep 'fn \\w+_cache' src --output-mode content -C 2
+  scout grep TODO --output-mode count --glob '*.{ts,tsx}'
+  scout grep -e '--verbose' --type py       a pattern starting with '-'
+  scout grep 'struct \\{[^}]*\\}' -U --output-mode content   a pattern spanning lines
+  scout grep useState --output-mode content --offset 250   the next page
+
+Results come in one deterministic order (lines by path, files newest first,
+counts by path), so --offset pages never skip or repeat one. A cut list ends
+with a line saying how many results there are and the command for the next
+page. Version-control folders are never searched; hidden files are; ignore
+files are respected. Lines longer than 500 bytes are cut with a marker.
+
+Exit status: 0 results shown, 1 no match, 2 bad pattern, flag or PATH, or a
+timeout with no result, 3 partial (timed out, or some files unreadable).";
+
+const FILES_EXAMPLES: &str = "\
+Examples:
+  scout files '**/*.rs'                     Rust files at any depth, newest first
+  scout files '*.{ts,tsx}' web              under web/
+  scout files 'src/**/test_*.py'            anchored at the listed directory
+  scout files '*.log' --respect-ignore --no-hidden
+
+Ignored and hidden files are listed unless --respect-ignore / --no-hidden (or
+SCOUT_FILES_NO_IGNORE=0 / SCOUT_FILES_HIDDEN=0) say otherwise; version-control
+folders (.git, .hg, .svn, .bzr, .jj, .sl) never are. A cut list ends with a
+line saying how many files matched in all.";
+
+const CALL_EXAMPLES: &str = "\
+Examples:
+  scout call '{\"mode\": \"files\", \"pattern\": \"**/*.rs\"}'
+  scout call '{\"mode\": \"content\", \"pattern\": \"fn main\", \"output_mode\": \"content\", \"-C\": 2}'
+  echo '{\"mode\": \"search\", \"query\": \"useState\", \"cwd\": \"/repo\"}' | scout call
+
+Request fields (unknown fields are an error):
+  every mode  cwd (relative paths resolve against it)
+  files       pattern (glob, required), path, limit, timeout (seconds)
+  content     pattern (regex, required), path, output_mode (files_with_matches,
+              content, count), -A, -B, -C, context, -n, -i, type, glob,
+              head_limit, offset, multiline, timeout
+  search      query (required), path, kind, -i, glob, type, budget_tokens, page
+The answer is one JSON object with `truncated` and counts, or `error`.";
+
+const READ_EXAMPLES: &str = "\
+Examples:
+  scout read src/cli.rs --symbol parse_args       a definition, numbered
+  scout read app/server.py --symbol Server.handle a method, by its qualified name
+  scout read src/cli.rs --range 120:188           lines 120 to 188
+  scout read src/cli.rs --range 400:              from line 400 to the end
+  scout read README.md                            the whole file, within the budget
+
+Each block opens with a header, `PATH  KIND NAME (A-B)` for a definition or
+`PATH  (A-B of N lines)` for a range, then `LINE: TEXT` lines. Lines longer
+than 200 bytes are cut with a marker. Past the budget, the last line gives
+the exact command for the rest. --symbol matches short names (`handle`) and
+qualified ones (`Server.handle`), showing every definition with the name;
+with no match it lists the file's definitions and exits 1.
+
+Exit status: 0 shown, 1 no definition with that name, 2 bad FILE, range or
+flag (a missing file, a directory, a binary file, no parser for --symbol).";
+
 const TOP_EXAMPLES: &str = "\
 Examples:
   scout search useState          ranked, budgeted search (definitions first)
+  scout grep 'fn main' src       rg's own results, paginated (--output-mode content)
+  scout files '**/*.rs'          file names by glob, newest first
+  scout read src/cli.rs --symbol parse_args   one definition, numbered
+  scout call '{\"mode\":\"files\",\"pattern\":\"*.rs\"}'   one JSON request, one JSON answer
   scout doctor                   check rg, directories and the tree
   scout completions bash         shell completions
 
@@ -50,6 +117,23 @@ pub enum Command {
     /// Ranked, budgeted search: definitions first, exact counts, what was left out.
     #[command(after_help = SEARCH_EXAMPLES)]
     Search(SearchArgs),
+    /// Faithful rg results: matching files (newest first), lines or counts, paginated.
+    #[command(after_help = GREP_EXAMPLES)]
+    Grep(GrepArgs),
+    /// File names matching a glob, newest first, capped.
+    #[command(after_help = FILES_EXAMPLES)]
+    Files(FilesArgs),
+    /// One definition or a line range of a file, numbered, within a budget.
+    #[command(after_help = READ_EXAMPLES)]
+    Read(ReadArgs),
+    /// Answer one JSON request (files, content or search) with one JSON object.
+    #[command(after_help = CALL_EXAMPLES)]
+    Call(CallArgs),
+    /// What this agent session was shown (session memory): show or clear it.
+    #[command(
+        after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
+    )]
+    Memory(MemoryArgs),
     /// Check the environment (rg, directories, the tree) and say what to fix.
     #[command(after_help = "Examples:\n  scout doctor\n  scout doctor --json")]
     Doctor(DoctorArgs),
@@ -63,7 +147,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// What to search for (an identifier, a phrase or a regex). With -e, every positional is a PATH.
-    #[arg(value_name = "QUERY", required_unless_present = "regexp")]
+    #[arg(value_name = "QUERY", required_unless_present_any = ["regexp", "forget"])]
     pub query: Option<String>,
 
     /// Files or directories to search [default: the current directory].
@@ -87,6 +171,41 @@ pub struct SearchArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// Session memory: inside an agent session (SCOUT_SESSION_ID, else
+/// CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID), lines already shown from
+/// unchanged files are collapsed on later searches.
+#[derive(Debug, Args)]
+pub struct SessionArgs {
+    /// Show everything, even lines this session was already shown; remember nothing new.
+    #[arg(long)]
+    pub again: bool,
+
+    /// With --json, remember what the document shows (JSON and -l never change the memory otherwise).
+    #[arg(long)]
+    pub remember: bool,
+
+    /// Forget what this session was shown, then search (when a query is given).
+    #[arg(long)]
+    pub forget: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    #[command(subcommand)]
+    pub action: MemoryAction,
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum MemoryAction {
+    /// Print what this session was shown, per file.
+    Show,
+    /// Forget everything this session was shown.
+    Clear,
 }
 
 /// How the query matches.
@@ -167,6 +286,178 @@ pub struct OutputArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct GrepArgs {
+    /// The regex to search for (rg syntax). With -e, the positional is the PATH.
+    #[arg(
+        value_name = "PATTERN",
+        required_unless_present = "regexp",
+        allow_hyphen_values = true
+    )]
+    pub pattern: Option<String>,
+
+    /// The file or directory to search [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub path: Option<OsString>,
+
+    /// The pattern, for one that starts with '-'.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
+    pub regexp: Option<String>,
+
+    /// What to print: files_with_matches (paths, newest first), content (matching lines, by path), or count (matching lines per file, by path, and the total).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MODE",
+        default_value = "files_with_matches"
+    )]
+    pub output_mode: OutputMode,
+
+    /// Lines of context after each match (content mode).
+    #[arg(short = 'A', long = "after-context", value_name = "N")]
+    pub after: Option<usize>,
+
+    /// Lines of context before each match (content mode).
+    #[arg(short = 'B', long = "before-context", value_name = "N")]
+    pub before: Option<usize>,
+
+    /// Lines of context before and after each match (content mode); overrides -A and -B.
+    #[arg(short = 'C', value_name = "N")]
+    pub around: Option<usize>,
+
+    /// Lines of context before and after each match (content mode); overrides -C, -A and -B.
+    #[arg(long, value_name = "N")]
+    pub context: Option<usize>,
+
+    /// Show line numbers (content mode) [default: on].
+    #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number")]
+    pub line_number: bool,
+
+    /// Hide line numbers (content mode).
+    #[arg(short = 'N', long = "no-line-number")]
+    pub no_line_number: bool,
+
+    /// Case-insensitive match.
+    #[arg(short = 'i', long = "ignore-case")]
+    pub ignore_case: bool,
+
+    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    #[arg(short = 't', long = "type", value_name = "NAME")]
+    pub types: Vec<String>,
+
+    /// Only files matching GLOB ('!' excludes; rg semantics). Split on spaces and commas outside braces: '*.{ts,tsx}' is one glob, '*.rs,*.toml' two. Repeatable.
+    #[arg(
+        short = 'g',
+        long = "glob",
+        value_name = "GLOB",
+        allow_hyphen_values = true
+    )]
+    pub globs: Vec<String>,
+
+    /// Let patterns span lines; '.' matches a newline too.
+    #[arg(short = 'U', long)]
+    pub multiline: bool,
+
+    /// Show at most N results (lines, files or counts); 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = 250)]
+    pub head_limit: usize,
+
+    /// Skip the first N results (for the next page).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// What `scout grep` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputMode {
+    /// Paths of matching files, newest first.
+    #[value(name = "files_with_matches", alias = "files-with-matches")]
+    FilesWithMatches,
+    /// Matching lines (and context), in path order.
+    Content,
+    /// Matching lines per file, in path order, and the total.
+    Count,
+}
+
+impl OutputMode {
+    /// The name used on the command line and in `scout call`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputMode::FilesWithMatches => "files_with_matches",
+            OutputMode::Content => "content",
+            OutputMode::Count => "count",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct FilesArgs {
+    /// The glob paths must match: '**/*.rs', '*.{ts,tsx}', 'src/**/test_*.py'. Without a '/' it matches file names at any depth; with one it is anchored at PATH.
+    #[arg(value_name = "GLOB", allow_hyphen_values = true)]
+    pub glob: String,
+
+    /// The directory to list [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub path: Option<OsString>,
+
+    /// List at most N files, newest first; 0 means no limit [default: 100, or $SCOUT_FILES_MAX].
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Skip files that .gitignore, .ignore and .rgignore exclude [default: list them, unless SCOUT_FILES_NO_IGNORE=0].
+    #[arg(long)]
+    pub respect_ignore: bool,
+
+    /// Skip hidden files and folders [default: list them, unless SCOUT_FILES_HIDDEN=0].
+    #[arg(long)]
+    pub no_hidden: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Limits shared by the faithful views.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Stop after SECONDS and show what was found so far; 0 means no limit [default: 20, or $SCOUT_TIMEOUT_SECONDS].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The file to read.
+    #[arg(value_name = "FILE")]
+    pub file: OsString,
+
+    /// Show every definition named NAME: a short name (`handle`) or a qualified one (`Server.handle`, `Foo::fmt`).
+    #[arg(short = 's', long, value_name = "NAME", conflicts_with = "range")]
+    pub symbol: Option<String>,
+
+    /// Show lines A to B, 1-based and inclusive: `A:B`, `A:` (to the end), `:B` (from the start) or `A`; an end past the file is its last line.
+    #[arg(short = 'r', long, value_name = "A:B")]
+    pub range: Option<String>,
+
+    /// Token budget, estimated as bytes / 4; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = crate::read::DEFAULT_BUDGET_TOKENS)]
+    pub budget_tokens: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The JSON request; '-' or none reads it from stdin.
+    #[arg(value_name = "REQUEST", allow_hyphen_values = true)]
+    pub request: Option<String>,
+}
+
+#[derive(Debug, Args)]
 pub struct DoctorArgs {
     /// Print the checks as one JSON document.
     #[arg(long)]
@@ -214,6 +505,50 @@ mod tests {
                 "x",
             ],
             &["scout", "doctor", "--json"],
+            &["scout", "grep", "useState"],
+            &["scout", "grep", "-foo", "src"],
+            &["scout", "grep", "-e", "-foo", "src"],
+            &["scout", "grep", "x", "--", "-dir"],
+            &[
+                "scout",
+                "grep",
+                "x",
+                "--output-mode",
+                "content",
+                "-A",
+                "1",
+                "-B",
+                "2",
+                "-C",
+                "3",
+                "--context",
+                "4",
+                "-n",
+                "-i",
+                "--type",
+                "rust",
+                "--glob",
+                "*.{ts,tsx}",
+                "-U",
+                "--head-limit",
+                "0",
+                "--offset",
+                "10",
+                "--timeout",
+                "0.5",
+            ],
+            &["scout", "grep", "x", "--output-mode", "files-with-matches"],
+            &["scout", "grep", "x", "--output-mode", "count", "-N"],
+            &["scout", "files", "**/*.rs"],
+            &["scout", "files", "*.{ts,tsx}", "src", "--limit", "5"],
+            &["scout", "files", "*", "--respect-ignore", "--no-hidden"],
+            &["scout", "call", r#"{"mode": "files", "pattern": "*"}"#],
+            &["scout", "call", "-"],
+            &["scout", "call"],
+            &["scout", "read", "src/a.rs"],
+            &["scout", "read", "src/a.rs", "--symbol", "Server.handle"],
+            &["scout", "read", "a.rs", "-r", ":20"],
+            &["scout", "read", "a.rs", "--budget-tokens", "0"],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
         ] {
@@ -231,6 +566,15 @@ mod tests {
             &["scout", "search", "--budget-tokens", "-1", "x"],
             &["scout", "search", "--page", "x", "x"],
             &["scout", "completions", "tcsh"],
+            &["scout", "grep"],
+            &["scout", "grep", "x", "--output-mode", "lines"],
+            &["scout", "grep", "x", "--head-limit", "-1"],
+            &["scout", "grep", "x", "--timeout", "soon"],
+            &["scout", "files"],
+            &["scout", "files", "*", "--limit", "x"],
+            &["scout", "read"],
+            &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
+            &["scout", "read", "a.rs", "--budget-tokens", "x"],
             &["scout", "frobnicate"],
         ] {
             assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");

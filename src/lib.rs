@@ -3,20 +3,31 @@
 //! The pipeline of `scout search`, one module per step:
 //! argv → [`cli`] → [`settings`] → [`query`] → [`rg`] events → [`fold`]
 //! tallies → [`rank`] → [`page`] → [`render`] → [`exit::ExitStatus`].
+//! The faithful views: `scout grep` ([`grep`]) and `scout files`
+//! ([`files`]), sharing [`view`]; `scout call` answers JSON requests
+//! with any of them.
 //! `main` only calls [`run`] and maps its outcome to an exit code.
 
 pub mod cli;
 pub mod commands;
+pub mod defs;
+pub mod dirs;
 pub mod exit;
+pub mod files;
 pub mod fold;
+pub mod grep;
+pub mod group;
 pub mod lang;
 pub mod page;
 pub mod query;
 pub mod rank;
+pub mod read;
 pub mod render;
 pub mod rg;
+pub mod session;
 pub mod settings;
 pub mod shell;
+pub mod view;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -58,6 +69,24 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Some(Command::Search(args)) => {
             let settings = settings::SearchSettings::resolve(args, &argv)?;
             commands::search::run(&settings, out, err)
+        }
+        Some(Command::Grep(args)) => {
+            let settings = grep::GrepSettings::resolve(args, &view::process_env)?;
+            commands::grep::run(&settings, &argv, out, err)
+        }
+        Some(Command::Files(args)) => {
+            let settings = files::FilesSettings::resolve(args, &view::process_env)?;
+            commands::files::run(&settings, &argv, out, err)
+        }
+        Some(Command::Read(args)) => {
+            let settings = read::ReadSettings::resolve(args, &dirs::process_env)?;
+            commands::read::run(&settings, out)
+        }
+        Some(Command::Call(args)) => {
+            commands::call::run(&args, &mut std::io::stdin(), &view::process_env, out)
+        }
+        Some(Command::Memory(args)) => {
+            commands::memory::run(&args, settings::session_from_env(), out, err)
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
         Some(Command::Completions(args)) => {

@@ -9,6 +9,7 @@ use anyhow::{bail, Result};
 use crate::cli::SearchArgs;
 use crate::query::{Kind, Query};
 use crate::rg::{Rg, SearchFlags};
+use crate::session::Session;
 use crate::shell;
 
 /// Candidate lines kept per file by default (more than any default
@@ -43,6 +44,23 @@ pub struct SearchSettings {
     /// `scout search ...` as typed, without `--page`: the base of the
     /// next-page command.
     pub command: String,
+    /// scout's cache directory (definitions), if there is one.
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// The agent session, whose memory collapses lines already shown.
+    pub session: Option<Session>,
+    /// `--again`: ignore the memory and record nothing.
+    pub again: bool,
+    /// Whether this search adds what it shows to the memory.
+    pub remember: bool,
+    /// `--forget`: clear the memory first.
+    pub forget: bool,
+    /// The working directory: session memory keys files by absolute path.
+    pub cwd: std::path::PathBuf,
+}
+
+/// The session from the process environment (read once).
+pub fn session_from_env() -> Option<Session> {
+    Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir())
 }
 
 impl SearchSettings {
@@ -57,9 +75,10 @@ impl SearchSettings {
             }
             (Some(pattern), None) => (pattern, args.paths),
             (None, Some(query)) => (query, args.paths),
+            (None, None) if args.session.forget => (String::new(), args.paths),
             (None, None) => bail!("no query given; try `scout search NAME`"),
         };
-        if text.is_empty() {
+        if text.is_empty() && !args.session.forget {
             bail!("the query is empty; give a name, a phrase or a pattern");
         }
         if args.output.page == 0 {
@@ -126,6 +145,14 @@ impl SearchSettings {
             passthrough_cap: (args.output.passthrough_cap > 0)
                 .then_some(args.output.passthrough_cap),
             command: command_without_page(argv),
+            cache_dir: crate::dirs::cache_dir(),
+            session: session_from_env(),
+            again: args.session.again,
+            remember: !args.session.again
+                && !args.output.files_only
+                && (!args.output.json || args.session.remember),
+            forget: args.session.forget,
+            cwd: std::env::current_dir().unwrap_or_default(),
         })
     }
 }

@@ -220,20 +220,114 @@ fn i1_anchorless_patterns_print_real_rg_lines_and_announce_the_cut() {
 fn i2_the_page_is_never_larger_than_plain_rg() {
     let fx = Fixture::new();
     usage_tree(&fx, 30);
-    fx.write("lone.py", "def rare_thing():\n    pass\n");
+    fx.write("lone.py", "x = 1\n\ndef rare_thing():\n    pass\n");
     for query in ["rare_thing", "Widget", "new", "use 1", "fn new"] {
         let run = fx.run(&["search", query]);
+        // Attached code (a separate `code:` section) is not part of the
+        // comparison: it is what the agent would otherwise read next.
+        let stdout = run.stdout();
+        let evidence = stdout.split("\ncode: ").next().unwrap();
         let plain = fx.rg(&["-n", "-F", "-e", query]).stdout.len();
         assert!(
-            run.output.stdout.len() <= plain,
+            evidence.len() <= plain,
             "{query}: {} > {plain}\n{}",
-            run.output.stdout.len(),
+            evidence.len(),
             run.describe()
         );
     }
-    // A rare name: rg's own two lines are smaller than any page, so they are printed.
+    // A rare name: rg's own line is smaller than any page, so it is
+    // printed, followed by the code of the one definition holding it.
     let run = fx.run(&["search", "rare_thing"]);
-    assert_eq!(run.stdout(), "lone.py:1:def rare_thing():\n");
+    assert_eq!(
+        run.stdout(),
+        "lone.py:3:def rare_thing():\ncode: lone.py  function rare_thing (3-4)\n3: def rare_thing():\n4:     pass\n"
+    );
+}
+
+#[test]
+fn matches_are_grouped_under_their_enclosing_definition() {
+    let fx = Fixture::new();
+    let mut source = String::from("class Store:\n    def load(self):\n        return fetch_rows(1)\n\n    def save(self):\n        fetch_rows(2)\n        return None\n\nfetch_rows(3)\n");
+    source.push_str(&"\n".repeat(5));
+    fx.write("store.py", &source);
+    fx.write("rows.py", "def fetch_rows(n):\n    return [n]\n");
+    for i in 0..3 {
+        fx.write(format!("use{i}.py"), "fetch_rows(0)\n".repeat(6));
+    }
+    let run = fx.run(&["search", "fetch_rows", "--explain"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(
+        out.contains("rows.py  (1x) [def]\n  score "),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        out.contains("  function fetch_rows (1-2)\n    1: def fetch_rows(n):\n"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        out.contains("store.py  (3x)\n  score ")
+            && out.contains("  method Store.load (2-3)\n    3:         return fetch_rows(1)\n  method Store.save (5-7)\n    6:         fetch_rows(2)\n  9: fetch_rows(3)\n"),
+        "{}",
+        run.describe()
+    );
+    let doc = fx.run(&["search", "fetch_rows", "--json"]).json();
+    let store = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == "store.py")
+        .unwrap()
+        .clone();
+    assert_eq!(store["lines"][0]["symbol"]["name"], "Store.load");
+    assert_eq!(store["lines"][0]["symbol"]["kind"], "method");
+    assert_eq!(store["lines"][0]["symbol"]["start"], 2);
+    assert_eq!(store["lines"][0]["symbol"]["end"], 3);
+    assert!(store["lines"][2]["symbol"].is_null());
+}
+
+#[test]
+fn the_parser_finds_definitions_the_lexical_rules_miss() {
+    let fx = Fixture::new();
+    // A Go method whose signature spans lines: the name's line alone does
+    // not look like a definition, the parser knows it is one.
+    fx.write(
+        "store.go",
+        "package store\n\nfunc (s *Store)\nLoadAll(limit int) error {\n\treturn nil\n}\n",
+    );
+    for i in 0..10 {
+        fx.write(format!("use{i}.go"), "\ts.LoadAll(1)\n".repeat(4));
+    }
+    let doc = fx.run(&["search", "LoadAll", "--json"]).json();
+    let first = &doc["results"][0];
+    assert_eq!(first["path"], "store.go", "{doc}");
+    assert_eq!(first["def"], true);
+    assert_eq!(first["lines"][0]["def"], true);
+}
+
+#[test]
+fn code_is_attached_when_every_match_is_in_one_or_two_short_definitions() {
+    let fx = Fixture::new();
+    let body: String = (0..30).map(|i| format!("    step_{i} = {i}\n")).collect();
+    fx.write("calc.py", format!("def compute_total(n):\n    return n\n\ndef report():\n    compute_total(0)\n{body}    return None\n"));
+    let run = fx.run(&["search", "compute_total"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    let code_at = out.find("code: calc.py  function compute_total (1-2)\n1: def compute_total(n):\n2:     return n\n").unwrap_or_else(|| panic!("{}", run.describe()));
+    assert!(
+        out[code_at..].contains("code: calc.py  function report (4-36)\n4: def report():\n"),
+        "{}",
+        run.describe()
+    );
+    let doc = fx.run(&["search", "compute_total", "--json"]).json();
+    assert_eq!(doc["code"].as_array().unwrap().len(), 2, "{doc}");
+    assert_eq!(doc["code"][1]["lines"].as_array().unwrap().len(), 33);
+    // Three definitions: no code.
+    fx.write("more.py", "def other():\n    compute_total(1)\n");
+    let run = fx.run(&["search", "compute_total"]);
+    assert!(!run.stdout().contains("code: "), "{}", run.describe());
 }
 
 #[test]
@@ -414,6 +508,7 @@ fn json_output_follows_the_documented_schema() {
         next: Option<String>,
         defs_not_on_page: Vec<String>,
         results: Vec<FileResult>,
+        code: Vec<Code>,
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -447,6 +542,33 @@ fn json_output_follows_the_documented_schema() {
         cut_before: u64,
         cut_after: u64,
         def: bool,
+        symbol: Option<Symbol>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Symbol {
+        kind: String,
+        name: String,
+        start: u32,
+        end: u32,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Code {
+        path: String,
+        symbol: Symbol,
+        lines: Vec<CodeLine>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct CodeLine {
+        line: u64,
+        text: String,
+        cut_before: u64,
+        cut_after: u64,
     }
     let fx = Fixture::new();
     usage_tree(&fx, 40);

@@ -15,17 +15,11 @@ use crate::cli::DoctorArgs;
 use crate::exit::ExitStatus;
 use crate::lang::Lang;
 use crate::rg::{run_streaming, Flow, Rg, RgEvent, SearchFlags, RG_ENV};
+use crate::session::SESSION_VARS;
 
 /// Above this many bytes under the current directory, a cold rg search
 /// takes about a second or more.
 const LARGE_TREE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
-
-/// Agent session variables, in the order scout reads them.
-pub const SESSION_VARS: [&str; 3] = [
-    "SCOUT_SESSION_ID",
-    "CLAUDE_CODE_SESSION_ID",
-    "CODEX_THREAD_ID",
-];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -113,14 +107,14 @@ pub fn run(args: &DoctorArgs, out: &mut dyn Write) -> Result<ExitStatus> {
 /// Runs every check.
 pub fn checks() -> Vec<Check> {
     let mut checks = rg_checks();
-    checks.push(dir_check("cache", cache_dir()));
-    checks.push(dir_check("state", state_dir()));
+    checks.push(dir_check("cache", crate::dirs::cache_dir()));
+    checks.push(dir_check("state", crate::dirs::state_dir()));
     checks.push(session_check());
     let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
     checks.push(Check::ok(
         "definitions",
         format!(
-            "lexical rules for {} languages: {}",
+            "tree-sitter parsers and lexical rules for {} languages: {}",
             langs.len(),
             langs.join(", ")
         ),
@@ -220,30 +214,6 @@ fn json_smoke_test(rg: &Rg) -> Result<(), String> {
     }
 }
 
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
-
-fn xdg(var: &str, fallback: &str) -> Option<PathBuf> {
-    std::env::var_os(var)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home().map(|h| h.join(fallback)))
-        .map(|base| base.join("scout"))
-}
-
-/// `$XDG_CACHE_HOME/scout` (`~/.cache/scout`).
-pub fn cache_dir() -> Option<PathBuf> {
-    xdg("XDG_CACHE_HOME", ".cache")
-}
-
-/// `$XDG_STATE_HOME/scout` (`~/.local/state/scout`).
-pub fn state_dir() -> Option<PathBuf> {
-    xdg("XDG_STATE_HOME", ".local/state")
-}
-
 fn dir_check(name: &'static str, dir: Option<PathBuf>) -> Check {
     let Some(dir) = dir else {
         return Check::warn(
@@ -271,16 +241,22 @@ fn dir_check(name: &'static str, dir: Option<PathBuf>) -> Check {
 }
 
 fn session_check() -> Check {
-    match SESSION_VARS.iter().find_map(|var| {
-        std::env::var(var)
-            .ok()
-            .filter(|v| !v.is_empty())
-            .map(|v| (var, v))
-    }) {
-        Some((var, value)) => Check::ok("session", format!("{var}={value}")),
+    match crate::settings::session_from_env() {
+        Some(session) => Check::ok(
+            "session",
+            format!(
+                "{}={} (memory: {})",
+                session.var,
+                session.id,
+                session.file().display()
+            ),
+        ),
         None => Check::ok(
             "session",
-            format!("no agent session ({} unset)", SESSION_VARS.join(", ")),
+            format!(
+                "no agent session ({} unset): nothing is remembered",
+                SESSION_VARS.join(", ")
+            ),
         ),
     }
 }

@@ -1,4 +1,9 @@
 //! One module per command; each takes resolved settings and writers.
 
+pub mod call;
 pub mod doctor;
+pub mod files;
+pub mod grep;
+pub mod memory;
+pub mod read;
 pub mod search;

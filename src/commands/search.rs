@@ -7,16 +7,22 @@
 //! deterministic output (I5), everything accounted for (I6).
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
+use crate::defs::cache::DefsCache;
+use crate::defs::{Def, DefKind};
 use crate::exit::ExitStatus;
-use crate::fold::{Fold, FoldOptions, PlainLine};
-use crate::page::{self, layout, omitted};
-use crate::rank::{rank, Scorer};
-use crate::render::{self, Report};
+use crate::fold::{cut_around, Fold, FoldOptions, PlainLine, Quote};
+use crate::group::{attachable, group, Group};
+use crate::lang::Lang;
+use crate::page::{self, chosen_quotes, layout, omitted, PageSpan};
+use crate::rank::{rank, Ranked, Scorer, DEF_FILE, LINE_DEF};
+use crate::render::{self, Code, Report};
 use crate::rg::{run_plain, run_streaming, Flow, RgOutcome, SearchFlags};
+use crate::session::{self, Memory, Shown, Stamp};
 use crate::settings::SearchSettings;
 use crate::shell;
 
@@ -36,6 +42,25 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let started = Instant::now();
+    if settings.forget {
+        let Some(session) = &settings.session else {
+            bail!("--forget: no agent session (set SCOUT_SESSION_ID, CLAUDE_CODE_SESSION_ID or CODEX_THREAD_ID)");
+        };
+        let forgot = session.clear().context("clearing the session memory")?;
+        if settings.query.text.is_empty() {
+            writeln!(
+                out,
+                "{} session {}",
+                if forgot {
+                    "forgot what was shown in"
+                } else {
+                    "nothing remembered for"
+                },
+                session.id
+            )?;
+            return Ok(ExitStatus::Shown);
+        }
+    }
     for path in &settings.missing {
         writeln!(
             err,
@@ -185,7 +210,7 @@ fn ranked(
     let Fold { files, plain, .. } = fold;
     let hits: u64 = files.iter().map(|f| f.hits).sum();
     let matches: u64 = files.iter().map(|f| f.matches).sum();
-    let ranked = rank(&scorer, files);
+    let mut ranked = rank(&scorer, files);
 
     let repro = flags.repro();
     let file_command = format!(
@@ -196,28 +221,37 @@ fn ranked(
         }
         .repro()
     );
-    let reserve =
-        render::text::reserve(&query.text, &repro, &settings.command, fallback.as_deref());
+    let reserve = render::text::reserve(&render::text::Frame {
+        query: &query.text,
+        fallback: fallback.as_deref(),
+        repro: &repro,
+        file_command: &file_command,
+        command: &settings.command,
+        def_paths: ranked
+            .iter()
+            .filter(|r| r.tally.def_lines > 0)
+            .map(|r| &r.tally.path[..])
+            .collect(),
+    });
     let allowance = |i: usize| {
         if settings.files_only || ranked[i].tally.binary {
             0
         } else {
-            settings.max_lines.unwrap_or_else(|| default_allowance(i))
+            settings
+                .max_lines
+                .unwrap_or_else(|| default_allowance(i))
+                .min(ranked[i].tally.quotes.len())
         }
     };
-    let pages = layout(
-        ranked.len(),
-        settings.budget_bytes.map(|b| b.saturating_sub(reserve)),
-        allowance,
-        |i, lines| {
-            render::text::file_block_len(
-                &ranked[i].tally,
-                &ranked[i].score,
-                lines,
-                settings.explain,
-            )
-        },
-    );
+    // Headings of enclosing definitions are added after layout (parsing
+    // every file to lay out every page would cost too much): keep a share
+    // of the budget for them.
+    let body_bytes = settings
+        .budget_bytes
+        .map(|b| b.saturating_sub(reserve) * (100 - HEADINGS_SHARE) / 100);
+    let mut pages = layout(ranked.len(), body_bytes, allowance, |i, lines| {
+        render::text::file_block_len(&ranked[i].tally, &ranked[i].score, lines, settings.explain)
+    });
     if settings.page > pages.len() {
         bail!(
             "there is no page {}: this search has {} page{} (try --page 1)",
@@ -226,7 +260,31 @@ fn ranked(
             if pages.len() == 1 { "" } else { "s" }
         );
     }
-    let report = Report {
+    let index = settings.page - 1;
+    let memory = match (&settings.session, settings.again) {
+        (Some(session), false) => {
+            let loaded = session.load();
+            if let Some(warning) = loaded.warning {
+                writeln!(err, "scout: {warning}")?;
+            }
+            Some(loaded.memory)
+        }
+        _ => None,
+    };
+    let defs = if settings.files_only {
+        Vec::new()
+    } else {
+        let defs = parse_page(settings, &ranked, &pages[index]);
+        if let Some(name) = &query.name {
+            for (slot, file_defs) in pages[index].slots.iter().zip(&defs) {
+                apply_parser(&mut ranked[slot.file], file_defs, name);
+            }
+            reorder(&ranked, &mut pages[index], &defs)
+        } else {
+            defs
+        }
+    };
+    let mut report = Report {
         query,
         fallback,
         hits,
@@ -241,11 +299,21 @@ fn ranked(
         command: settings.command.clone(),
         explain: settings.explain,
         files_only: settings.files_only,
+        seen: seen_lines(settings, &ranked, &pages[index], &memory),
+        defs,
+        code: Vec::new(),
     };
     let text = render::text::page(&report);
+    let mut shown: Vec<Shown> = Vec::new();
+    report.code = attach_code(
+        &report,
+        settings.budget_bytes.map(|b| b.saturating_sub(text.len())),
+    );
+    let code = render::text::code(&report.code);
     if settings.json {
         let document = render::json::document(&report, page::tokens(text.len()));
         render::json::write_document(out, &document)?;
+        shown = shown_on_page(settings, &report);
     } else if ranked.is_empty() {
         // Nothing matched: say so on stderr, print nothing on stdout.
     } else if !settings.files_only && !settings.explain && text.len() as u64 > plain.bytes {
@@ -255,6 +323,8 @@ fn ranked(
         }
         if let Some(lines) = plain.into_sorted_lines() {
             write_plain(out, &lines, settings.with_filename)?;
+            out.write_all(&code)?;
+            shown = shown_in_plain(settings, &lines);
         } else {
             let mut write_error = None;
             run_plain(&settings.rg, &flags.plain(), |line| {
@@ -269,14 +339,282 @@ fn ranked(
             if let Some(e) = write_error {
                 return Err(e).context("writing the output");
             }
+            out.write_all(&code)?;
         }
     } else {
         out.write_all(&text)?;
+        out.write_all(&code)?;
+        shown = shown_on_page(settings, &report);
+    }
+    if let (Some(session), true) = (&settings.session, settings.remember) {
+        if let Some(warning) = session.record(&shown) {
+            writeln!(err, "scout: {warning}")?;
+        }
     }
     if ranked.is_empty() && partial.is_none() {
         return Ok(ExitStatus::NoMatch);
     }
     Ok(partial.unwrap_or(ExitStatus::Shown))
+}
+
+/// The absolute path session memory keys a file by: the working directory
+/// joined with rg's path (no symlinks resolved: no system call per file).
+fn memory_key(cwd: &std::path::Path, path: &[u8]) -> String {
+    let path = path_of(path);
+    let path = path.strip_prefix("./").unwrap_or(&path);
+    cwd.join(path).to_string_lossy().into_owned()
+}
+
+/// Per slot of `span`: the chosen lines the session was already shown
+/// from the file as it is now.
+fn seen_lines(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    span: &PageSpan,
+    memory: &Option<Memory>,
+) -> Vec<Vec<u64>> {
+    let Some(memory) = memory else {
+        return Vec::new();
+    };
+    span.slots
+        .iter()
+        .map(|slot| {
+            let tally = &ranked[slot.file].tally;
+            let key = memory_key(&settings.cwd, &tally.path);
+            if !memory.files.contains_key(&key) {
+                return Vec::new();
+            }
+            let Some(ranges) =
+                Stamp::of(&path_of(&tally.path)).and_then(|now| memory.seen(&key, now))
+            else {
+                return Vec::new();
+            };
+            chosen_quotes(tally, slot.lines)
+                .into_iter()
+                .map(|q| q.line)
+                .filter(|&line| session::contains(ranges, line))
+                .collect()
+        })
+        .collect()
+}
+
+/// What a page quoted, for the session memory.
+fn shown_on_page(settings: &SearchSettings, report: &Report<'_>) -> Vec<Shown> {
+    report
+        .span()
+        .slots
+        .iter()
+        .filter_map(|slot| {
+            let tally = &report.ranked[slot.file].tally;
+            let lines: Vec<u64> = chosen_quotes(tally, slot.lines)
+                .into_iter()
+                .map(|q| q.line)
+                .collect();
+            if lines.is_empty() {
+                return None;
+            }
+            Some(Shown {
+                path: memory_key(&settings.cwd, &tally.path),
+                stamp: Stamp::of(&path_of(&tally.path))?,
+                lines,
+            })
+        })
+        .collect()
+}
+
+/// What rg's plain lines showed, for the session memory.
+fn shown_in_plain(settings: &SearchSettings, lines: &[PlainLine]) -> Vec<Shown> {
+    let mut shown: Vec<Shown> = Vec::new();
+    for line in lines {
+        match shown.last_mut() {
+            Some(last) if last.path == memory_key(&settings.cwd, &line.path) => {
+                last.lines.push(line.number)
+            }
+            _ => {
+                if let Some(stamp) = Stamp::of(&path_of(&line.path)) {
+                    shown.push(Shown {
+                        path: memory_key(&settings.cwd, &line.path),
+                        stamp,
+                        lines: vec![line.number],
+                    });
+                }
+            }
+        }
+    }
+    shown
+}
+
+/// Percent of a page's body budget left for definition headings.
+const HEADINGS_SHARE: usize = 15;
+
+/// Definitions of the files on a page (aligned with its slots), from the
+/// cache or the parser; empty for files without a parser.
+fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> Vec<Vec<Def>> {
+    let wanted: Vec<(usize, PathBuf, Lang)> = span
+        .slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, slot)| {
+            let tally = &ranked[slot.file].tally;
+            let lang = tally.lang?;
+            (!tally.binary && slot.lines > 0).then(|| (i, path_of(&tally.path), lang))
+        })
+        .collect();
+    let files: Vec<(PathBuf, Lang)> = wanted.iter().map(|(_, p, l)| (p.clone(), *l)).collect();
+    let parsed = DefsCache::new(settings.cache_dir.clone()).defs_many(&files);
+    let mut defs = vec![Vec::new(); span.slots.len()];
+    for ((i, _, _), file_defs) in wanted.into_iter().zip(parsed) {
+        defs[i] = file_defs;
+    }
+    defs
+}
+
+fn path_of(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+/// Lets the parser overrule the lexical rules on a shown file: lines the
+/// parser says define `name` are definition lines (and are quoted first,
+/// read from the file when the fold did not keep them); lexical guesses it
+/// contradicts are not. A file the parser could not read keeps the lexical
+/// verdict.
+fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
+    if defs.is_empty() {
+        return;
+    }
+    let def_lines: Vec<u64> = defs
+        .iter()
+        .filter(|d| d.kind != DefKind::Impl && d.short == name)
+        .map(|d| u64::from(d.name_line))
+        .collect();
+    let tally = &mut ranked.tally;
+    let was_def = tally.def_lines > 0;
+    for quote in &mut tally.quotes {
+        let def = def_lines.contains(&quote.line);
+        if def != quote.def {
+            quote.score += if def { LINE_DEF } else { -LINE_DEF };
+            quote.def = def;
+        }
+    }
+    let missing: Vec<u64> = def_lines
+        .iter()
+        .copied()
+        .filter(|l| !tally.quotes.iter().any(|q| q.line == *l))
+        .take(MAX_READ_DEF_LINES)
+        .collect();
+    if !missing.is_empty() {
+        if let Ok(source) = std::fs::read(path_of(&tally.path)) {
+            for (number, line) in source.split(|&b| b == b'\n').enumerate() {
+                let number = number as u64 + 1;
+                if missing.contains(&number) {
+                    let body = line.strip_suffix(b"\r").unwrap_or(line);
+                    let at = find(body, name.as_bytes()).unwrap_or(0);
+                    let (text, cut_before, cut_after) = cut_around(body, (at, at + name.len()));
+                    tally.quotes.push(Quote {
+                        line: number,
+                        text: text.to_vec(),
+                        cut_before,
+                        cut_after,
+                        score: LINE_DEF,
+                        def: true,
+                    });
+                }
+            }
+        }
+    }
+    tally.def_lines = def_lines.len() as u64;
+    let is_def = tally.def_lines > 0;
+    if is_def != was_def {
+        let points = if is_def { DEF_FILE } else { -DEF_FILE };
+        ranked.score.total += points;
+        ranked.score.signals.push(("parser-def", points));
+    }
+}
+
+/// Definition lines read from a file at most, when the fold kept none.
+const MAX_READ_DEF_LINES: usize = 3;
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Orders a page's files by their scores after the parser's corrections
+/// (the page keeps the same files), returning their definitions in the new
+/// order.
+fn reorder(ranked: &[Ranked], span: &mut PageSpan, defs: &[Vec<Def>]) -> Vec<Vec<Def>> {
+    let mut order: Vec<usize> = (0..span.slots.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&ranked[span.slots[a].file], &ranked[span.slots[b].file]);
+        rb.score
+            .total
+            .cmp(&ra.score.total)
+            .then_with(|| ra.tally.path.cmp(&rb.tally.path))
+    });
+    let slots = order.iter().map(|&i| span.slots[i]).collect();
+    span.slots = slots;
+    order.into_iter().map(|i| defs[i].clone()).collect()
+}
+
+/// The code of the definitions holding every match on the page, when there
+/// are few and short ones, nothing was left out, and it fits `room` bytes.
+fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
+    if report.pages.len() != 1
+        || report.omitted.lines > 0
+        || report.omitted.files > 0
+        || report.files_only
+    {
+        return Vec::new();
+    }
+    let span = report.span();
+    let quotes: Vec<Vec<&Quote>> = span
+        .slots
+        .iter()
+        .map(|slot| chosen_quotes(&report.ranked[slot.file].tally, slot.lines))
+        .collect();
+    let groups: Vec<(usize, Vec<Group>)> = quotes
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (i, group(q, &report.defs[i])))
+        .collect();
+    let Some(picked) = attachable(&groups) else {
+        return Vec::new();
+    };
+    let mut blocks = Vec::new();
+    for (slot, def) in picked {
+        let path = &report.ranked[span.slots[slot].file].tally.path;
+        let Ok(source) = std::fs::read(path_of(path)) else {
+            return Vec::new();
+        };
+        let lines = source
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .skip(def.start_line as usize - 1)
+            .take((def.end_line - def.start_line + 1) as usize)
+            .map(|(i, line)| {
+                let body = line.strip_suffix(b"\r").unwrap_or(line);
+                let (text, cut_before, cut_after) = cut_around(body, (0, 0));
+                Quote {
+                    line: i as u64 + 1,
+                    text: text.to_vec(),
+                    cut_before,
+                    cut_after,
+                    score: 0,
+                    def: false,
+                }
+            })
+            .collect();
+        blocks.push(Code {
+            path: path.clone(),
+            def: def.clone(),
+            lines,
+        });
+    }
+    let size = render::text::code(&blocks).len();
+    if room.is_some_and(|room| size > room) {
+        return Vec::new();
+    }
+    blocks
 }
 
 fn fold_search<'s>(

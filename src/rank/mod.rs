@@ -29,7 +29,7 @@ const PRIOR_VENDORED: i64 = -4_000;
 const PRIOR_DECLARATIONS: i64 = -3_000;
 
 /// Line scores: which of a file's lines are worth quoting first.
-const LINE_DEF: i32 = 1_000;
+pub const LINE_DEF: i32 = 1_000;
 const LINE_WORD: i32 = 40;
 const LINE_EXACT: i32 = 20;
 

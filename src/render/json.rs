@@ -16,8 +16,10 @@
 //!      "shown": 2, "already_shown": 0, "left_out": 16,
 //!      "score": 102950, "signals": [{"signal": "def", "points": 100000}],
 //!      "def": true, "binary": false,
-//!      "lines": [{"line": 12, "text": "export function useState<S>(", "cut_before": 0, "cut_after": 0, "def": true}]}
-//!   ]
+//!      "lines": [{"line": 12, "text": "export function useState<S>(", "cut_before": 0, "cut_after": 0, "def": true,
+//!                 "symbol": {"kind": "function", "name": "useState", "start": 12, "end": 40}}]}
+//!   ],
+//!   "code": []
 //! }
 //! ```
 //!
@@ -32,12 +34,20 @@
 //! - `tokens` estimates the text page of the same request; pages are cut
 //!   identically for text and JSON.
 //! - `next` is the command for the following page, null on the last.
+//! - `symbol` is the innermost definition enclosing the line (kind, name as
+//!   shown, first and last line, 1-based), from the parser; null where the
+//!   line is outside any definition or the file was not parsed.
+//! - `code` holds the code of the definitions enclosing every match, when
+//!   the page attaches it (at most 2 definitions of at most 40 lines, and
+//!   nothing left out): per definition `path`, `symbol` and `lines` (each
+//!   with `line`, `text`, `cut_before`, `cut_after`).
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::Report;
+use crate::defs::{enclosing, Def};
 use crate::page::chosen_quotes;
 
 #[derive(Debug, Serialize)]
@@ -59,6 +69,42 @@ pub struct SearchDocument {
     pub next: Option<String>,
     pub defs_not_on_page: Vec<String>,
     pub results: Vec<FileResult>,
+    pub code: Vec<CodeResult>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Symbol {
+    pub kind: &'static str,
+    pub name: String,
+    /// 1-based, inclusive.
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Symbol {
+    fn of(def: &Def) -> Symbol {
+        Symbol {
+            kind: def.kind.label(),
+            name: def.name.clone(),
+            start: def.start_line,
+            end: def.end_line,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct CodeResult {
+    pub path: String,
+    pub symbol: Symbol,
+    pub lines: Vec<CodeLine>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CodeLine {
+    pub line: u64,
+    pub text: String,
+    pub cut_before: usize,
+    pub cut_after: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -90,6 +136,7 @@ pub struct LineResult {
     pub cut_before: usize,
     pub cut_after: usize,
     pub def: bool,
+    pub symbol: Option<Symbol>,
 }
 
 /// Builds the document of a page.
@@ -99,7 +146,10 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
         .span()
         .slots
         .iter()
-        .map(|slot| {
+        .enumerate()
+        .map(|(i, slot)| {
+            let defs = report.defs.get(i).map_or(&[][..], |d| &d[..]);
+            let seen = report.seen.get(i).map_or(&[][..], |d| &d[..]);
             let ranked = &report.ranked[slot.file];
             let tally = &ranked.tally;
             let lines: Vec<LineResult> = if report.files_only {
@@ -107,23 +157,29 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
             } else {
                 chosen_quotes(tally, slot.lines)
                     .into_iter()
+                    .filter(|q| !seen.contains(&q.line))
                     .map(|q| LineResult {
                         line: q.line,
                         text: lossy(&q.text),
                         cut_before: q.cut_before,
                         cut_after: q.cut_after,
                         def: q.def,
+                        symbol: u32::try_from(q.line)
+                            .ok()
+                            .and_then(|l| enclosing(defs, l))
+                            .map(Symbol::of),
                     })
                     .collect()
             };
             let shown = lines.len() as u64;
+            let already_shown = seen.len() as u64;
             FileResult {
                 path: lossy(&tally.path),
                 hits: tally.hits,
                 matches: tally.matches,
                 shown,
-                already_shown: 0,
-                left_out: tally.hits - shown,
+                already_shown,
+                left_out: tally.hits - shown - already_shown,
                 score: ranked.score.total,
                 signals: ranked
                     .score
@@ -138,6 +194,7 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
         })
         .collect();
     let shown: u64 = results.iter().map(|r| r.shown).sum();
+    let already_shown: u64 = results.iter().map(|r| r.already_shown).sum();
     SearchDocument {
         query: report.query.text.clone(),
         kind: report.query.kind.name(),
@@ -146,8 +203,8 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
         matches: report.matches,
         files: report.ranked.len(),
         shown,
-        already_shown: 0,
-        left_out: report.hits - shown,
+        already_shown,
+        left_out: report.hits - shown - already_shown,
         page: report.page,
         pages: report.pages.len(),
         tokens,
@@ -161,6 +218,24 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
             .map(|&i| lossy(&report.ranked[i].tally.path))
             .collect(),
         results,
+        code: report
+            .code
+            .iter()
+            .map(|c| CodeResult {
+                path: lossy(&c.path),
+                symbol: Symbol::of(&c.def),
+                lines: c
+                    .lines
+                    .iter()
+                    .map(|q| CodeLine {
+                        line: q.line,
+                        text: lossy(&q.text),
+                        cut_before: q.cut_before,
+                        cut_after: q.cut_after,
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

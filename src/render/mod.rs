@@ -5,6 +5,8 @@
 pub mod json;
 pub mod text;
 
+use crate::defs::Def;
+use crate::fold::Quote;
 use crate::page::{Omitted, PageSpan};
 use crate::query::Query;
 use crate::rank::Ranked;
@@ -37,6 +39,23 @@ pub struct Report<'a> {
     pub explain: bool,
     /// `-l`: files and counts, no lines.
     pub files_only: bool,
+    /// Definitions of each file on the page (aligned with the page's
+    /// slots; empty where the file was not parsed).
+    pub defs: Vec<Vec<Def>>,
+    /// Code of the definitions holding every match, when attached.
+    pub code: Vec<Code>,
+    /// Per slot: chosen lines the session was already shown (collapsed).
+    pub seen: Vec<Vec<u64>>,
+}
+
+/// The code of one definition, attached after the matches when it saves
+/// the agent a call to `scout read`.
+#[derive(Debug, Clone)]
+pub struct Code {
+    pub path: Vec<u8>,
+    pub def: Def,
+    /// The definition's lines, numbered, each cut like a quote.
+    pub lines: Vec<Quote>,
 }
 
 impl Report<'_> {
@@ -45,9 +64,20 @@ impl Report<'_> {
         &self.pages[self.page - 1]
     }
 
-    /// Lines quoted on this page.
+    /// Lines quoted on this page (chosen and not already shown).
     pub fn shown(&self) -> u64 {
-        self.span().slots.iter().map(|s| s.lines as u64).sum()
+        let chosen: u64 = self
+            .span()
+            .slots
+            .iter()
+            .map(|s| s.lines.min(self.ranked[s.file].tally.quotes.len()) as u64)
+            .sum();
+        chosen - self.already_shown()
+    }
+
+    /// Chosen lines collapsed because the session already saw them.
+    pub fn already_shown(&self) -> u64 {
+        self.seen.iter().map(|s| s.len() as u64).sum()
     }
 
     /// The command for page `n`.

@@ -21,22 +21,37 @@
 
 use std::io::{self, Write};
 
-use super::Report;
+use super::{Code, Report};
+use crate::defs::Def;
 use crate::fold::{FileTally, Quote};
+use crate::group::group;
 use crate::page::{chosen_quotes, tokens};
 use crate::rank::Score;
 
 /// Most definition files named in the footer's note.
 const NOTE_NAMES: usize = 5;
 
-/// Writes one file's block: header, optional score, `lines` quotes.
-pub fn file_block(
-    out: &mut Vec<u8>,
-    tally: &FileTally,
-    score: &Score,
-    lines: usize,
-    explain: bool,
-) {
+/// One file on a page, as the text page shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Block<'a> {
+    pub tally: &'a FileTally,
+    pub score: &'a Score,
+    /// Lines chosen for the file (quoted, or collapsed when seen).
+    pub lines: usize,
+    /// `--explain`.
+    pub explain: bool,
+    /// The file's definitions, for headings (empty: no grouping).
+    pub defs: &'a [Def],
+    /// Chosen lines the session was already shown from this unchanged
+    /// file: collapsed into one line of numbers.
+    pub seen: &'a [u64],
+}
+
+/// Writes one file's block: header, optional score, the chosen lines
+/// grouped under their enclosing definitions, and the lines already shown
+/// collapsed into one line.
+pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
+    let tally = block.tally;
     out.extend_from_slice(&tally.path);
     let _ = write!(out, "  ({}x)", tally.hits);
     if tally.def_lines > 0 {
@@ -45,23 +60,53 @@ pub fn file_block(
     if tally.binary {
         out.extend_from_slice(b" [binary]");
     }
+    let quotes: Vec<&Quote> = chosen_quotes(tally, block.lines)
+        .into_iter()
+        .filter(|q| !block.seen.contains(&q.line))
+        .collect();
+    if !block.seen.is_empty() {
+        let numbers: Vec<String> = block.seen.iter().map(u64::to_string).collect();
+        let sep = if quotes.is_empty() { ":" } else { "\n  " };
+        let _ = write!(
+            out,
+            "{sep} {} already shown, unchanged: {}",
+            block.seen.len(),
+            numbers.join(", ")
+        );
+    }
     out.push(b'\n');
-    if explain {
-        let _ = write!(out, "  score {}:", score.total);
-        for (i, (signal, points)) in score.signals.iter().enumerate() {
+    if block.explain {
+        let _ = write!(out, "  score {}:", block.score.total);
+        for (i, (signal, points)) in block.score.signals.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
             let _ = write!(out, "{sep}{signal} {points:+}");
         }
         out.push(b'\n');
     }
-    for quote in chosen_quotes(tally, lines) {
-        quote_line(out, quote);
+    for g in group(&quotes, block.defs) {
+        let indent = match g.def {
+            Some(def) => {
+                let _ = writeln!(
+                    out,
+                    "  {} {} ({}-{})",
+                    def.kind.label(),
+                    def.name,
+                    def.start_line,
+                    def.end_line
+                );
+                "    "
+            }
+            None => "  ",
+        };
+        for quote in g.quotes {
+            quote_line(out, indent, quote);
+        }
     }
 }
 
-/// Writes `  LINE: TEXT`, with the cut marker when the line was cut.
-pub fn quote_line(out: &mut Vec<u8>, quote: &Quote) {
-    let _ = write!(out, "  {}: ", quote.line);
+/// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut.
+pub fn quote_line(out: &mut Vec<u8>, indent: &str, quote: &Quote) {
+    let _ = write!(out, "{indent}{}: ", quote.line);
     if quote.cut_before > 0 {
         out.extend_from_slice("…".as_bytes());
     }
@@ -79,7 +124,15 @@ pub fn quote_line(out: &mut Vec<u8>, quote: &Quote) {
 /// The bytes of a file block, as [`file_block`] would write it.
 pub fn file_block_len(tally: &FileTally, score: &Score, lines: usize, explain: bool) -> usize {
     let mut scratch = Vec::with_capacity(256);
-    file_block(&mut scratch, tally, score, lines, explain);
+    let block = Block {
+        tally,
+        score,
+        lines,
+        explain,
+        defs: &[],
+        seen: &[],
+    };
+    file_block(&mut scratch, &block);
     scratch.len()
 }
 
@@ -135,24 +188,55 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
     out
 }
 
-/// Bytes the header and footer of a page may take at most, reserved
-/// before file blocks are laid out.
-pub fn reserve(query: &str, repro: &str, command: &str, fallback: Option<&str>) -> usize {
-    let header = 120 + query.len() + fallback.map_or(0, |f| f.len() + 12);
-    let footer = 2 * command.len() + 2 * repro.len() + 110 + NOTE_NAMES * 60;
-    header + footer
+/// What the header and footer of a page are made of, known before layout.
+#[derive(Debug)]
+pub struct Frame<'a> {
+    pub query: &'a str,
+    pub fallback: Option<&'a str>,
+    pub repro: &'a str,
+    pub file_command: &'a str,
+    pub command: &'a str,
+    /// Paths of the files holding a definition, in rank order.
+    pub def_paths: Vec<&'a [u8]>,
+}
+
+/// Bytes the header and footer of any page take at most (numbers counted
+/// at 20 digits), reserved before file blocks are laid out.
+pub fn reserve(frame: &Frame<'_>) -> usize {
+    const NUMBERS: usize = 20;
+    let header = "query:   kind=literal  hits= files=  shown= page=/  ~tok ms\n".len()
+        + frame.query.len()
+        + 7 * NUMBERS
+        + frame.fallback.map_or(0, |f| f.len() + "fallback: \n".len());
+    let next = "+ files on earlier pages:  --page \n".len() + frame.command.len() + 2 * NUMBERS;
+    let lines = "+ lines not quoted in these files: \n".len() + frame.file_command.len() + NUMBERS;
+    let note = if frame.def_paths.is_empty() {
+        0
+    } else {
+        let mut longest: Vec<usize> = frame.def_paths.iter().map(|p| p.len() + 2).collect();
+        longest.sort_unstable_by(|a, b| b.cmp(a));
+        "note:  files holding a definition are not on this page:  (+ more)\n".len()
+            + 2 * NUMBERS
+            + longest.iter().take(NOTE_NAMES).sum::<usize>()
+    };
+    let repro = "repro: \n".len() + frame.repro.len();
+    header + next + lines + note + repro
 }
 
 fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
     let mut out = Vec::new();
     let _ = writeln!(
         out,
-        "query: {}  kind={}  hits={} files={}  shown={} page={}/{}  ~{}tok {}ms",
+        "query: {}  kind={}  hits={} files={}  shown={}{} page={}/{}  ~{}tok {}ms",
         report.query.text,
         report.query.kind.name(),
         report.hits,
         report.ranked.len(),
         report.shown(),
+        match report.already_shown() {
+            0 => String::new(),
+            n => format!(" already_shown={n}"),
+        },
         report.page,
         report.pages.len(),
         tokens_estimate,
@@ -167,16 +251,18 @@ fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
 /// Renders the whole page into bytes.
 pub fn page(report: &Report<'_>) -> Vec<u8> {
     let mut body = Vec::new();
-    for slot in &report.span().slots {
+    for (i, slot) in report.span().slots.iter().enumerate() {
         let ranked = &report.ranked[slot.file];
         let lines = if report.files_only { 0 } else { slot.lines };
-        file_block(
-            &mut body,
-            &ranked.tally,
-            &ranked.score,
+        let block = Block {
+            tally: &ranked.tally,
+            score: &ranked.score,
             lines,
-            report.explain,
-        );
+            explain: report.explain,
+            defs: report.defs.get(i).map_or(&[][..], |d| &d[..]),
+            seen: report.seen.get(i).map_or(&[][..], |d| &d[..]),
+        };
+        file_block(&mut body, &block);
     }
     body.extend_from_slice(&footer(report));
     let draft = header(report, 0).len() + body.len();
@@ -189,4 +275,26 @@ pub fn page(report: &Report<'_>) -> Vec<u8> {
 /// Writes the page.
 pub fn write_page(out: &mut dyn Write, report: &Report<'_>) -> io::Result<()> {
     out.write_all(&page(report))
+}
+
+/// The attached code: per definition, `code: PATH  KIND NAME (A-B)` then
+/// its lines as `scout read` numbers them (`LINE: TEXT`).
+pub fn code(blocks: &[Code]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for block in blocks {
+        out.extend_from_slice(b"code: ");
+        out.extend_from_slice(&block.path);
+        let _ = writeln!(
+            out,
+            "  {} {} ({}-{})",
+            block.def.kind.label(),
+            block.def.name,
+            block.def.start_line,
+            block.def.end_line
+        );
+        for line in &block.lines {
+            quote_line(&mut out, "", line);
+        }
+    }
+    out
 }

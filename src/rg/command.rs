@@ -103,9 +103,264 @@ impl SearchFlags {
     }
 }
 
+impl RgCommand {
+    /// The same command run on one thread (`-j1`), for the retry after rg
+    /// could not start its worker threads.
+    pub fn single_threaded(&self) -> RgCommand {
+        let mut args: Vec<OsString> = vec!["-j1".into()];
+        args.extend(self.args.iter().cloned());
+        RgCommand { args }
+    }
+
+    /// The command as a shell line, starting with `rg`.
+    pub fn shell_line(&self) -> String {
+        let mut words = vec!["rg".to_string()];
+        words.extend(self.args.iter().map(|a| shell::quote(a.as_encoded_bytes())));
+        words.join(" ")
+    }
+}
+
+/// Version-control folders the faithful views never list or search.
+pub const VCS_DIRS: [&str; 6] = [".git", ".hg", ".svn", ".bzr", ".jj", ".sl"];
+
+/// Lines longer than this many bytes are cut by rg (`--max-columns`), with
+/// its ` [... omitted end of long line]` marker after the kept part.
+pub const MAX_COLUMNS: usize = 500;
+
+/// What `scout grep` asks rg to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrepOutput {
+    /// Matching lines (and context), `path:line:text`, in path order.
+    Lines,
+    /// `-l`: the paths of matching files.
+    FilesWithMatches,
+    /// `-c`: `path:count` of matching lines per file.
+    Count,
+}
+
+/// The rg command line of `scout grep`: rg's own semantics for every
+/// flag, plain output, version-control folders excluded, hidden files
+/// searched, ignore files respected.
+#[derive(Debug, Clone)]
+pub struct GrepFlags {
+    /// The pattern, passed after `-e` so that a leading `-` is never a flag.
+    pub pattern: String,
+    pub output: GrepOutput,
+    /// Context lines after and before each match (`-A`, `-B`), for
+    /// [`GrepOutput::Lines`] only.
+    pub after: usize,
+    pub before: usize,
+    /// `-n`, for [`GrepOutput::Lines`] only.
+    pub line_number: bool,
+    /// `-i`.
+    pub ignore_case: bool,
+    /// `-U --multiline-dotall`: patterns may span lines and `.` matches a
+    /// newline.
+    pub multiline: bool,
+    /// `--type NAME`, in order.
+    pub types: Vec<String>,
+    /// `-g GLOB`, in order (rg semantics, `!` excludes).
+    pub globs: Vec<String>,
+    /// The file or directory to search; `None` is the current directory
+    /// (paths printed without a `./` prefix).
+    pub path: Option<OsString>,
+}
+
+impl GrepFlags {
+    /// The command scout runs.
+    ///
+    /// Matching lines come in `--sort path` order, which is deterministic
+    /// (rg's parallel order is not), so `--offset` pages never skip or
+    /// repeat a line. Files and counts are sorted by scout afterwards, so
+    /// those searches run on all of rg's threads.
+    pub fn command(&self) -> RgCommand {
+        let mut args: Vec<OsString> = vec![
+            "--no-config".into(),
+            "--color".into(),
+            "never".into(),
+            "--no-heading".into(),
+            "--hidden".into(),
+        ];
+        match self.output {
+            GrepOutput::Lines => {
+                args.extend(["--sort".into(), "path".into()]);
+                args.push(if self.line_number { "-n" } else { "-N" }.into());
+                if self.after > 0 {
+                    args.extend(["-A".into(), self.after.to_string().into()]);
+                }
+                if self.before > 0 {
+                    args.extend(["-B".into(), self.before.to_string().into()]);
+                }
+                args.extend([
+                    "--max-columns".into(),
+                    MAX_COLUMNS.to_string().into(),
+                    "--max-columns-preview".into(),
+                ]);
+            }
+            GrepOutput::FilesWithMatches => args.push("-l".into()),
+            GrepOutput::Count => args.extend(["-c".into(), "--with-filename".into()]),
+        }
+        if self.ignore_case {
+            args.push("-i".into());
+        }
+        if self.multiline {
+            args.extend(["-U".into(), "--multiline-dotall".into()]);
+        }
+        for ty in &self.types {
+            args.extend(["--type".into(), ty.into()]);
+        }
+        for glob in &self.globs {
+            args.extend(["-g".into(), glob.into()]);
+        }
+        args.extend(vcs_exclusions());
+        args.extend(["-e".into(), self.pattern.clone().into()]);
+        args.extend(path_args(self.path.as_ref()));
+        RgCommand { args }
+    }
+}
+
+/// The rg command lines of `scout files`.
+#[derive(Debug, Clone)]
+pub struct FilesFlags {
+    /// The glob file paths must match (rg `-g` semantics: without a `/`
+    /// it matches a file name at any depth, with one it is anchored at the
+    /// listed directory).
+    pub glob: String,
+    /// `--no-ignore`: list files that ignore files would skip.
+    pub no_ignore: bool,
+    /// `--hidden`: list hidden files and descend into hidden folders.
+    pub hidden: bool,
+    /// The directory to list; `None` is the current directory.
+    pub path: Option<OsString>,
+}
+
+impl FilesFlags {
+    fn base(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec!["--no-config".into(), "--files".into()];
+        if self.no_ignore {
+            args.push("--no-ignore".into());
+        }
+        if self.hidden {
+            args.push("--hidden".into());
+        }
+        args
+    }
+
+    /// `rg --files -g GLOB`: the files matching the glob.
+    ///
+    /// An rg glob that matches a file overrides ignore files and hidden
+    /// rules for that file, so this list alone may hold ignored or hidden
+    /// files; [`FilesFlags::allowed`] says which of them to keep.
+    pub fn matching(&self) -> RgCommand {
+        let mut args = self.base();
+        args.extend(["-g".into(), self.glob.clone().into()]);
+        args.extend(vcs_exclusions());
+        args.extend(path_args(self.path.as_ref()));
+        RgCommand { args }
+    }
+
+    /// `rg --files` without the glob: every file the ignore and hidden
+    /// settings allow. `None` when they allow everything (then
+    /// [`FilesFlags::matching`] needs no filter).
+    pub fn allowed(&self) -> Option<RgCommand> {
+        if self.no_ignore && self.hidden {
+            return None;
+        }
+        let mut args = self.base();
+        args.extend(vcs_exclusions());
+        args.extend(path_args(self.path.as_ref()));
+        Some(RgCommand { args })
+    }
+}
+
+/// `-g !DIR` for each version-control folder, given after any user glob
+/// so that they win (rg: the later glob takes precedence).
+fn vcs_exclusions() -> Vec<OsString> {
+    VCS_DIRS
+        .iter()
+        .flat_map(|dir| ["-g".into(), format!("!{dir}").into()])
+        .collect()
+}
+
+/// The path operand, after `--` so that a leading `-` is never a flag.
+fn path_args(path: Option<&OsString>) -> Vec<OsString> {
+    match path {
+        Some(path) => vec!["--".into(), path.clone()],
+        None => Vec::new(),
+    }
+}
+
+/// Splits a line of `rg -c --with-filename` output into path and count.
+/// The count follows the last `:`, so paths holding `:` split correctly.
+pub fn parse_count_line(line: &[u8]) -> Option<(&[u8], u64)> {
+    let colon = line.iter().rposition(|&b| b == b':')?;
+    let count = std::str::from_utf8(&line[colon + 1..]).ok()?.parse().ok()?;
+    Some((&line[..colon], count))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grep_puts_the_pattern_after_dash_e_and_the_path_after_double_dash() {
+        let flags = GrepFlags {
+            pattern: "-foo".into(),
+            output: GrepOutput::Lines,
+            after: 2,
+            before: 1,
+            line_number: true,
+            ignore_case: true,
+            multiline: true,
+            types: vec!["rust".into()],
+            globs: vec!["*.{rs,toml}".into()],
+            path: Some("-dir".into()),
+        };
+        let line = flags.command().shell_line();
+        assert_eq!(
+            line,
+            "rg --no-config --color never --no-heading --hidden --sort path -n -A 2 -B 1 \
+             --max-columns 500 --max-columns-preview -i -U --multiline-dotall --type rust \
+             -g '*.{rs,toml}' -g '!.git' -g '!.hg' -g '!.svn' -g '!.bzr' -g '!.jj' -g '!.sl' \
+             -e -foo -- -dir"
+        );
+        let count = GrepFlags {
+            output: GrepOutput::Count,
+            path: None,
+            ..flags
+        };
+        let line = count.command().shell_line();
+        assert!(line.contains(" -c --with-filename "), "{line}");
+        assert!(!line.contains("-A"), "{line}");
+        assert!(line.ends_with("-e -foo"), "{line}");
+    }
+
+    #[test]
+    fn files_filters_only_when_ignore_or_hidden_rules_apply() {
+        let mut flags = FilesFlags {
+            glob: "*.rs".into(),
+            no_ignore: true,
+            hidden: true,
+            path: None,
+        };
+        assert_eq!(
+            flags.matching().shell_line(),
+            "rg --no-config --files --no-ignore --hidden -g '*.rs' -g '!.git' -g '!.hg' \
+             -g '!.svn' -g '!.bzr' -g '!.jj' -g '!.sl'"
+        );
+        assert!(flags.allowed().is_none());
+        flags.hidden = false;
+        let allowed = flags.allowed().unwrap().shell_line();
+        assert!(!allowed.contains("*.rs"), "{allowed}");
+        assert!(allowed.contains("--no-ignore"), "{allowed}");
+    }
+
+    #[test]
+    fn count_lines_split_at_the_last_colon() {
+        assert_eq!(parse_count_line(b"a:b.rs:12"), Some((&b"a:b.rs"[..], 12)));
+        assert_eq!(parse_count_line(b"nocount"), None);
+        assert_eq!(parse_count_line(b"a.rs:x"), None);
+    }
 
     #[test]
     fn pattern_goes_after_dash_e_and_paths_after_double_dash_when_needed() {

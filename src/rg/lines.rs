@@ -231,11 +231,8 @@ fn finish(child: &mut Child, ending: Ending, errors: &Receiver<Vec<u8>>) -> Resu
     let status = child.wait().context("waiting for rg")?;
     let mut stderr = Vec::new();
     let grace = Instant::now() + STDERR_GRACE;
-    loop {
-        match errors.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-            Ok(chunk) => stderr.extend_from_slice(&chunk),
-            Err(_) => break,
-        }
+    while let Ok(chunk) = errors.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+        stderr.extend_from_slice(&chunk);
     }
     Ok(LinesOutcome {
         ending,

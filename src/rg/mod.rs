@@ -6,10 +6,15 @@
 
 mod command;
 mod event;
+mod lines;
 mod process;
 
-pub use command::{RgCommand, SearchFlags};
+pub use command::{
+    parse_count_line, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags, MAX_COLUMNS,
+    VCS_DIRS,
+};
 pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
+pub use lines::{run_lines, Ending, LineSink, LinesOutcome};
 pub use process::{run_plain, run_streaming, Flow, RgOutcome};
 
 use std::ffi::OsString;

@@ -12,6 +12,8 @@ use std::process::{Command, Output};
 /// A fixture tree and the environment scout runs in.
 pub struct Fixture {
     pub dir: tempfile::TempDir,
+    /// HOME and the XDG directories, outside the searched tree.
+    pub home: tempfile::TempDir,
     /// PATH for scout: the directory holding the real rg, unless removed.
     pub path_var: OsString,
     pub env: Vec<(String, OsString)>,
@@ -27,12 +29,11 @@ pub fn rg_dir() -> PathBuf {
 
 impl Fixture {
     pub fn new() -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(".home")).unwrap();
         Fixture {
             path_var: rg_dir().into_os_string(),
             env: Vec::new(),
-            dir,
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
         }
     }
 
@@ -59,9 +60,9 @@ impl Fixture {
             .current_dir(self.root())
             .env_clear()
             .env("PATH", &self.path_var)
-            .env("HOME", self.root().join(".home"))
-            .env("XDG_CACHE_HOME", self.root().join(".home/cache"))
-            .env("XDG_STATE_HOME", self.root().join(".home/state"));
+            .env("HOME", self.home.path())
+            .env("XDG_CACHE_HOME", self.home.path().join("cache"))
+            .env("XDG_STATE_HOME", self.home.path().join("state"));
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
@@ -144,7 +145,6 @@ impl Run {
         let tree: Vec<String> = walk(&self.cwd)
             .into_iter()
             .map(|p| p.strip_prefix(&self.cwd).unwrap().display().to_string())
-            .filter(|p| !p.starts_with(".home"))
             .collect();
         format!(
             "command: scout {}\ncwd: {}\ntree: {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}",

@@ -1,0 +1,113 @@
+#!/bin/sh
+# install.sh: from a clone to a working `scout`, safely re-runnable.
+#
+# Checks for cargo, installs ripgrep when it is missing, builds scout in
+# release mode (--locked), installs the binary, verifies it runs and runs
+# `scout doctor`. Every failure stops with a message that names the fix.
+set -eu
+
+usage() {
+    cat <<'USAGE'
+Usage: ./install.sh [--help]
+
+Installs scout from this checkout:
+  1. checks that cargo (Rust) is installed;
+  2. finds rg (ripgrep) and, when it is missing, installs it with what the
+     machine has: apt-get (as root or with sudo), Homebrew, else cargo;
+  3. builds scout with `cargo build --release --locked`;
+  4. copies the binary to $SCOUT_INSTALL_DIR (default: ~/.local/bin),
+     unless an identical one is already there;
+  5. runs `scout --version` and `scout doctor`.
+
+Environment:
+  SCOUT_INSTALL_DIR   where to put the scout binary (default ~/.local/bin)
+  SCOUT_RG            an rg binary to use instead of the one on PATH
+USAGE
+}
+
+case "${1:-}" in
+    -h|--help) usage; exit 0 ;;
+    "") ;;
+    *) echo "install.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+esac
+
+say() { printf 'install.sh: %s\n' "$*"; }
+die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 1; }
+
+cd "$(dirname "$0")"
+[ -f Cargo.toml ] || die "run me from the scout checkout (no Cargo.toml next to install.sh)"
+
+# 1. cargo
+if ! command -v cargo >/dev/null 2>&1; then
+    if [ -x "$HOME/.cargo/bin/cargo" ]; then
+        PATH="$HOME/.cargo/bin:$PATH"; export PATH
+    else
+        die "cargo not found. Install Rust from https://rustup.rs (then open a new shell or run '. \"\$HOME/.cargo/env\"'), and run ./install.sh again"
+    fi
+fi
+say "cargo: $(cargo --version)"
+
+# 2. rg
+find_rg() {
+    if [ -n "${SCOUT_RG:-}" ]; then
+        [ -x "$SCOUT_RG" ] || die "SCOUT_RG=$SCOUT_RG is not an executable file; fix it or unset it"
+        echo "$SCOUT_RG"; return 0
+    fi
+    command -v rg 2>/dev/null || true
+}
+RG=$(find_rg)
+if [ -z "$RG" ]; then
+    say "rg (ripgrep) not found; installing it"
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        say "running: apt-get install -y ripgrep"
+        (apt-get install -y ripgrep || { apt-get update && apt-get install -y ripgrep; }) \
+            || die "apt-get could not install ripgrep; install it by hand (https://github.com/BurntSushi/ripgrep#installation) and re-run"
+    elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        say "running: sudo apt-get install -y ripgrep"
+        (sudo apt-get install -y ripgrep || { sudo apt-get update && sudo apt-get install -y ripgrep; }) \
+            || die "apt-get could not install ripgrep; install it by hand and re-run"
+    elif command -v brew >/dev/null 2>&1; then
+        say "running: brew install ripgrep"
+        brew install ripgrep || die "brew could not install ripgrep; install it by hand and re-run"
+    else
+        say "running: cargo install ripgrep (this compiles it; a few minutes)"
+        cargo install --locked ripgrep || die "cargo could not install ripgrep; install it with your package manager and re-run"
+        PATH="$HOME/.cargo/bin:$PATH"; export PATH
+    fi
+    RG=$(find_rg)
+    [ -n "$RG" ] || die "ripgrep was installed but rg is still not on PATH; add its directory to PATH and re-run"
+    say "installed rg: $RG"
+else
+    say "rg: $RG ($("$RG" --version | head -n 1))"
+fi
+
+# 3. build
+say "building scout (cargo build --release --locked)"
+cargo build --release --locked || die "the build failed; the messages above say why (a too-old Rust? run 'rustup update')"
+BUILT=target/release/scout
+[ -x "$BUILT" ] || die "the build did not produce $BUILT"
+
+# 4. install
+DEST=${SCOUT_INSTALL_DIR:-$HOME/.local/bin}
+mkdir -p "$DEST" || die "cannot create $DEST; set SCOUT_INSTALL_DIR to a writable directory"
+if [ -f "$DEST/scout" ] && cmp -s "$BUILT" "$DEST/scout"; then
+    say "$DEST/scout is already this build; nothing to change"
+else
+    cp "$BUILT" "$DEST/scout.tmp.$$" && mv -f "$DEST/scout.tmp.$$" "$DEST/scout" \
+        || die "cannot write $DEST/scout; set SCOUT_INSTALL_DIR to a writable directory"
+    say "installed $DEST/scout"
+fi
+
+# 5. verify
+"$DEST/scout" --version || die "$DEST/scout does not run"
+case ":$PATH:" in
+    *":$DEST:"*) ;;
+    *) say "note: $DEST is not on your PATH; add it, e.g.:"
+       say "    echo 'export PATH=\"$DEST:\$PATH\"' >> ~/.profile && . ~/.profile" ;;
+esac
+say "scout doctor:"
+if "$DEST/scout" doctor; then
+    say "done. Try: scout search <identifier> ."
+else
+    die "scout doctor found a problem; apply the fix it names and re-run ./install.sh"
+fi

@@ -1,0 +1,751 @@
+//! `scout call`: one JSON request in, one JSON object out, for harnesses
+//! that would rather not build command lines.
+//!
+//! The request is the argument, or stdin when there is none (or it is
+//! `-`). Its `mode` picks the view; every other field is that view's flag.
+//! A field set to `null` is the same as leaving it out. Unknown fields, a
+//! missing or unknown mode and values of the wrong type are errors that
+//! name the field and what it accepts.
+//!
+//! | mode | fields (* required) | same as |
+//! |---|---|---|
+//! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
+//! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
+//! | `search` | `query`*, `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout search --json` |
+//!
+//! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
+//! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
+//! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
+//! `budget_tokens` and `page` are integers, 0 or more; `-n`, `-i` and
+//! `multiline` are booleans; `timeout` is a number of seconds (0 = no
+//! limit). Relative paths resolve against `cwd`, else the process's working
+//! directory. Defaults are the command line's.
+//!
+//! Answers (one line of JSON; `exit` is also the process's exit status):
+//!
+//! ```json
+//! {"mode":"files","files":["src/new.rs","src/old.rs"],"shown":2,"total":2,
+//!  "truncated":false,"timed_out":false,"warnings":[],"exit":0}
+//! {"mode":"content","output_mode":"content","lines":["src/a.rs:3:fn main() {"],
+//!  "shown":1,"total":1,"offset":0,"next_offset":null,"truncated":false,
+//!  "capped":false,"timed_out":false,"warnings":[],"exit":0}
+//! {"mode":"content","output_mode":"count","counts":[{"path":"src/a.rs","count":2}],
+//!  "matching_lines":2,"shown":1,"total":1,"offset":0,"next_offset":null, ...}
+//! {"mode":"search","result":{...scout search --json...},"truncated":true,
+//!  "warnings":[],"exit":0}
+//! {"error":{"message":"unknown mode \"grep\"","field":"mode",
+//!  "allowed":["files","content","search"]},"exit":2}
+//! ```
+//!
+//! - `files` holds paths (output_mode `files_with_matches` and mode
+//!   `files`), `lines` rg's output lines (`content`), `counts` per-file
+//!   matching-line counts (`count`); paths are relative to `cwd` when
+//!   inside it. Text that is not UTF-8 is replaced lossily.
+//! - `total` counts the results in all (lines, files, or files with
+//!   counts), `shown` those in this answer; `truncated` is true when any
+//!   result is not in it (an offset, a limit, the 20 MB cap, or a
+//!   timeout). `next_offset` is the `offset` of the next page, or null.
+//! - `timed_out`: the time limit stopped the search; `total` is then what
+//!   was found so far. A timeout with nothing found is an error.
+//! - `result` (mode `search`) is the document of `scout search --json`,
+//!   unchanged; `truncated` is true when it has more pages or left
+//!   matches out.
+//! - `exit`: 0 results, 1 no match, 2 error, 3 partial (timed out, or
+//!   some files could not be read: see `warnings`).
+//!
+//! A request is served by one process, which makes `cwd` its working
+//! directory; nothing is written anywhere but stdout.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+
+use anyhow::Result;
+use clap::Parser;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::cli::{CallArgs, Cli, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode};
+use crate::exit::ExitStatus;
+use crate::files::{self, FilesSettings};
+use crate::grep::{self, GrepSettings, Items};
+use crate::settings::SearchSettings;
+use crate::view::{self, EnvLookup};
+
+/// The modes a request may name.
+pub const MODES: [&str; 3] = ["files", "content", "search"];
+
+/// What a field's value must be.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    Text,
+    Count,
+    Flag,
+    Seconds,
+    OneOf(&'static [&'static str]),
+}
+
+impl Shape {
+    fn describe(self) -> String {
+        match self {
+            Shape::Text => "a string".into(),
+            Shape::Count => "an integer, 0 or more".into(),
+            Shape::Flag => "true or false".into(),
+            Shape::Seconds => "a number of seconds, 0 or more".into(),
+            Shape::OneOf(values) => format!("one of {}", values.join(", ")),
+        }
+    }
+
+    fn accepts(self, value: &Value) -> bool {
+        match self {
+            Shape::Text => value.is_string(),
+            Shape::Count => value.is_u64(),
+            Shape::Flag => value.is_boolean(),
+            Shape::Seconds => value.as_f64().is_some_and(|s| s >= 0.0),
+            Shape::OneOf(values) => value.as_str().is_some_and(|v| values.contains(&v)),
+        }
+    }
+}
+
+/// One request field: its name, shape, and whether it is required.
+type Field = (&'static str, Shape, bool);
+
+const OUTPUT_MODES: &[&str] = &["files_with_matches", "content", "count"];
+const KINDS: &[&str] = &["auto", "literal", "regex", "symbol"];
+
+const FILES_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("pattern", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("limit", Shape::Count, false),
+    ("timeout", Shape::Seconds, false),
+    ("cwd", Shape::Text, false),
+];
+
+const CONTENT_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("pattern", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("output_mode", Shape::OneOf(OUTPUT_MODES), false),
+    ("-A", Shape::Count, false),
+    ("-B", Shape::Count, false),
+    ("-C", Shape::Count, false),
+    ("context", Shape::Count, false),
+    ("-n", Shape::Flag, false),
+    ("-i", Shape::Flag, false),
+    ("type", Shape::Text, false),
+    ("glob", Shape::Text, false),
+    ("head_limit", Shape::Count, false),
+    ("offset", Shape::Count, false),
+    ("multiline", Shape::Flag, false),
+    ("timeout", Shape::Seconds, false),
+    ("cwd", Shape::Text, false),
+];
+
+const SEARCH_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("query", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("kind", Shape::OneOf(KINDS), false),
+    ("-i", Shape::Flag, false),
+    ("glob", Shape::Text, false),
+    ("type", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("page", Shape::Count, false),
+    ("cwd", Shape::Text, false),
+];
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct FilesRequest {
+    mode: String,
+    pattern: String,
+    path: Option<String>,
+    limit: Option<usize>,
+    timeout: Option<f64>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct ContentRequest {
+    mode: String,
+    pattern: String,
+    path: Option<String>,
+    output_mode: Option<String>,
+    #[serde(rename = "-A")]
+    after: Option<usize>,
+    #[serde(rename = "-B")]
+    before: Option<usize>,
+    #[serde(rename = "-C")]
+    around: Option<usize>,
+    context: Option<usize>,
+    #[serde(rename = "-n")]
+    line_number: Option<bool>,
+    #[serde(rename = "-i")]
+    ignore_case: Option<bool>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    glob: Option<String>,
+    head_limit: Option<usize>,
+    offset: Option<usize>,
+    multiline: Option<bool>,
+    timeout: Option<f64>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct SearchRequest {
+    mode: String,
+    query: String,
+    path: Option<String>,
+    kind: Option<String>,
+    #[serde(rename = "-i")]
+    ignore_case: Option<bool>,
+    glob: Option<String>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    budget_tokens: Option<u64>,
+    page: Option<usize>,
+    cwd: Option<String>,
+}
+
+/// A request, checked.
+#[derive(Debug, PartialEq)]
+enum Request {
+    Files(FilesRequest),
+    Content(ContentRequest),
+    Search(SearchRequest),
+}
+
+impl Request {
+    fn cwd(&self) -> Option<&str> {
+        match self {
+            Request::Files(r) => r.cwd.as_deref(),
+            Request::Content(r) => r.cwd.as_deref(),
+            Request::Search(r) => r.cwd.as_deref(),
+        }
+    }
+}
+
+/// Why a request cannot be served: the answer's `error` object.
+#[derive(Debug, Serialize, PartialEq)]
+struct Problem {
+    message: String,
+    /// The field at fault, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<String>,
+    /// What the field accepts (modes, fields, or values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed: Option<Vec<String>>,
+}
+
+impl Problem {
+    fn new(message: impl Into<String>) -> Problem {
+        Problem {
+            message: message.into(),
+            field: None,
+            allowed: None,
+        }
+    }
+
+    fn about(field: &str, message: impl Into<String>, allowed: &[&str]) -> Problem {
+        Problem {
+            message: message.into(),
+            field: Some(field.to_string()),
+            allowed: (!allowed.is_empty()).then(|| allowed.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+}
+
+/// Parses and checks a request.
+fn parse(text: &str) -> Result<Request, Problem> {
+    let value: Value = serde_json::from_str(text.trim())
+        .map_err(|e| Problem::new(format!("the request is not valid JSON: {e}")))?;
+    let Value::Object(mut object) = value else {
+        return Err(Problem::new(
+            "the request must be a JSON object, e.g. {\"mode\": \"files\", \"pattern\": \"**/*.rs\"}",
+        ));
+    };
+    object.retain(|_, v| !v.is_null());
+    let fields = match object.get("mode") {
+        None => {
+            return Err(Problem::about(
+                "mode",
+                "the request has no \"mode\"",
+                &MODES,
+            ))
+        }
+        Some(Value::String(mode)) if mode == "files" => FILES_FIELDS,
+        Some(Value::String(mode)) if mode == "content" => CONTENT_FIELDS,
+        Some(Value::String(mode)) if mode == "search" => SEARCH_FIELDS,
+        Some(other) => {
+            return Err(Problem::about(
+                "mode",
+                format!("unknown mode {other}"),
+                &MODES,
+            ))
+        }
+    };
+    let mode = object["mode"].as_str().unwrap_or_default().to_string();
+    let names: Vec<&str> = fields.iter().map(|(name, _, _)| *name).collect();
+    for (key, value) in &object {
+        let Some((name, shape, _)) = fields.iter().find(|(name, _, _)| name == key) else {
+            return Err(Problem::about(
+                key,
+                format!("unknown field {key:?} for mode {mode:?}"),
+                &names,
+            ));
+        };
+        if !shape.accepts(value) {
+            let allowed = match shape {
+                Shape::OneOf(values) => values,
+                _ => &[][..],
+            };
+            return Err(Problem::about(
+                name,
+                format!("field {name:?} must be {}, not {value}", shape.describe()),
+                allowed,
+            ));
+        }
+    }
+    if let Some((name, shape, _)) = fields
+        .iter()
+        .find(|(name, _, required)| *required && !object.contains_key(*name))
+    {
+        return Err(Problem::about(
+            name,
+            format!("mode {mode:?} needs {name:?} ({})", shape.describe()),
+            &[],
+        ));
+    }
+    let object = Value::Object(object);
+    Ok(match mode.as_str() {
+        "files" => Request::Files(typed(object)?),
+        "content" => Request::Content(typed(object)?),
+        _ => Request::Search(typed(object)?),
+    })
+}
+
+fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
+    serde_json::from_value(object).map_err(|e| Problem::new(format!("bad request: {e}")))
+}
+
+/// Serves one request: from `args.request`, or `input` when there is none.
+pub fn run(
+    args: &CallArgs,
+    input: &mut dyn Read,
+    env: EnvLookup<'_>,
+    out: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let text = match args.request.as_deref() {
+        Some(text) if text != "-" => text.to_string(),
+        _ => {
+            let mut text = String::new();
+            if let Err(e) = input.read_to_string(&mut text) {
+                return answer_error(
+                    out,
+                    Problem::new(format!("could not read the request: {e}")),
+                );
+            }
+            text
+        }
+    };
+    let request = match parse(&text) {
+        Ok(request) => request,
+        Err(problem) => return answer_error(out, problem),
+    };
+    if let Some(cwd) = request.cwd() {
+        if let Err(e) = std::env::set_current_dir(cwd) {
+            return answer_error(
+                out,
+                Problem::about("cwd", format!("cwd {cwd:?} cannot be used: {e}"), &[]),
+            );
+        }
+    }
+    let answer = match request {
+        Request::Files(request) => files_answer(request, env),
+        Request::Content(request) => content_answer(request, env),
+        Request::Search(request) => search_answer(request),
+    };
+    match answer {
+        Ok((answer, status)) => {
+            out.write_all(&answer)?;
+            out.write_all(b"\n")?;
+            Ok(status)
+        }
+        Err(e) => {
+            let message = e
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            answer_error(out, Problem::new(message))
+        }
+    }
+}
+
+fn answer_error(out: &mut dyn Write, problem: Problem) -> Result<ExitStatus> {
+    #[derive(Serialize)]
+    struct ErrorAnswer {
+        error: Problem,
+        exit: u8,
+    }
+    let answer = ErrorAnswer {
+        error: problem,
+        exit: ExitStatus::Error.code(),
+    };
+    serde_json::to_writer(&mut *out, &answer)?;
+    out.write_all(b"\n")?;
+    Ok(ExitStatus::Error)
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn files_answer(request: FilesRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+    let args = FilesArgs {
+        glob: request.pattern,
+        path: request.path.map(OsString::from),
+        limit: request.limit,
+        respect_ignore: false,
+        no_hidden: false,
+        limits: LimitArgs {
+            timeout: request.timeout,
+        },
+    };
+    let settings = FilesSettings::resolve(args, env)?;
+    let list = files::list(&settings)?;
+    #[derive(Serialize)]
+    struct FilesAnswer {
+        mode: &'static str,
+        files: Vec<String>,
+        shown: usize,
+        total: usize,
+        truncated: bool,
+        timed_out: bool,
+        warnings: Vec<String>,
+        exit: u8,
+    }
+    let answer = FilesAnswer {
+        mode: "files",
+        shown: list.files.len(),
+        files: list.files.iter().map(|p| lossy(p)).collect(),
+        total: list.total,
+        truncated: list.truncated(),
+        timed_out: list.timed_out.is_some(),
+        warnings: list.warnings.clone(),
+        exit: list.status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, list.status))
+}
+
+fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+    let output_mode = match request.output_mode.as_deref() {
+        Some("content") => OutputMode::Content,
+        Some("count") => OutputMode::Count,
+        _ => OutputMode::FilesWithMatches,
+    };
+    let args = GrepArgs {
+        pattern: None,
+        path: request.path.map(OsString::from),
+        regexp: Some(request.pattern),
+        output_mode,
+        after: request.after,
+        before: request.before,
+        around: request.around,
+        context: request.context,
+        line_number: false,
+        no_line_number: request.line_number == Some(false),
+        ignore_case: request.ignore_case.unwrap_or(false),
+        types: request.file_type.into_iter().collect(),
+        globs: request.glob.into_iter().collect(),
+        multiline: request.multiline.unwrap_or(false),
+        head_limit: request.head_limit.unwrap_or(250),
+        offset: request.offset.unwrap_or(0),
+        limits: LimitArgs {
+            timeout: request.timeout,
+        },
+    };
+    let settings = GrepSettings::resolve(args, env)?;
+    let result = grep::search(&settings)?;
+    #[derive(Serialize)]
+    struct Count {
+        path: String,
+        count: u64,
+    }
+    #[derive(Serialize)]
+    struct ContentAnswer {
+        mode: &'static str,
+        output_mode: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lines: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        files: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        counts: Option<Vec<Count>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        matching_lines: Option<u64>,
+        shown: usize,
+        total: usize,
+        offset: usize,
+        next_offset: Option<usize>,
+        truncated: bool,
+        capped: bool,
+        timed_out: bool,
+        warnings: Vec<String>,
+        exit: u8,
+    }
+    let (mut lines, mut files, mut counts, mut matching_lines) = (None, None, None, None);
+    match &result.items {
+        Items::Lines(items) => lines = Some(items.iter().map(|l| lossy(l)).collect()),
+        Items::Files(items) => files = Some(items.iter().map(|p| lossy(p)).collect()),
+        Items::Counts(items) => {
+            counts = Some(
+                items
+                    .iter()
+                    .map(|(path, count)| Count {
+                        path: lossy(path),
+                        count: *count,
+                    })
+                    .collect(),
+            );
+            matching_lines = Some(result.matching_lines);
+        }
+    }
+    let answer = ContentAnswer {
+        mode: "content",
+        output_mode: result.mode.name(),
+        lines,
+        files,
+        counts,
+        matching_lines,
+        shown: result.items.len(),
+        total: result.total,
+        offset: result.offset,
+        next_offset: result.next_offset(),
+        truncated: result.truncated(),
+        capped: result.capped,
+        timed_out: result.timed_out.is_some(),
+        warnings: result.warnings.clone(),
+        exit: result.status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, result.status))
+}
+
+/// The `scout search` command line of a search request.
+fn search_argv(request: &SearchRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "search".into(), "--json".into()];
+    if let Some(kind) = &request.kind {
+        argv.extend(["--kind".into(), kind.into()]);
+    }
+    if request.ignore_case == Some(true) {
+        argv.push("-i".into());
+    }
+    for glob in request.glob.iter().flat_map(|g| view::split_globs(g)) {
+        argv.extend(["-g".into(), glob.into()]);
+    }
+    if let Some(file_type) = &request.file_type {
+        argv.extend(["--type".into(), file_type.into()]);
+    }
+    if let Some(budget) = request.budget_tokens {
+        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
+    }
+    if let Some(page) = request.page {
+        argv.extend(["--page".into(), page.to_string().into()]);
+    }
+    argv.extend(["-e".into(), request.query.clone().into()]);
+    if let Some(path) = &request.path {
+        argv.extend(["--".into(), path.into()]);
+    }
+    argv
+}
+
+fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    let argv = search_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Search(args)) => args,
+        _ => unreachable!("search_argv starts with `scout search`"),
+    };
+    let settings = SearchSettings::resolve(args, &argv)?;
+    let (mut document, mut messages) = (Vec::new(), Vec::new());
+    let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
+    let document = String::from_utf8(document)?;
+    let document = document.trim();
+    let result: Value = if document.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(document)?
+    };
+    let count = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let truncated = count("left_out") > 0 || count("pages") > count("page");
+    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    #[derive(Serialize)]
+    struct SearchAnswer {
+        mode: &'static str,
+        /// `scout search --json`'s document, byte for byte.
+        result: Box<RawValue>,
+        truncated: bool,
+        warnings: Vec<String>,
+        exit: u8,
+    }
+    let answer = SearchAnswer {
+        mode: "search",
+        result: RawValue::from_string(if document.is_empty() {
+            "null".into()
+        } else {
+            document.to_string()
+        })?,
+        truncated,
+        warnings,
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Map;
+
+    fn problem(text: &str) -> Problem {
+        match parse(text) {
+            Ok(request) => panic!("{text} parsed: {request:?}"),
+            Err(problem) => problem,
+        }
+    }
+
+    #[test]
+    fn requests_that_parse() {
+        let request = parse(r#"{"mode": "files", "pattern": "**/*.rs", "path": null}"#).unwrap();
+        assert_eq!(
+            request,
+            Request::Files(FilesRequest {
+                mode: "files".into(),
+                pattern: "**/*.rs".into(),
+                path: None,
+                limit: None,
+                timeout: None,
+                cwd: None,
+            })
+        );
+        let Request::Content(content) = parse(
+            r#"{"mode": "content", "pattern": "-x", "-A": 1, "-C": 2, "context": 3,
+                "-n": false, "-i": true, "glob": "*.{a,b}", "output_mode": "count",
+                "head_limit": 0, "offset": 5, "multiline": true, "timeout": 0.5}"#,
+        )
+        .unwrap() else {
+            panic!("not content");
+        };
+        assert_eq!(content.after, Some(1));
+        assert_eq!(content.around, Some(2));
+        assert_eq!(content.line_number, Some(false));
+        assert_eq!(content.output_mode.as_deref(), Some("count"));
+        assert_eq!(content.timeout, Some(0.5));
+        assert!(matches!(
+            parse(r#"{"mode": "search", "query": "x", "kind": "symbol", "page": 2}"#),
+            Ok(Request::Search(_))
+        ));
+    }
+
+    #[test]
+    fn every_listed_field_is_a_request_field() {
+        for fields in [FILES_FIELDS, CONTENT_FIELDS, SEARCH_FIELDS] {
+            let mode = match fields {
+                f if std::ptr::eq(f, FILES_FIELDS) => "files",
+                f if std::ptr::eq(f, CONTENT_FIELDS) => "content",
+                _ => "search",
+            };
+            let mut object = Map::new();
+            for (name, shape, _) in fields {
+                let value: Value = match shape {
+                    Shape::Text => "x".into(),
+                    Shape::Count => 1.into(),
+                    Shape::Flag => true.into(),
+                    Shape::Seconds => 1.5.into(),
+                    Shape::OneOf(values) => values[0].into(),
+                };
+                object.insert(name.to_string(), value);
+            }
+            object.insert("mode".into(), mode.into());
+            let text = Value::Object(object).to_string();
+            if let Err(problem) = parse(&text) {
+                panic!("{text}: {problem:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_or_unknown_mode_names_the_modes() {
+        for text in [
+            r#"{"pattern": "x"}"#,
+            r#"{"mode": "grep", "pattern": "x"}"#,
+            r#"{"mode": 3}"#,
+        ] {
+            let problem = problem(text);
+            assert_eq!(problem.field.as_deref(), Some("mode"), "{text}");
+            assert_eq!(
+                problem.allowed,
+                Some(vec!["files".into(), "content".into(), "search".into()])
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_wrong_types_name_the_field() {
+        let unknown = problem(r#"{"mode": "files", "pattern": "x", "-A": 1}"#);
+        assert_eq!(unknown.field.as_deref(), Some("-A"));
+        assert!(unknown.allowed.unwrap().contains(&"limit".to_string()));
+
+        let wrong = problem(r#"{"mode": "content", "pattern": "x", "-A": "3"}"#);
+        assert_eq!(wrong.field.as_deref(), Some("-A"));
+        assert!(wrong.message.contains("integer"), "{}", wrong.message);
+
+        let negative = problem(r#"{"mode": "content", "pattern": "x", "offset": -1}"#);
+        assert_eq!(negative.field.as_deref(), Some("offset"));
+
+        let choice = problem(r#"{"mode": "content", "pattern": "x", "output_mode": "lines"}"#);
+        assert_eq!(choice.field.as_deref(), Some("output_mode"));
+        assert_eq!(
+            choice.allowed,
+            Some(vec![
+                "files_with_matches".into(),
+                "content".into(),
+                "count".into()
+            ])
+        );
+
+        let missing = problem(r#"{"mode": "search"}"#);
+        assert_eq!(missing.field.as_deref(), Some("query"));
+
+        assert!(problem("[1]").message.contains("object"));
+        assert!(problem("{").message.contains("not valid JSON"));
+    }
+
+    #[test]
+    fn search_requests_become_search_argv() {
+        let Request::Search(request) = parse(
+            r#"{"mode": "search", "query": "-x", "path": "src", "glob": "*.rs,*.toml",
+                "-i": true, "kind": "literal", "budget_tokens": 0, "page": 2}"#,
+        )
+        .unwrap() else {
+            panic!("not search");
+        };
+        let argv: Vec<String> = search_argv(&request)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect();
+        assert_eq!(
+            argv.join(" "),
+            "scout search --json --kind literal -i -g *.rs -g *.toml --budget-tokens 0 --page 2 -e -x -- src"
+        );
+        Cli::try_parse_from(search_argv(&request)).unwrap();
+    }
+}

@@ -1,0 +1,69 @@
+//! `scout memory show|clear`: what this agent session was shown.
+
+use std::io::Write;
+
+use anyhow::{bail, Context, Result};
+
+use crate::cli::{MemoryAction, MemoryArgs};
+use crate::exit::ExitStatus;
+use crate::session::Session;
+
+pub fn run(
+    args: &MemoryArgs,
+    session: Option<Session>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let Some(session) = session else {
+        bail!(
+            "no agent session: session memory needs SCOUT_SESSION_ID, CLAUDE_CODE_SESSION_ID or CODEX_THREAD_ID set (and a state directory)"
+        );
+    };
+    match args.action {
+        MemoryAction::Clear => {
+            let forgot = session.clear().context("clearing the session memory")?;
+            if forgot {
+                writeln!(out, "forgot what was shown in session {}", session.id)?;
+            } else {
+                writeln!(out, "nothing remembered for session {}", session.id)?;
+            }
+            Ok(ExitStatus::Shown)
+        }
+        MemoryAction::Show => {
+            let loaded = session.load();
+            if let Some(warning) = loaded.warning {
+                writeln!(err, "scout: {warning}")?;
+            }
+            let memory = loaded.memory;
+            writeln!(
+                out,
+                "session {} ({}): {} files, {}",
+                session.id,
+                session.var,
+                memory.files.len(),
+                session.file().display()
+            )?;
+            for (path, file) in &memory.files {
+                let ranges: Vec<String> = file
+                    .ranges
+                    .iter()
+                    .map(|&(a, b)| {
+                        if a == b {
+                            a.to_string()
+                        } else {
+                            format!("{a}-{b}")
+                        }
+                    })
+                    .collect();
+                let lines: u64 = file.ranges.iter().map(|&(a, b)| b - a + 1).sum();
+                writeln!(
+                    out,
+                    "{path}  {lines} lines: {}  (size {} bytes)",
+                    ranges.join(", "),
+                    file.size
+                )?;
+            }
+            Ok(ExitStatus::Shown)
+        }
+    }
+}

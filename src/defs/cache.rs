@@ -1,0 +1,589 @@
+//! A disk cache of definitions, so a file's syntax tree is built once per
+//! change rather than once per scout run.
+//!
+//! This module owns the cache directory `<cache>/defs/` (with `<cache>`
+//! from [`crate::dirs::cache_dir`]: `$XDG_CACHE_HOME/scout`, else
+//! `~/.cache/scout`): reading, writing and pruning its entries, and
+//! parsing files in parallel on a miss. Parsing itself is
+//! [`super::extract`]'s; choosing a file's language is the caller's.
+//!
+//! # Entries
+//!
+//! One file per source file, named for the FNV-1a 64 hash of its canonical
+//! path in 16 lower-case hex digits, `.json` (`3f2a9c0d41e7b885.json`):
+//!
+//! ```json
+//! {"format":1,"rules":1,"lang":"rust","path":"/home/u/app/src/lib.rs",
+//!  "size":2048,"mtime_ns":1732950000123456789,
+//!  "defs":[{"kind":"function","name":"run","short":"run",
+//!           "start_line":3,"end_line":9,"name_line":3}]}
+//! ```
+//!
+//! `format` is [`ENTRY_FORMAT`], `rules` is [`super::RULES_VERSION`],
+//! `path` the canonical path (lossily UTF-8), `size` in bytes, `mtime_ns`
+//! the modification time in nanoseconds since the Unix epoch (negative
+//! before it), `defs` as [`super::extract`] returned them (lines 1-based).
+//! An entry is used only when all of these match the file as it is now;
+//! anything else (another version, a changed file, a hash collision, a
+//! torn or corrupt file) is a miss, and the entry is rebuilt. No failure
+//! of the cache is ever an error: an unwritable directory means parsing
+//! every time.
+//!
+//! # Concurrency and pruning
+//!
+//! Entries are written to a temporary file in the same directory and
+//! renamed over the old one, so concurrent scout processes read either a
+//! whole old entry or a whole new one. A hit touches the entry (sets its
+//! modification time to now) when it is more than [`TOUCH_AFTER`] old, so
+//! an entry's mtime tells when it was last useful. At most once per
+//! [`PRUNE_EVERY`] (the mtime of the marker file `.pruned`), a write
+//! removes entries untouched for [`MAX_AGE`], and temporary files left by
+//! killed processes.
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::{extract, Def, MAX_PARSE_BYTES, RULES_VERSION};
+use crate::lang::Lang;
+
+/// The version of the entry layout described in the module doc.
+pub const ENTRY_FORMAT: u32 = 1;
+/// Entries untouched for this long are removed by the next prune.
+pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// Prunes are at least this far apart.
+pub const PRUNE_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
+/// A hit touches its entry only when the entry is older than this, so
+/// most hits cost no write.
+pub const TOUCH_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+/// Temporary files older than this were left by a killed process.
+const STALE_TEMP: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Name of the subdirectory of scout's cache directory holding entries.
+pub const SUBDIR: &str = "defs";
+/// The file whose mtime records the last prune.
+const MARKER: &str = ".pruned";
+/// Prefix of temporary files (they never end in `.json`).
+const TEMP_PREFIX: &str = ".tmp-";
+
+/// Definitions of files, from the disk cache when fresh.
+#[derive(Debug)]
+pub struct DefsCache {
+    /// `<cache>/defs`; `None` means no caching.
+    dir: Option<PathBuf>,
+    /// Whether `dir` exists or could be created, settled on the first
+    /// write.
+    writable: OnceLock<bool>,
+}
+
+/// What identifies one version of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    /// The canonical path, lossily UTF-8 (as stored).
+    path: String,
+    /// The entry's file name (from the raw bytes of the canonical path).
+    file_name: String,
+    size: u64,
+    mtime_ns: i64,
+    lang: &'static str,
+}
+
+/// One entry, as stored (see the module doc).
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    format: u32,
+    rules: u32,
+    lang: String,
+    path: String,
+    size: u64,
+    mtime_ns: i64,
+    defs: Vec<Def>,
+}
+
+impl DefsCache {
+    /// A cache under `cache_dir` (scout's cache directory, e.g.
+    /// [`crate::dirs::cache_dir`]); entries go in its `defs/`
+    /// subdirectory, created on the first write. `None` means no caching:
+    /// every file is parsed.
+    pub fn new(cache_dir: Option<PathBuf>) -> DefsCache {
+        DefsCache {
+            dir: cache_dir.map(|d| d.join(SUBDIR)),
+            writable: OnceLock::new(),
+        }
+    }
+
+    /// The directory holding the entries, when caching.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Definitions of each file, in input order, parsed in parallel (up to
+    /// `available_parallelism` threads) where the cache has no fresh
+    /// entry. A file that cannot be read, is not a regular file, or is
+    /// larger than [`MAX_PARSE_BYTES`] has none.
+    pub fn defs_many(&self, files: &[(PathBuf, Lang)]) -> Vec<Vec<Def>> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(files.len());
+        if threads <= 1 {
+            return files
+                .iter()
+                .map(|(path, lang)| self.defs(path, *lang))
+                .collect();
+        }
+        let next = AtomicUsize::new(0);
+        let mut results = vec![Vec::new(); files.len()];
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some((path, lang)) = files.get(i) else {
+                                break;
+                            };
+                            done.push((i, self.defs(path, *lang)));
+                        }
+                        done
+                    })
+                })
+                .collect();
+            for worker in workers {
+                match worker.join() {
+                    Ok(done) => {
+                        for (i, defs) in done {
+                            results[i] = defs;
+                        }
+                    }
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+        results
+    }
+
+    /// Definitions of one file, from the cache when fresh, else parsed
+    /// (and stored). Empty for a file that cannot be read, is not a
+    /// regular file, or is larger than [`MAX_PARSE_BYTES`].
+    pub fn defs(&self, path: &Path, lang: Lang) -> Vec<Def> {
+        let Ok(meta) = fs::metadata(path) else {
+            return Vec::new();
+        };
+        if !meta.is_file() || meta.len() > MAX_PARSE_BYTES as u64 {
+            return Vec::new();
+        }
+        let key = self.dir.as_ref().and_then(|_| Key::of(path, &meta, lang));
+        if let (Some(dir), Some(key)) = (&self.dir, &key) {
+            if let Some(defs) = load(dir, key) {
+                return defs;
+            }
+        }
+        let Ok(source) = fs::read(path) else {
+            return Vec::new();
+        };
+        let defs = extract(lang, &source);
+        if let (Some(dir), Some(key)) = (&self.dir, key) {
+            if self.ensure_dir(dir) {
+                store(dir, key, defs.clone());
+                prune_if_due(dir, SystemTime::now());
+            }
+        }
+        defs
+    }
+
+    /// Whether the entry directory exists or could be created (asked
+    /// once per cache).
+    fn ensure_dir(&self, dir: &Path) -> bool {
+        *self
+            .writable
+            .get_or_init(|| fs::create_dir_all(dir).is_ok())
+    }
+}
+
+impl Key {
+    /// The key of `path` as it is now; `None` when it has no canonical
+    /// path or no modification time.
+    fn of(path: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
+        let canonical = fs::canonicalize(path).ok()?;
+        let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
+        Some(Key {
+            path: canonical.to_string_lossy().into_owned(),
+            file_name: entry_name(&canonical),
+            size: meta.len(),
+            mtime_ns,
+            lang: lang.name(),
+        })
+    }
+
+    /// Whether a stored entry was made for this key (and this version of
+    /// scout's rules and entry layout).
+    fn matches(&self, entry: &Entry) -> bool {
+        entry.format == ENTRY_FORMAT
+            && entry.rules == RULES_VERSION
+            && entry.size == self.size
+            && entry.mtime_ns == self.mtime_ns
+            && entry.lang == self.lang
+            && entry.path == self.path
+    }
+}
+
+/// FNV-1a, 64 bits: a fixed hash (std's `DefaultHasher` may change
+/// between Rust releases, which would orphan every entry).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes
+        .iter()
+        .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// The entry file name for a canonical path: 16 hex digits and `.json`.
+fn entry_name(canonical: &Path) -> String {
+    format!("{:016x}.json", fnv1a64(canonical.as_os_str().as_bytes()))
+}
+
+/// Nanoseconds since the Unix epoch (negative before it), saturating.
+fn nanos_since_epoch(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_nanos()).map_or(i64::MIN, |n| -n),
+    }
+}
+
+/// The definitions stored for `key`, if its entry is whole and fresh.
+/// Touches the entry when it is older than [`TOUCH_AFTER`].
+fn load(dir: &Path, key: &Key) -> Option<Vec<Def>> {
+    let mut file = File::open(dir.join(&key.file_name)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+    if !key.matches(&entry) {
+        return None;
+    }
+    let now = SystemTime::now();
+    let stale = file
+        .metadata()
+        .and_then(|m| m.modified())
+        .map_or(true, |t| {
+            now.duration_since(t).unwrap_or_default() > TOUCH_AFTER
+        });
+    if stale {
+        let _ = file.set_modified(now);
+    }
+    Some(entry.defs)
+}
+
+/// Writes the entry for `key` atomically (a temporary file renamed over
+/// it). Failures are ignored: the next run parses again.
+fn store(dir: &Path, key: Key, defs: Vec<Def>) {
+    let entry = Entry {
+        format: ENTRY_FORMAT,
+        rules: RULES_VERSION,
+        lang: key.lang.to_string(),
+        path: key.path,
+        size: key.size,
+        mtime_ns: key.mtime_ns,
+        defs,
+    };
+    let Ok(bytes) = serde_json::to_vec(&entry) else {
+        return;
+    };
+    let Ok(mut temp) = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)
+    else {
+        return;
+    };
+    if temp.write_all(&bytes).is_ok() {
+        // On failure the temporary file is removed when `temp` drops.
+        let _ = temp.persist(dir.join(&key.file_name));
+    }
+}
+
+/// Removes old entries and stale temporary files, if the last prune (the
+/// marker's mtime) is [`PRUNE_EVERY`] old or more, or in the future.
+fn prune_if_due(dir: &Path, now: SystemTime) {
+    let marker = dir.join(MARKER);
+    let last = fs::metadata(&marker).and_then(|m| m.modified());
+    let due = match last {
+        Ok(last) => now
+            .duration_since(last)
+            .map_or(true, |age| age >= PRUNE_EVERY),
+        Err(_) => true,
+    };
+    if !due {
+        return;
+    }
+    // Mark first, so concurrent writers do not all walk the directory.
+    match File::create(&marker) {
+        Ok(file) => {
+            let _ = file.set_modified(now);
+        }
+        Err(_) => return,
+    }
+    prune(dir, now);
+}
+
+/// Removes entries untouched for [`MAX_AGE`] and temporary files older
+/// than a day. Files scout did not name are left alone.
+fn prune(dir: &Path, now: SystemTime) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        let max_age = if name.ends_with(b".json") {
+            MAX_AGE
+        } else if name.starts_with(TEMP_PREFIX.as_bytes()) {
+            STALE_TEMP
+        } else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > max_age));
+        if old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::defs::DefKind;
+
+    const OLD: &str = "fn alpha() {}\n";
+    const NEW: &str = "fn omega() {}\n";
+
+    fn names(defs: &[Def]) -> Vec<&str> {
+        defs.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    fn mtime(path: &Path) -> SystemTime {
+        fs::metadata(path).unwrap().modified().unwrap()
+    }
+
+    fn set_mtime(path: &Path, time: SystemTime) {
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+
+    fn entries(dir: &Path) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// A source file and a cache over a private directory.
+    fn setup() -> (tempfile::TempDir, PathBuf, DefsCache) {
+        let tmp = tempfile::tempdir().unwrap();
+        let source = tmp.path().join("src/lib.rs");
+        fs::create_dir_all(source.parent().unwrap()).unwrap();
+        fs::write(&source, OLD).unwrap();
+        let cache = DefsCache::new(Some(tmp.path().join("cache")));
+        (tmp, source, cache)
+    }
+
+    #[test]
+    fn fnv1a64_has_the_published_values() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn kinds_serialize_as_their_labels() {
+        for kind in [DefKind::Function, DefKind::Impl, DefKind::Property] {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.label()));
+        }
+    }
+
+    #[test]
+    fn a_hit_after_a_miss_comes_from_the_cache_until_the_file_changes() {
+        let (_tmp, source, cache) = setup();
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        assert_eq!(entries(cache.dir().unwrap()).len(), 1);
+
+        // Same size, same mtime, new content: only the cache knows alpha.
+        let before = mtime(&source);
+        fs::write(&source, NEW).unwrap();
+        set_mtime(&source, before);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        // A fresh cache over the same directory reads the same entry.
+        let again = DefsCache::new(Some(cache.dir().unwrap().parent().unwrap().into()));
+        assert_eq!(names(&again.defs(&source, Lang::Rust)), ["alpha"]);
+
+        set_mtime(&source, before + Duration::from_secs(1));
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
+        assert_eq!(entries(cache.dir().unwrap()).len(), 1);
+    }
+
+    #[test]
+    fn an_entry_for_another_language_is_a_miss() {
+        let (_tmp, source, cache) = setup();
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        // As Python, `fn alpha() {}` defines nothing.
+        assert!(cache.defs(&source, Lang::Python).is_empty());
+    }
+
+    #[test]
+    fn a_corrupt_entry_is_ignored_and_rebuilt() {
+        let (_tmp, source, cache) = setup();
+        cache.defs(&source, Lang::Rust);
+        let entry = entries(cache.dir().unwrap()).remove(0);
+        for garbage in [&b""[..], b"{\"format\":1,", b"\xff\xfe", b"[]"] {
+            fs::write(&entry, garbage).unwrap();
+            assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+            let stored: Entry = serde_json::from_slice(&fs::read(&entry).unwrap()).unwrap();
+            assert_eq!(names(&stored.defs), ["alpha"]);
+        }
+    }
+
+    #[test]
+    fn an_entry_made_under_other_rules_is_rebuilt() {
+        let (_tmp, source, cache) = setup();
+        cache.defs(&source, Lang::Rust);
+        let path = entries(cache.dir().unwrap()).remove(0);
+        let mut entry: Entry = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        entry.rules = RULES_VERSION + 1;
+        entry.defs[0].name = "stale".into();
+        fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+    }
+
+    #[test]
+    fn concurrent_writers_leave_a_whole_entry() {
+        let (_tmp, source, cache) = setup();
+        let meta = fs::metadata(&source).unwrap();
+        let key = Key::of(&source, &meta, Lang::Rust).unwrap();
+        let dir = cache.dir().unwrap().to_path_buf();
+        fs::create_dir_all(&dir).unwrap();
+        let defs = extract(Lang::Rust, OLD.as_bytes());
+        std::thread::scope(|scope| {
+            for _ in 0..20 {
+                scope.spawn(|| {
+                    for _ in 0..10 {
+                        store(&dir, key.clone(), defs.clone());
+                        // A reader never sees a torn entry.
+                        if dir.join(&key.file_name).exists() {
+                            assert_eq!(load(&dir, &key).as_deref(), Some(&defs[..]));
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(load(&dir, &key), Some(defs));
+        let leftovers: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().as_bytes().starts_with(TEMP_PREFIX.as_bytes()))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn defs_many_keeps_input_order_and_handles_bad_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut files = Vec::new();
+        for i in 0..9 {
+            let path = tmp.path().join(format!("f{i}.rs"));
+            fs::write(&path, format!("fn f{i}() {{}}\n")).unwrap();
+            files.push((path, Lang::Rust));
+        }
+        files.push((tmp.path().join("missing.rs"), Lang::Rust));
+        files.push((tmp.path().to_path_buf(), Lang::Rust));
+        let big = tmp.path().join("big.rs");
+        fs::write(&big, "fn big() {}\n".repeat(MAX_PARSE_BYTES / 10)).unwrap();
+        files.push((big, Lang::Rust));
+        for cache in [
+            DefsCache::new(None),
+            DefsCache::new(Some(tmp.path().join("cache"))),
+        ] {
+            for _ in 0..2 {
+                let all = cache.defs_many(&files);
+                assert_eq!(all.len(), files.len());
+                for (i, defs) in all.iter().enumerate().take(9) {
+                    assert_eq!(names(defs), [format!("f{i}")]);
+                }
+                assert!(all[9..].iter().all(Vec::is_empty));
+            }
+        }
+    }
+
+    #[test]
+    fn a_write_prunes_month_old_entries_at_most_once_a_day() {
+        let (tmp, source, cache) = setup();
+        let dir = cache.dir().unwrap().to_path_buf();
+        cache.defs(&source, Lang::Rust);
+        let old = entries(&dir).remove(0);
+        let now = SystemTime::now();
+        set_mtime(&old, now - MAX_AGE - Duration::from_secs(3600));
+        let recent_source = tmp.path().join("recent.rs");
+        fs::write(&recent_source, NEW).unwrap();
+        let other = tmp.path().join("other.rs");
+        fs::write(&other, NEW).unwrap();
+
+        // Pruned less than a day ago: the old entry stays.
+        cache.defs(&recent_source, Lang::Rust);
+        assert!(old.exists());
+        let recent = dir.join(entry_name(&fs::canonicalize(&recent_source).unwrap()));
+        set_mtime(&recent, now - Duration::from_secs(10 * 24 * 3600));
+
+        // A day later, the next write prunes it, and only it.
+        set_mtime(
+            &dir.join(MARKER),
+            now - PRUNE_EVERY - Duration::from_secs(60),
+        );
+        cache.defs(&other, Lang::Rust);
+        assert!(!old.exists());
+        assert!(recent.exists());
+        assert_eq!(entries(&dir).len(), 2);
+        let marked = mtime(&dir.join(MARKER));
+        assert!(now.duration_since(marked).unwrap_or_default() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_hit_touches_an_entry_older_than_a_day() {
+        let (_tmp, source, cache) = setup();
+        cache.defs(&source, Lang::Rust);
+        let entry = entries(cache.dir().unwrap()).remove(0);
+        let week_ago = SystemTime::now() - Duration::from_secs(7 * 24 * 3600);
+        set_mtime(&entry, week_ago);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        assert!(mtime(&entry) > week_ago + Duration::from_secs(24 * 3600));
+    }
+
+    #[test]
+    fn an_unwritable_cache_directory_means_parsing_every_time() {
+        let (tmp, source, _) = setup();
+        // A file where the directory should be: not creatable, even by root.
+        let blocker = tmp.path().join("blocker");
+        fs::write(&blocker, "").unwrap();
+        let cache = DefsCache::new(Some(blocker.join("cache")));
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        fs::write(&source, NEW).unwrap();
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
+        assert_eq!(cache.defs_many(&[(source, Lang::Rust)]).len(), 1);
+    }
+}

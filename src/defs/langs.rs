@@ -1,0 +1,784 @@
+//! Per-language tables: which syntax nodes are definitions, of what kind,
+//! and where their names are.
+//!
+//! Each language is one `match` on node kinds (the names in the grammar's
+//! `node-types.json`). The walk itself, naming within classes and the
+//! line arithmetic live in the parent module.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::DefKind;
+use crate::lang::Lang;
+
+/// The grammar for a language. Plain Lua uses the Luau grammar: Luau is a
+/// superset of Lua 5.1 (Lua 5.3 bitwise operators and 5.2 `goto` are not
+/// parsed, and recovery keeps the definitions around them).
+pub(super) fn grammar(lang: Lang) -> tree_sitter::Language {
+    let function = match lang {
+        Lang::Rust => tree_sitter_rust::LANGUAGE,
+        Lang::Python => tree_sitter_python::LANGUAGE,
+        Lang::JavaScript => tree_sitter_javascript::LANGUAGE,
+        Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
+        Lang::Go => tree_sitter_go::LANGUAGE,
+        Lang::Ruby => tree_sitter_ruby::LANGUAGE,
+        Lang::Java => tree_sitter_java::LANGUAGE,
+        Lang::Kotlin => tree_sitter_kotlin_ng::LANGUAGE,
+        Lang::CSharp => tree_sitter_c_sharp::LANGUAGE,
+        Lang::C => tree_sitter_c::LANGUAGE,
+        Lang::Cpp => tree_sitter_cpp::LANGUAGE,
+        Lang::Php => tree_sitter_php::LANGUAGE_PHP,
+        Lang::Lua | Lang::Luau => tree_sitter_luau::LANGUAGE,
+    };
+    function.into()
+}
+
+/// What a definition is for the definitions inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// A class-like body: functions inside are methods, and names inside
+    /// are qualified by this definition's name.
+    Members,
+    /// A function body (or a constant's value): functions inside are plain
+    /// nested functions; constants, properties and functions held in
+    /// variables inside are locals, not definitions.
+    Body,
+    /// A namespace or module: changes nothing for what is inside.
+    Transparent,
+}
+
+/// A node recognised as a definition, before it is named in context.
+pub(super) struct Spec<'t> {
+    /// The kind; a `Function` directly inside a `Members` scope becomes a
+    /// `Method`.
+    pub kind: DefKind,
+    /// The node holding the name: its text is the name unless `text` says
+    /// otherwise, and its first line is the definition's name line.
+    pub name: Node<'t>,
+    /// The name, when it is not the text of `name` (`impl Display for Foo`).
+    pub text: Option<String>,
+    /// The unqualified name, when it is not the last segment of the name.
+    pub short: Option<String>,
+    /// The name is already qualified (`Foo::bar`, `M.f`, a Go receiver):
+    /// the enclosing class does not prefix it.
+    pub qualified: bool,
+    /// The separator between the owner and this name, when not the
+    /// language's usual one (Ruby `def self.x` is `Foo.x`, not `Foo#x`).
+    pub separator: Option<&'static str>,
+    /// Prefix for members' names, when not this definition's own name.
+    pub owner: Option<String>,
+    pub scope: Scope,
+    /// Counts only outside function bodies (constants, properties,
+    /// functions held in variables).
+    pub outside_bodies: bool,
+    /// The definition runs to the end of its parent, not of its own node
+    /// (C# `namespace X;`, PHP `namespace X;` without braces).
+    pub to_parent_end: bool,
+}
+
+impl<'t> Spec<'t> {
+    fn new(kind: DefKind, name: Node<'t>) -> Spec<'t> {
+        let scope = if kind.has_members() {
+            Scope::Members
+        } else if kind == DefKind::Module {
+            Scope::Transparent
+        } else {
+            Scope::Body
+        };
+        Spec {
+            kind,
+            name,
+            text: None,
+            short: None,
+            qualified: false,
+            separator: None,
+            owner: None,
+            scope,
+            outside_bodies: matches!(kind, DefKind::Constant | DefKind::Property),
+            to_parent_end: false,
+        }
+    }
+
+    fn qualified(mut self) -> Self {
+        self.qualified = true;
+        self
+    }
+
+    fn outside_bodies(mut self) -> Self {
+        self.outside_bodies = true;
+        self
+    }
+}
+
+/// A definition named by its `name` field.
+fn by_name(node: Node, kind: DefKind) -> Option<Spec> {
+    Some(Spec::new(kind, node.child_by_field_name("name")?))
+}
+
+/// The definition `node` stands for, if any. Only named nodes are passed.
+pub(super) fn classify<'t>(lang: Lang, node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match lang {
+        Lang::Rust => rust(node, src),
+        Lang::Python => python(node),
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src),
+        Lang::Go => go(node, src),
+        Lang::Ruby => ruby(node, src),
+        Lang::Java => java(node),
+        Lang::Kotlin => kotlin(node, src),
+        Lang::CSharp => csharp(node, src),
+        Lang::C | Lang::Cpp => c_family(node),
+        Lang::Php => php(node),
+        Lang::Lua | Lang::Luau => lua(node),
+    }
+}
+
+fn rust<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    let kind = match node.kind() {
+        "function_item" | "function_signature_item" => DefKind::Function,
+        "struct_item" | "union_item" => DefKind::Struct,
+        "enum_item" => DefKind::Enum,
+        "trait_item" => DefKind::Trait,
+        "mod_item" => DefKind::Module,
+        "type_item" => DefKind::Type,
+        "macro_definition" => DefKind::Macro,
+        "const_item" | "static_item" => DefKind::Constant,
+        "impl_item" => {
+            let ty = node.child_by_field_name("type")?;
+            let base = rust_base_type(ty, src);
+            let text = match node.child_by_field_name("trait") {
+                Some(tr) => format!("impl {} for {}", text(tr, src), text(ty, src)),
+                None => format!("impl {}", text(ty, src)),
+            };
+            let mut spec = Spec::new(DefKind::Impl, ty).qualified();
+            spec.text = Some(text);
+            spec.short = Some(base.clone());
+            spec.owner = Some(base);
+            return Some(spec);
+        }
+        _ => return None,
+    };
+    by_name(node, kind)
+}
+
+/// `Foo` for `Foo<T>`, `a::Foo`, `&Foo`, `&mut a::Foo<T>`.
+fn rust_base_type(mut ty: Node, src: &[u8]) -> String {
+    loop {
+        let inner = match ty.kind() {
+            "generic_type" => ty.child_by_field_name("type"),
+            "scoped_type_identifier" => ty.child_by_field_name("name"),
+            "reference_type" | "pointer_type" => ty.child_by_field_name("type"),
+            _ => None,
+        };
+        match inner {
+            Some(inner) => ty = inner,
+            None => return text(ty, src),
+        }
+    }
+}
+
+fn python(node: Node) -> Option<Spec> {
+    match node.kind() {
+        "function_definition" => by_name(node, DefKind::Function),
+        "class_definition" => by_name(node, DefKind::Class),
+        _ => None,
+    }
+}
+
+/// JavaScript, TypeScript and TSX (the TypeScript grammars extend the
+/// JavaScript one, so one table serves all three).
+fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    let is_function_value = |value: Option<Node>| {
+        value.is_some_and(|v| {
+            matches!(
+                v.kind(),
+                "arrow_function" | "function_expression" | "function" | "generator_function"
+            )
+        })
+    };
+    match node.kind() {
+        "function_declaration" | "generator_function_declaration" | "function_signature" => {
+            by_name(node, DefKind::Function)
+        }
+        "class_declaration" | "abstract_class_declaration" => by_name(node, DefKind::Class),
+        "method_definition" => {
+            let spec = by_name(node, DefKind::Method)?;
+            // A method of an object literal inside a function is a local.
+            let in_object = node.parent().is_some_and(|p| p.kind() == "object");
+            Some(if in_object {
+                spec.outside_bodies()
+            } else {
+                spec
+            })
+        }
+        "method_signature" | "abstract_method_signature" => by_name(node, DefKind::Method),
+        "interface_declaration" => by_name(node, DefKind::Interface),
+        "type_alias_declaration" => by_name(node, DefKind::Type),
+        "enum_declaration" => by_name(node, DefKind::Enum),
+        "internal_module" | "module" => by_name(node, DefKind::Module),
+        "variable_declarator" => {
+            let name = node.child_by_field_name("name")?;
+            if name.kind() != "identifier" {
+                return None;
+            }
+            let value = node.child_by_field_name("value");
+            let kind = if is_function_value(value) {
+                DefKind::Function
+            } else if value.is_some_and(|v| v.kind() == "class") {
+                DefKind::Class
+            } else {
+                return None;
+            };
+            Some(Spec::new(kind, name).outside_bodies())
+        }
+        "public_field_definition" | "field_definition" => {
+            let name = node
+                .child_by_field_name("name")
+                .or_else(|| node.child_by_field_name("property"))?;
+            if !is_function_value(node.child_by_field_name("value")) {
+                return None;
+            }
+            Some(Spec::new(DefKind::Method, name))
+        }
+        "pair" => {
+            let key = node.child_by_field_name("key")?;
+            if key.kind() != "property_identifier"
+                || !is_function_value(node.child_by_field_name("value"))
+            {
+                return None;
+            }
+            Some(Spec::new(DefKind::Method, key).outside_bodies())
+        }
+        "assignment_expression" => {
+            // `Foo.prototype.bar = function () {}`, `exports.f = () => {}`.
+            let left = node.child_by_field_name("left")?;
+            if !matches!(left.kind(), "member_expression" | "identifier")
+                || !is_function_value(node.child_by_field_name("right"))
+            {
+                return None;
+            }
+            let mut spec = Spec::new(DefKind::Function, left)
+                .qualified()
+                .outside_bodies();
+            let on_prototype = left
+                .child_by_field_name("object")
+                .and_then(|o| o.child_by_field_name("property"))
+                .is_some_and(|p| &src[p.byte_range()] == b"prototype");
+            if on_prototype {
+                spec.kind = DefKind::Method;
+            }
+            Some(spec)
+        }
+        _ => None,
+    }
+}
+
+fn go<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "function_declaration" => by_name(node, DefKind::Function),
+        "method_declaration" => {
+            let name = node.child_by_field_name("name")?;
+            let mut spec = Spec::new(DefKind::Method, name);
+            if let Some(receiver) = go_receiver(node, src) {
+                spec.text = Some(format!("{receiver}.{}", text(name, src)));
+                spec.short = Some(text(name, src));
+            }
+            Some(spec.qualified())
+        }
+        "method_elem" => by_name(node, DefKind::Method),
+        "type_spec" | "type_alias" => {
+            let kind = match node.child_by_field_name("type").map(|t| t.kind()) {
+                Some("struct_type") => DefKind::Struct,
+                Some("interface_type") => DefKind::Interface,
+                _ => DefKind::Type,
+            };
+            by_name(node, kind)
+        }
+        "const_spec" => by_name(node, DefKind::Constant),
+        _ => None,
+    }
+}
+
+/// The receiver's type name: `Server` for `(s *Server)`, `List` for
+/// `(l List[T])`.
+fn go_receiver(method: Node, src: &[u8]) -> Option<String> {
+    let receiver = method.child_by_field_name("receiver")?;
+    let mut cursor = receiver.walk();
+    let param = receiver
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "parameter_declaration")?;
+    let mut ty = param.child_by_field_name("type")?;
+    loop {
+        ty = match ty.kind() {
+            "pointer_type" => ty.named_child(0)?,
+            "generic_type" => ty.child_by_field_name("type")?,
+            "parenthesized_type" => ty.named_child(0)?,
+            _ => return Some(text(ty, src)),
+        };
+    }
+}
+
+fn ruby<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "method" => {
+            let mut spec = by_name(node, DefKind::Function)?;
+            // `class << self; def x` defines a singleton method, like `def self.x`.
+            let mut parent = node.parent();
+            if parent.is_some_and(|p| p.kind() == "body_statement") {
+                parent = parent.and_then(|p| p.parent());
+            }
+            if parent.is_some_and(|p| p.kind() == "singleton_class") {
+                spec.separator = Some(".");
+            }
+            Some(spec)
+        }
+        "singleton_method" => {
+            let mut spec = by_name(node, DefKind::Method)?;
+            let object = node.child_by_field_name("object")?;
+            let object = text(object, src);
+            if object == "self" {
+                spec.separator = Some(".");
+            } else {
+                spec.text = Some(format!("{object}.{}", text(spec.name, src)));
+                spec.short = Some(text(spec.name, src));
+                spec = spec.qualified();
+            }
+            Some(spec)
+        }
+        "class" => by_name(node, DefKind::Class),
+        "module" => {
+            let mut spec = by_name(node, DefKind::Module)?;
+            // Methods of a Ruby module are its members (mixins).
+            spec.scope = Scope::Members;
+            Some(spec)
+        }
+        _ => None,
+    }
+}
+
+fn java(node: Node) -> Option<Spec> {
+    let kind = match node.kind() {
+        "class_declaration" | "record_declaration" => DefKind::Class,
+        "interface_declaration" | "annotation_type_declaration" => DefKind::Interface,
+        "enum_declaration" => DefKind::Enum,
+        "method_declaration" | "constructor_declaration" | "compact_constructor_declaration" => {
+            DefKind::Method
+        }
+        _ => return None,
+    };
+    by_name(node, kind)
+}
+
+fn kotlin<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "class_declaration" => {
+            let mut kind = DefKind::Class;
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                match child.kind() {
+                    "interface" => kind = DefKind::Interface,
+                    "modifiers" if text(child, src).split(' ').any(|m| m == "enum") => {
+                        kind = DefKind::Enum;
+                    }
+                    _ => {}
+                }
+            }
+            by_name(node, kind)
+        }
+        "object_declaration" => by_name(node, DefKind::Class),
+        "function_declaration" => by_name(node, DefKind::Function),
+        "secondary_constructor" => {
+            let keyword = first_child_of_kind(node, "constructor")?;
+            Some(Spec::new(DefKind::Method, keyword))
+        }
+        "property_declaration" => {
+            let variable = first_child_of_kind(node, "variable_declaration")?;
+            let name = first_child_of_kind(variable, "identifier")?;
+            let constant = first_child_of_kind(node, "modifiers")
+                .is_some_and(|m| text(m, src).split(' ').any(|m| m == "const"));
+            let kind = if constant {
+                DefKind::Constant
+            } else {
+                DefKind::Property
+            };
+            Some(Spec::new(kind, name))
+        }
+        // The grammar files the alias's name under `type`, its first child
+        // of that field.
+        "type_alias" => Some(Spec::new(DefKind::Type, node.child_by_field_name("type")?)),
+        _ => None,
+    }
+}
+
+fn csharp<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    let kind = match node.kind() {
+        "namespace_declaration" => DefKind::Module,
+        "file_scoped_namespace_declaration" => {
+            let mut spec = by_name(node, DefKind::Module)?;
+            spec.to_parent_end = true;
+            return Some(spec);
+        }
+        "class_declaration" | "record_declaration" => DefKind::Class,
+        "struct_declaration" => DefKind::Struct,
+        "interface_declaration" => DefKind::Interface,
+        "enum_declaration" => DefKind::Enum,
+        "method_declaration" | "constructor_declaration" => DefKind::Method,
+        "destructor_declaration" => {
+            let name = node.child_by_field_name("name")?;
+            let mut spec = Spec::new(DefKind::Method, name);
+            spec.text = Some(format!("~{}", text(name, src)));
+            return Some(spec);
+        }
+        "local_function_statement" => DefKind::Function,
+        "property_declaration" => DefKind::Property,
+        "delegate_declaration" => DefKind::Type,
+        "operator_declaration" | "conversion_operator_declaration" => {
+            let field = if node.kind() == "operator_declaration" {
+                "operator"
+            } else {
+                "type"
+            };
+            let operator = node.child_by_field_name(field)?;
+            let mut spec = Spec::new(DefKind::Method, operator);
+            spec.text = Some(format!("operator {}", text(operator, src)));
+            spec.short = Some("operator".to_string());
+            return Some(spec);
+        }
+        _ => return None,
+    };
+    by_name(node, kind)
+}
+
+/// C and C++ (the C++ grammar extends the C one).
+fn c_family(node: Node) -> Option<Spec> {
+    match node.kind() {
+        "function_definition" => {
+            let name = declarator_name(node.child_by_field_name("declarator")?)?;
+            let spec = Spec::new(DefKind::Function, name);
+            // `void Foo::bar() {}`: a method defined out of its class.
+            Some(if name.kind() == "qualified_identifier" {
+                let mut spec = spec.qualified();
+                spec.kind = DefKind::Method;
+                spec
+            } else {
+                spec
+            })
+        }
+        "struct_specifier" | "union_specifier" | "class_specifier" | "enum_specifier" => {
+            node.child_by_field_name("body")?;
+            let kind = match node.kind() {
+                "class_specifier" => DefKind::Class,
+                "enum_specifier" => DefKind::Enum,
+                _ => DefKind::Struct,
+            };
+            by_name(node, kind)
+        }
+        "type_definition" => {
+            let name = declarator_name(node.child_by_field_name("declarator")?)?;
+            Some(Spec::new(DefKind::Type, name))
+        }
+        "alias_declaration" | "concept_definition" => by_name(node, DefKind::Type),
+        "namespace_definition" => by_name(node, DefKind::Module),
+        "preproc_def" | "preproc_function_def" => by_name(node, DefKind::Macro),
+        _ => None,
+    }
+}
+
+/// The name at the bottom of a C/C++ declarator chain: `foo` in
+/// `*(*foo)(int)`, `Foo::bar` in `Foo::bar(int) const`.
+fn declarator_name(mut declarator: Node) -> Option<Node> {
+    loop {
+        match declarator.kind() {
+            "function_declarator"
+            | "pointer_declarator"
+            | "reference_declarator"
+            | "array_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
+                declarator = declarator
+                    .child_by_field_name("declarator")
+                    .or_else(|| declarator.named_child(0))?;
+            }
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "destructor_name"
+            | "operator_name"
+            | "template_function"
+            | "primitive_type" => {
+                return Some(declarator);
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn php(node: Node) -> Option<Spec> {
+    let kind = match node.kind() {
+        "function_definition" => DefKind::Function,
+        "method_declaration" => DefKind::Method,
+        "class_declaration" => DefKind::Class,
+        "interface_declaration" => DefKind::Interface,
+        "trait_declaration" => DefKind::Trait,
+        "enum_declaration" => DefKind::Enum,
+        "namespace_definition" => {
+            let mut spec = by_name(node, DefKind::Module)?;
+            spec.to_parent_end = node.child_by_field_name("body").is_none();
+            return Some(spec);
+        }
+        _ => return None,
+    };
+    by_name(node, kind)
+}
+
+/// Lua and Luau (one grammar).
+fn lua(node: Node) -> Option<Spec> {
+    match node.kind() {
+        "function_declaration" => {
+            let name = node.child_by_field_name("name")?;
+            Some(match name.kind() {
+                "method_index_expression" => {
+                    let mut spec = Spec::new(DefKind::Method, name).qualified();
+                    spec.kind = DefKind::Method;
+                    spec
+                }
+                _ => Spec::new(DefKind::Function, name).qualified(),
+            })
+        }
+        "assignment_statement" => {
+            // `M.f = function() end`, `local f = function() end`.
+            let names = first_child_of_kind(node, "variable_list")?;
+            let values = first_child_of_kind(node, "expression_list")?;
+            if names.named_child_count() != 1
+                || values.named_child(0)?.kind() != "function_definition"
+            {
+                return None;
+            }
+            let name = names.named_child(0)?;
+            Some(
+                Spec::new(DefKind::Function, name)
+                    .qualified()
+                    .outside_bodies(),
+            )
+        }
+        "type_definition" => {
+            let name = node.child_by_field_name("name")?;
+            let name = if name.kind() == "generic_type" {
+                name.named_child(0)?
+            } else {
+                name
+            };
+            Some(Spec::new(DefKind::Type, name))
+        }
+        _ => None,
+    }
+}
+
+fn first_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find(|c| c.kind() == kind);
+    found
+}
+
+/// The node whose start is the definition's first line: `node` itself, or
+/// the decorators, attributes, `template <...>`, `export`, `const` or
+/// `type` that the grammar puts around or before it.
+pub(super) fn range_start(node: Node) -> Node {
+    let mut start = node;
+    while let Some(parent) = start.parent() {
+        let wraps = match parent.kind() {
+            "decorated_definition"
+            | "template_declaration"
+            | "export_statement"
+            | "ambient_declaration" => true,
+            // `const f = () => {}` (JavaScript), `local f = function() end`
+            // (Lua): the first declarator starts where the statement does.
+            "lexical_declaration" | "variable_declaration" => parent
+                .named_child(0)
+                .is_some_and(|first| first.id() == start.id()),
+            // Go `type X struct {...}` and `const X = 1`, not in a group.
+            "type_declaration" | "const_declaration" => parent.named_child_count() == 1,
+            _ => false,
+        };
+        if !wraps {
+            break;
+        }
+        start = parent;
+    }
+    while let Some(previous) = start.prev_sibling() {
+        if !matches!(previous.kind(), "attribute_item" | "decorator") {
+            break;
+        }
+        start = previous;
+    }
+    start
+}
+
+/// The separator between an owner and a member's name.
+pub(super) fn separator(lang: Lang, kind: DefKind) -> &'static str {
+    match lang {
+        Lang::Rust | Lang::Cpp | Lang::Php => "::",
+        Lang::Ruby if kind == DefKind::Method => "#",
+        Lang::Ruby => "::",
+        _ => ".",
+    }
+}
+
+/// A node's source text, lossily decoded, with whitespace runs as one
+/// space.
+pub(super) fn text(node: Node, src: &[u8]) -> String {
+    let raw = String::from_utf8_lossy(&src[node.byte_range()]);
+    let mut out = String::with_capacity(raw.len());
+    for word in raw.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The unqualified part of a name: `bar` for `Foo::bar`, `M.f`, `M:m` and
+/// `Foo.prototype.bar`; `Foo` for `Foo<T>`; `operator==` stays whole.
+pub(super) fn last_segment(name: &str) -> &str {
+    let cut = [
+        name.rfind("::").map(|i| i + 2),
+        name.rfind(['.', ':', '\\']).map(|i| i + 1),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(0);
+    let segment = &name[cut.min(name.len())..];
+    if segment.starts_with("operator") {
+        return segment;
+    }
+    match segment.find('<') {
+        Some(i) if i > 0 => &segment[..i],
+        _ => segment,
+    }
+}
+
+/// The bytes to parse for `source`: the source itself, except for plain
+/// Lua, where the Lua 5.2+ syntax the Luau grammar lacks is rewritten in
+/// place (same length, same lines) so that it cannot derail recovery:
+/// `goto name` and `::name::` become spaces; `&`, `|`, `~`, `<<`, `>>`
+/// become `+`/`-`. Strings and comments are skipped. Without this, one
+/// `goto continue` could hide every definition after it.
+pub(super) fn prepare(lang: Lang, source: &[u8]) -> Cow<'_, [u8]> {
+    if lang != Lang::Lua {
+        return Cow::Borrowed(source);
+    }
+    let mut out = source.to_vec();
+    let n = out.len();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < n {
+        let b = out[i];
+        let next = out.get(i + 1).copied().unwrap_or(0);
+        match b {
+            b'-' if next == b'-' => {
+                i = match long_bracket(&out, i + 2) {
+                    Some(level) => skip_long(&out, i + 2, level),
+                    None => out[i..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(n, |p| i + p),
+                };
+            }
+            b'[' if long_bracket(&out, i).is_some() => {
+                let level = long_bracket(&out, i).unwrap_or(0);
+                i = skip_long(&out, i, level);
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < n && out[i] != b && out[i] != b'\n' {
+                    i += if out[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'~' if next == b'=' => i += 2,
+            b'~' => {
+                out[i] = if next == b'-' { b'+' } else { b'-' };
+                i += 1;
+            }
+            b'&' | b'|' => {
+                out[i] = b'+';
+                i += 1;
+            }
+            b'<' | b'>' if next == b => {
+                out[i] = b'+';
+                out[i + 1] = b' ';
+                i += 2;
+            }
+            b':' if next == b':' => {
+                // `:: name ::`
+                let mut j = i + 2;
+                while j < n && out[j] == b' ' {
+                    j += 1;
+                }
+                let word = j;
+                while j < n && is_word(out[j]) {
+                    j += 1;
+                }
+                let has_word = j > word;
+                while j < n && out[j] == b' ' {
+                    j += 1;
+                }
+                if has_word && out[j..].starts_with(b"::") {
+                    out[i..j + 2].fill(b' ');
+                    i = j + 2;
+                } else {
+                    i += 2;
+                }
+            }
+            _ if is_word(b) => {
+                let start = i;
+                while i < n && is_word(out[i]) {
+                    i += 1;
+                }
+                let after_dot = start > 0 && matches!(out[start - 1], b'.' | b':');
+                if &out[start..i] == b"goto" && !after_dot {
+                    let mut j = i;
+                    while j < n && matches!(out[j], b' ' | b'\t') {
+                        j += 1;
+                    }
+                    let label = j;
+                    while j < n && is_word(out[j]) {
+                        j += 1;
+                    }
+                    if j > label && label > i {
+                        out[start..j].fill(b' ');
+                        i = j;
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The level (number of `=`) of a Lua long bracket `[==[` opening at `at`.
+fn long_bracket(src: &[u8], at: usize) -> Option<usize> {
+    if src.get(at) != Some(&b'[') {
+        return None;
+    }
+    let level = src[at + 1..].iter().take_while(|&&c| c == b'=').count();
+    (src.get(at + 1 + level) == Some(&b'[')).then_some(level)
+}
+
+/// The index just past the `]==]` closing a long bracket of `level` opened
+/// at `at`, or the end of `src`.
+fn skip_long(src: &[u8], at: usize, level: usize) -> usize {
+    let mut close = vec![b'='; level + 2];
+    close[0] = b']';
+    close[level + 1] = b']';
+    let body = at + level + 2;
+    src[body.min(src.len())..]
+        .windows(close.len())
+        .position(|w| w == close.as_slice())
+        .map_or(src.len(), |p| body + p + close.len())
+}

@@ -1,0 +1,345 @@
+//! Definitions in a source file, from its tree-sitter syntax tree.
+//!
+//! This module owns parsing a file and listing what it defines: functions,
+//! methods, classes, structs, traits, impls, modules, types, macros,
+//! constants and properties, each with its kind, its name (qualified where
+//! the language makes that natural: `Server.handle`, `Foo::fmt`,
+//! `impl Display for Foo`), its line range and the line of its name. It
+//! answers two questions for ranking and paging: which definition encloses
+//! a line ([`enclosing`]) and whether a line defines a given name
+//! ([`defines_on_line`]).
+//!
+//! It leaves to others: choosing the language of a path ([`Lang`]), reading
+//! files and caching results (the caller), and the lexical fallback for
+//! files this module cannot parse (`rank::lexical`).
+//!
+//! The walk is a single pre-order pass over the tree with small
+//! per-language tables of node kinds (`langs`); it does not use tree-sitter
+//! queries, whose compilation alone costs milliseconds per language and
+//! whose C/C++ captures end at the signature. Closures and lambdas are not
+//! definitions: a line inside one belongs to the function around it.
+
+pub mod cache;
+mod langs;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Node, Parser, Tree};
+
+use crate::lang::Lang;
+
+use langs::{Scope, Spec};
+
+/// Sources larger than this many bytes are not parsed: [`extract`] returns
+/// no definitions and the caller falls back to lexical rules. Parsing time
+/// and tree memory grow with size, and files this large are almost always
+/// generated.
+pub const MAX_PARSE_BYTES: usize = 2 * 1024 * 1024;
+
+/// The version of the extraction rules. Cached definitions ([`cache`])
+/// made under another version are ignored and rebuilt, so bump this
+/// whenever a change here or in `langs` can change what [`extract`]
+/// returns for some file.
+pub const RULES_VERSION: u32 = 1;
+
+/// What a definition is. [`DefKind::label`] is the word shown to users,
+/// and its serialized form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DefKind {
+    /// A free function, or one nested in another function.
+    Function,
+    /// A function inside a class, struct, trait, impl, interface or object,
+    /// including constructors and Go methods with receivers.
+    Method,
+    /// A class, or a class-like object (Kotlin `object`, Java/C# `record`).
+    Class,
+    /// A struct or union.
+    Struct,
+    /// An enum (also Kotlin `enum class`).
+    Enum,
+    /// A Rust trait or PHP trait.
+    Trait,
+    /// An interface (also Java annotation types).
+    Interface,
+    /// A Rust `impl` block.
+    Impl,
+    /// A module or namespace.
+    Module,
+    /// A type alias or other named type (Go `type X int`, C `typedef`,
+    /// C++ `using X = ...`, C# delegates).
+    Type,
+    /// A macro (`macro_rules!`, C `#define`).
+    Macro,
+    /// A named constant or static at file or class level.
+    Constant,
+    /// A property at file or class level (C#, Kotlin).
+    Property,
+}
+
+impl DefKind {
+    /// The lower-case word for this kind: `"function"`, `"method"`, ...
+    pub fn label(self) -> &'static str {
+        match self {
+            DefKind::Function => "function",
+            DefKind::Method => "method",
+            DefKind::Class => "class",
+            DefKind::Struct => "struct",
+            DefKind::Enum => "enum",
+            DefKind::Trait => "trait",
+            DefKind::Interface => "interface",
+            DefKind::Impl => "impl",
+            DefKind::Module => "module",
+            DefKind::Type => "type",
+            DefKind::Macro => "macro",
+            DefKind::Constant => "constant",
+            DefKind::Property => "property",
+        }
+    }
+
+    /// Whether definitions inside this one are its members (qualified by
+    /// its name, functions becoming methods).
+    fn has_members(self) -> bool {
+        matches!(
+            self,
+            DefKind::Class
+                | DefKind::Struct
+                | DefKind::Enum
+                | DefKind::Trait
+                | DefKind::Interface
+                | DefKind::Impl
+                | DefKind::Type
+        )
+    }
+}
+
+/// One definition in a file.
+///
+/// Lines are 1-based and inclusive: `start_line <= name_line <= end_line`.
+/// The range starts at leading decorators, attributes, `template <...>`
+/// and `export` when the language attaches them to the definition; it
+/// does not include doc comments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Def {
+    /// What it is; a function inside a class-like definition is a method.
+    pub kind: DefKind,
+    /// The name as shown: qualified by the enclosing class, impl or
+    /// receiver where natural (`Server.handle`, `Foo::fmt`, `Foo#bar`,
+    /// `impl Display for Foo`, `M:m`). Whitespace runs are one space.
+    pub name: String,
+    /// The unqualified name (`handle`, `fmt`, `bar`, `Foo` for an impl of
+    /// `Foo`, `m`): what a query for the name matches.
+    pub short: String,
+    /// First line of the definition (1-based).
+    pub start_line: u32,
+    /// Last line of the definition (1-based, inclusive).
+    pub end_line: u32,
+    /// Line of the name identifier (1-based); may follow `start_line`
+    /// when decorators, attributes or a return type come first.
+    pub name_line: u32,
+}
+
+impl Def {
+    /// Whether 1-based `line` lies within this definition's range.
+    pub fn contains(&self, line: u32) -> bool {
+        self.start_line <= line && line <= self.end_line
+    }
+
+    /// `KIND NAME` as shown to users (`function parse_args`,
+    /// `method Server.handle`), the kind left out when the name already
+    /// starts with it (`impl Display for Foo`, not `impl impl ...`).
+    pub fn title(&self) -> String {
+        let label = self.kind.label();
+        match self.name.strip_prefix(label) {
+            Some(rest) if rest.starts_with(' ') => self.name.clone(),
+            _ => format!("{label} {}", self.name),
+        }
+    }
+}
+
+/// All definitions in a file, in order of start line (outer before inner
+/// on ties).
+///
+/// Never fails: a file that does not parse cleanly yields what the parser
+/// recovered, and a source larger than [`MAX_PARSE_BYTES`] yields nothing.
+/// Uses one parser per thread, so callers may extract in parallel.
+pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
+    if source.len() > MAX_PARSE_BYTES {
+        return Vec::new();
+    }
+    let source = langs::prepare(lang, source);
+    match parse(lang, &source) {
+        Some(tree) => collect(lang, &tree, &source),
+        None => Vec::new(),
+    }
+}
+
+/// The innermost definition whose range holds 1-based `line` (a
+/// definition's own first line counts as inside it). `defs` must be in the
+/// order [`extract`] returns.
+pub fn enclosing(defs: &[Def], line: u32) -> Option<&Def> {
+    // Ranges nest, so among those holding the line the innermost is the
+    // one starting last; on equal starts `extract` puts the inner one last.
+    let candidates = defs.partition_point(|d| d.start_line <= line);
+    defs[..candidates].iter().rev().find(|d| d.contains(line))
+}
+
+/// Whether a definition named `name` (unqualified, case-sensitive) has its
+/// name on 1-based `line`: the "this line defines NAME" ranking signal.
+/// Impl blocks do not count: `impl Display for Foo` does not define `Foo`.
+pub fn defines_on_line(defs: &[Def], line: u32, name: &str) -> bool {
+    defs.iter()
+        .any(|d| d.name_line == line && d.kind != DefKind::Impl && d.short == name)
+}
+
+thread_local! {
+    /// One parser per thread, with the grammar it was last given.
+    static PARSER: RefCell<(Parser, Option<Lang>)> = RefCell::new((Parser::new(), None));
+}
+
+/// Parses `source` with this thread's parser; `None` if the grammar could
+/// not be loaded (an ABI mismatch, caught by the tests).
+fn parse(lang: Lang, source: &[u8]) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let (parser, current) = &mut *cell.borrow_mut();
+        if *current != Some(lang) {
+            parser.set_language(&langs::grammar(lang)).ok()?;
+            *current = Some(lang);
+        }
+        let tree = parser.parse(source, None);
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
+    })
+}
+
+/// A definition being walked through, for naming what is inside it.
+struct Frame {
+    /// `Node::id` of the definition's node: the frame ends with it.
+    node: usize,
+    scope: Scope,
+    /// Prefix for members' names (`Server`, `Foo` for `impl Display for Foo`).
+    owner: String,
+}
+
+/// Walks the whole tree once, pre-order, without recursion (deeply nested
+/// expressions must not overflow a thread's stack).
+fn collect(lang: Lang, tree: &Tree, source: &[u8]) -> Vec<Def> {
+    let mut defs = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let spec = if node.is_named() {
+            langs::classify(lang, node, source)
+        } else {
+            None
+        };
+        if let Some(spec) = spec {
+            if let Some(def) = make_def(lang, node, &spec, frames.last(), source) {
+                let owner = match spec.scope {
+                    Scope::Members => Some(spec.owner.unwrap_or_else(|| def.name.clone())),
+                    Scope::Body => Some(String::new()),
+                    Scope::Transparent => None,
+                };
+                if let Some(owner) = owner {
+                    frames.push(Frame {
+                        node: node.id(),
+                        scope: spec.scope,
+                        owner,
+                    });
+                }
+                defs.push(def);
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            let id = cursor.node().id();
+            if frames.last().is_some_and(|f| f.node == id) {
+                frames.pop();
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    defs.sort_by_key(|d| (d.start_line, std::cmp::Reverse(d.end_line)));
+    defs
+}
+
+/// Turns a classified node into a [`Def`], naming it within `frame` (the
+/// innermost definition around it). `None` for a definition that does not
+/// count where it stands (a constant inside a function) or has no name.
+fn make_def(
+    lang: Lang,
+    node: Node,
+    spec: &Spec,
+    frame: Option<&Frame>,
+    source: &[u8],
+) -> Option<Def> {
+    let in_body = frame.is_some_and(|f| f.scope == Scope::Body);
+    if spec.outside_bodies && in_body {
+        return None;
+    }
+    if spec.name.is_missing() {
+        return None;
+    }
+    let text = match &spec.text {
+        Some(text) => text.clone(),
+        None => langs::text(spec.name, source),
+    };
+    if text.is_empty() {
+        return None;
+    }
+    let short = match &spec.short {
+        Some(short) => short.clone(),
+        None => langs::last_segment(&text).to_string(),
+    };
+    let mut kind = spec.kind;
+    let mut name = text;
+    if let Some(frame) = frame.filter(|f| f.scope == Scope::Members && !spec.qualified) {
+        if kind == DefKind::Function {
+            kind = DefKind::Method;
+        }
+        let sep = spec
+            .separator
+            .unwrap_or_else(|| langs::separator(lang, kind));
+        name = format!("{}{sep}{name}", frame.owner);
+    }
+    let start = langs::range_start(node);
+    let end_node = if spec.to_parent_end {
+        node.parent().unwrap_or(node)
+    } else {
+        node
+    };
+    let end = end_node.end_position();
+    // A node that ends at column 0 ends with the line break before it.
+    let end_row = if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    };
+    Some(Def {
+        kind,
+        name,
+        short,
+        start_line: line(start.start_position().row),
+        end_line: line(end_row),
+        name_line: line(spec.name.start_position().row),
+    })
+}
+
+/// A 0-based tree-sitter row as a 1-based line number.
+fn line(row: usize) -> u32 {
+    u32::try_from(row).map_or(u32::MAX, |r| r.saturating_add(1))
+}

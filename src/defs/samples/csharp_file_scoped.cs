@@ -1,0 +1,6 @@
+namespace Shop;
+
+public class Order
+{
+    public void Place() { }
+}

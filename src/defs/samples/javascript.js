@@ -1,0 +1,43 @@
+import x from "y";
+
+export const add = (a, b) => {
+  return a + b;
+};
+
+const mul = function (a, b) {
+  return a * b;
+};
+
+function* gen() {
+  yield 1;
+}
+
+export default class Widget extends Base {
+  static count = 0;
+  onClick = (e) => {
+    this.count++;
+  };
+
+  constructor(props) {
+    super(props);
+    items.forEach((item) => {
+      console.log(item);
+    });
+  }
+
+  render() {
+    const inner = () => 1;
+    return inner();
+  }
+}
+
+Widget.prototype.legacy = function () {
+  return 1;
+};
+
+module.exports = {
+  helper() {
+    return 2;
+  },
+  other: function () {},
+};

@@ -1,0 +1,90 @@
+//! Where scout keeps its optional, disposable files: the cache directory
+//! (`$XDG_CACHE_HOME/scout`, else `~/.cache/scout`) and the state
+//! directory (`$XDG_STATE_HOME/scout`, else `~/.local/state/scout`).
+//!
+//! This module only names the directories, from environment values given
+//! to it; it creates nothing. What goes inside belongs to the modules that
+//! write there (`defs::cache` for definitions, the session memory for the
+//! state directory), and `doctor` reports whether they are writable.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Reads one environment variable as raw bytes (`None` when unset).
+/// Directories are resolved through this, so tests can pass their own.
+pub type OsEnvLookup<'a> = &'a dyn Fn(&str) -> Option<OsString>;
+
+/// The process environment, as an [`OsEnvLookup`].
+pub fn process_env(name: &str) -> Option<OsString> {
+    std::env::var_os(name)
+}
+
+/// `$XDG_CACHE_HOME/scout` (`~/.cache/scout`), from the process environment.
+pub fn cache_dir() -> Option<PathBuf> {
+    cache_dir_in(&process_env)
+}
+
+/// `$XDG_STATE_HOME/scout` (`~/.local/state/scout`), from the process
+/// environment.
+pub fn state_dir() -> Option<PathBuf> {
+    state_dir_in(&process_env)
+}
+
+/// `$XDG_CACHE_HOME/scout` (`$HOME/.cache/scout`), from `env`; `None` when
+/// neither variable is set to a non-empty value.
+pub fn cache_dir_in(env: OsEnvLookup<'_>) -> Option<PathBuf> {
+    xdg(env, "XDG_CACHE_HOME", ".cache")
+}
+
+/// `$XDG_STATE_HOME/scout` (`$HOME/.local/state/scout`), from `env`;
+/// `None` when neither variable is set to a non-empty value.
+pub fn state_dir_in(env: OsEnvLookup<'_>) -> Option<PathBuf> {
+    xdg(env, "XDG_STATE_HOME", ".local/state")
+}
+
+/// `$var/scout`, else `$HOME/fallback/scout`. Empty values count as unset,
+/// as the XDG base directory specification says.
+fn xdg(env: OsEnvLookup<'_>, var: &str, fallback: &str) -> Option<PathBuf> {
+    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    set(var)
+        .or_else(|| set("HOME").map(|home| home.join(fallback)))
+        .map(|base| base.join("scout"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<OsString> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn xdg_variables_win_over_home() {
+        let env = env_of(&[
+            ("HOME", "/h"),
+            ("XDG_CACHE_HOME", "/c"),
+            ("XDG_STATE_HOME", "/s"),
+        ]);
+        assert_eq!(cache_dir_in(&env), Some(PathBuf::from("/c/scout")));
+        assert_eq!(state_dir_in(&env), Some(PathBuf::from("/s/scout")));
+    }
+
+    #[test]
+    fn home_is_the_fallback_and_empty_values_are_unset() {
+        let env = env_of(&[("HOME", "/h"), ("XDG_CACHE_HOME", "")]);
+        assert_eq!(cache_dir_in(&env), Some(PathBuf::from("/h/.cache/scout")));
+        assert_eq!(
+            state_dir_in(&env),
+            Some(PathBuf::from("/h/.local/state/scout"))
+        );
+        let none = env_of(&[("HOME", "")]);
+        assert_eq!(cache_dir_in(&none), None);
+        assert_eq!(state_dir_in(&none), None);
+    }
+}

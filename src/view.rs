@@ -1,0 +1,300 @@
+//! What the faithful views (`scout grep`, `scout files`) share: the time
+//! limit, the output cap, where the searched path is printed from, the
+//! splitting of `--glob` lists, the newest-first order of files, and the
+//! command for the next page.
+//!
+//! Running rg is `rg`'s business; each view's own rules live in
+//! [`crate::grep`] and [`crate::files`].
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use anyhow::{bail, Result};
+
+use crate::shell;
+
+/// The environment variable holding the default time limit, in seconds.
+pub const TIMEOUT_ENV: &str = "SCOUT_TIMEOUT_SECONDS";
+
+/// The time limit when neither `--timeout` nor [`TIMEOUT_ENV`] says one.
+pub const DEFAULT_TIMEOUT_SECONDS: f64 = 20.0;
+
+/// Most bytes of results a view prints; past it the output is cut at the
+/// last complete line, with a marker saying how to see the rest.
+pub const MAX_OUTPUT_BYTES: usize = 20 * 1024 * 1024;
+
+/// Reads one environment variable (`None` when unset or not UTF-8).
+/// Settings are resolved through this, so tests can pass their own.
+pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The process environment, as an [`EnvLookup`].
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// The time limit: `--timeout` when given, else [`TIMEOUT_ENV`], else
+/// [`DEFAULT_TIMEOUT_SECONDS`]. 0 means no limit.
+pub fn resolve_timeout(flag: Option<f64>, env: EnvLookup<'_>) -> Result<Option<Duration>> {
+    let (seconds, source) = match flag {
+        Some(seconds) => (seconds, "--timeout".to_string()),
+        None => match env(TIMEOUT_ENV).filter(|v| !v.trim().is_empty()) {
+            Some(value) => match value.trim().parse::<f64>() {
+                Ok(seconds) => (seconds, format!("{TIMEOUT_ENV}={value}")),
+                Err(_) => bail!(
+                    "{TIMEOUT_ENV}={value:?} is not a number of seconds; set it to e.g. 20, or unset it"
+                ),
+            },
+            None => (DEFAULT_TIMEOUT_SECONDS, String::new()),
+        },
+    };
+    if !seconds.is_finite() || seconds < 0.0 {
+        bail!("{source}: the time limit must be a number of seconds, 0 or more (0 = no limit)");
+    }
+    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
+}
+
+/// Reads a yes/no environment variable: `0`, `false`, `no` and `off` (any
+/// case) are no, any other non-empty value is yes, unset is `default`.
+pub fn env_flag(env: EnvLookup<'_>, name: &str, default: bool) -> bool {
+    match env(name) {
+        Some(value) if !value.trim().is_empty() => !matches!(
+            value.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off"
+        ),
+        _ => default,
+    }
+}
+
+/// Splits a `--glob` value into globs: on whitespace and commas, except
+/// inside braces, so `*.{ts,tsx}` stays one glob and `*.rs, *.toml` is two.
+pub fn split_globs(value: &str) -> Vec<String> {
+    let mut globs = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for c in value.chars() {
+        if escaped {
+            current.push(c);
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => {
+                escaped = true;
+                current.push(c);
+            }
+            '{' => {
+                depth += 1;
+                current.push(c);
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                current.push(c);
+            }
+            ',' if depth == 0 => globs.push(std::mem::take(&mut current)),
+            c if c.is_whitespace() && depth == 0 => globs.push(std::mem::take(&mut current)),
+            c => current.push(c),
+        }
+    }
+    globs.push(current);
+    globs.retain(|g| !g.is_empty());
+    globs
+}
+
+/// What to hand rg for the PATH operand so that it prints paths relative
+/// to `cwd` when PATH is inside it, and absolute paths when it is not.
+/// `None` means `cwd` itself (rg then prints `a.rs`, not `./a.rs`).
+pub fn rg_operand(cwd: &Path, path: &OsStr) -> Option<OsString> {
+    let absolute = normalize(&cwd.join(path));
+    let relative = |root: &Path, target: &Path| -> Option<OsString> {
+        target
+            .strip_prefix(root)
+            .ok()
+            .map(|rest| rest.as_os_str().to_os_string())
+    };
+    let inside = relative(&normalize(cwd), &absolute).or_else(|| {
+        // A symlinked cwd or PATH: compare where they really are.
+        let real_cwd = cwd.canonicalize().ok()?;
+        let real = absolute.canonicalize().ok()?;
+        relative(&real_cwd, &real)
+    });
+    match inside {
+        Some(rest) if rest.is_empty() => None,
+        Some(rest) => Some(rest),
+        None => Some(absolute.into_os_string()),
+    }
+}
+
+/// `path` with `.` and `..` components resolved lexically.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The command line typed (`argv`, `scout` first), with every `FLAG N` /
+/// `FLAG=N` removed and `FLAG value` appended: the command for the next
+/// page.
+pub fn command_with(argv: &[OsString], flag: &str, value: &str) -> String {
+    let mut words: Vec<&[u8]> = vec![b"scout"];
+    let with_equals = format!("{flag}=");
+    let mut skip_next = false;
+    for arg in argv.iter().skip(1) {
+        let bytes = arg.as_encoded_bytes();
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if bytes == flag.as_bytes() {
+            skip_next = true;
+            continue;
+        }
+        if bytes.starts_with(with_equals.as_bytes()) {
+            continue;
+        }
+        words.push(bytes);
+    }
+    words.push(flag.as_bytes());
+    words.push(value.as_bytes());
+    shell::join(words)
+}
+
+/// Paths (relative to the current directory, or absolute), newest
+/// modification time first, ties by path: one deterministic order, so
+/// pages never skip or repeat a file. A path that cannot be read any more
+/// sorts last.
+pub fn newest_first(paths: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let modified = |path: &[u8]| {
+        Path::new(OsStr::from_bytes(path))
+            .metadata()
+            .and_then(|m| m.modified())
+            .unwrap_or(SystemTime::UNIX_EPOCH)
+    };
+    let mut stamped: Vec<(SystemTime, Vec<u8>)> =
+        paths.into_iter().map(|p| (modified(&p), p)).collect();
+    stamped.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    stamped.into_iter().map(|(_, path)| path).collect()
+}
+
+/// "1 line", "2 lines".
+pub fn plural(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// A duration for people: `20s`, `0.5s`, `1.25s`.
+pub fn seconds(duration: Duration) -> String {
+    let text = format!("{:.3}", duration.as_secs_f64());
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_split_on_spaces_and_commas_but_not_inside_braces() {
+        assert_eq!(split_globs("*.{ts,tsx}"), ["*.{ts,tsx}"]);
+        assert_eq!(split_globs("*.rs,*.toml"), ["*.rs", "*.toml"]);
+        assert_eq!(
+            split_globs("*.rs, *.toml  !vendor/**"),
+            ["*.rs", "*.toml", "!vendor/**"]
+        );
+        assert_eq!(
+            split_globs("src/**/*.{js,jsx} *.{a,{b,c}},x"),
+            ["src/**/*.{js,jsx}", "*.{a,{b,c}}", "x"]
+        );
+        assert_eq!(split_globs(r"a\,b,c"), [r"a\,b", "c"]);
+        assert!(split_globs(" , ").is_empty());
+    }
+
+    #[test]
+    fn timeout_comes_from_the_flag_then_the_environment() {
+        let none = |_: &str| None;
+        let env = |_: &str| Some("2.5".to_string());
+        let bad = |_: &str| Some("soon".to_string());
+        assert_eq!(
+            resolve_timeout(None, &none).unwrap(),
+            Some(Duration::from_secs(20))
+        );
+        assert_eq!(
+            resolve_timeout(None, &env).unwrap(),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            resolve_timeout(Some(1.0), &env).unwrap(),
+            Some(Duration::from_secs(1))
+        );
+        assert_eq!(resolve_timeout(Some(0.0), &none).unwrap(), None);
+        assert!(resolve_timeout(Some(-1.0), &none).is_err());
+        assert!(resolve_timeout(Some(f64::NAN), &none).is_err());
+        let message = resolve_timeout(None, &bad).unwrap_err().to_string();
+        assert!(message.contains(TIMEOUT_ENV), "{message}");
+    }
+
+    #[test]
+    fn env_flags_read_zero_and_false_as_no() {
+        for (value, expected) in [("0", false), ("false", false), ("OFF", false), ("1", true)] {
+            let env = move |_: &str| Some(value.to_string());
+            assert_eq!(env_flag(&env, "X", true), expected, "{value}");
+        }
+        assert!(env_flag(&|_: &str| None, "X", true));
+        assert!(!env_flag(&|_: &str| Some(String::new()), "X", false));
+    }
+
+    #[test]
+    fn operands_are_relative_inside_the_cwd_and_absolute_outside() {
+        let cwd = Path::new("/work/repo");
+        assert_eq!(rg_operand(cwd, OsStr::new(".")), None);
+        assert_eq!(rg_operand(cwd, OsStr::new("/work/repo/")), None);
+        assert_eq!(
+            rg_operand(cwd, OsStr::new("/work/repo/src")),
+            Some("src".into())
+        );
+        assert_eq!(
+            rg_operand(cwd, OsStr::new("./src/../lib")),
+            Some("lib".into())
+        );
+        assert_eq!(
+            rg_operand(cwd, OsStr::new("../other")),
+            Some("/work/other".into())
+        );
+    }
+
+    #[test]
+    fn the_next_page_command_replaces_the_offset() {
+        let argv: Vec<OsString> = [
+            "/bin/scout",
+            "grep",
+            "a b",
+            "--offset",
+            "5",
+            "--offset=7",
+            "src",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        assert_eq!(
+            command_with(&argv, "--offset", "250"),
+            "scout grep 'a b' src --offset 250"
+        );
+    }
+
+    #[test]
+    fn seconds_drop_trailing_zeros() {
+        assert_eq!(seconds(Duration::from_secs(20)), "20s");
+        assert_eq!(seconds(Duration::from_millis(1)), "0.001s");
+        assert_eq!(seconds(Duration::from_millis(1250)), "1.25s");
+    }
+}

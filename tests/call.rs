@@ -1,0 +1,374 @@
+//! `scout call`: one JSON request, one JSON answer (issue #7).
+
+mod viewenv;
+
+use serde_json::{json, Value};
+use viewenv::{Env, Run};
+
+fn tree() -> Env {
+    let env = Env::new();
+    env.write(
+        "src/main.rs",
+        "fn main() {\n    let config = load();\n    run(config);\n}\n",
+    )
+    .write(
+        "src/load.rs",
+        "pub fn load() -> Config {\n    Config::default()\n}\n",
+    )
+    .write("web/app.ts", "const config = 1;\n")
+    .write("web/view.tsx", "export const Config = 2;\n");
+    env.touch("src/main.rs", 1_000)
+        .touch("src/load.rs", 2_000)
+        .touch("web/app.ts", 4_000)
+        .touch("web/view.tsx", 3_000);
+    env
+}
+
+fn call(env: &Env, request: Value) -> Run {
+    env.run(&["call", &request.to_string()])
+}
+
+/// Asserts that the answer is exactly `expected`.
+fn expect_answer(run: &Run, expected: Value) {
+    assert_eq!(run.json(), expected, "\n{}", run.describe());
+}
+
+#[test]
+fn files_mode_lists_files_newest_first() {
+    let env = tree();
+    let run = call(&env, json!({"mode": "files", "pattern": "**/*.{rs,ts}"}));
+    run.expect_code(0);
+    expect_answer(
+        &run,
+        json!({"mode": "files", "files": ["web/app.ts", "src/load.rs", "src/main.rs"],
+               "shown": 3, "total": 3, "truncated": false, "timed_out": false,
+               "warnings": [], "exit": 0}),
+    );
+    let run = call(
+        &env,
+        json!({"mode": "files", "pattern": "*", "path": "src", "limit": 1}),
+    );
+    expect_answer(
+        &run,
+        json!({"mode": "files", "files": ["src/load.rs"], "shown": 1, "total": 2,
+               "truncated": true, "timed_out": false, "warnings": [], "exit": 0}),
+    );
+}
+
+#[test]
+fn content_mode_answers_in_each_output_mode() {
+    let env = tree();
+    let run = call(&env, json!({"mode": "content", "pattern": "config"}));
+    run.expect_code(0);
+    expect_answer(
+        &run,
+        json!({"mode": "content", "output_mode": "files_with_matches",
+               "files": ["web/app.ts", "src/main.rs"], "shown": 2, "total": 2, "offset": 0,
+               "next_offset": null, "truncated": false, "capped": false, "timed_out": false,
+               "warnings": [], "exit": 0}),
+    );
+    let run = call(
+        &env,
+        json!({"mode": "content", "pattern": "CONFIG", "-i": true, "output_mode": "content",
+               "glob": "*.rs", "head_limit": 2}),
+    );
+    expect_answer(
+        &run,
+        json!({"mode": "content", "output_mode": "content",
+               "lines": ["src/load.rs:1:pub fn load() -> Config {", "src/load.rs:2:    Config::default()"],
+               "shown": 2, "total": 4, "offset": 0, "next_offset": 2, "truncated": true,
+               "capped": false, "timed_out": false, "warnings": [], "exit": 0}),
+    );
+    let run = call(
+        &env,
+        json!({"mode": "content", "pattern": "config", "output_mode": "count", "type": "rust"}),
+    );
+    expect_answer(
+        &run,
+        json!({"mode": "content", "output_mode": "count",
+               "counts": [{"path": "src/main.rs", "count": 2}], "matching_lines": 2,
+               "shown": 1, "total": 1, "offset": 0, "next_offset": null, "truncated": false,
+               "capped": false, "timed_out": false, "warnings": [], "exit": 0}),
+    );
+}
+
+#[test]
+fn content_mode_takes_every_grep_parameter() {
+    let env = Env::new();
+    env.write("f.txt", "1\n2\nneedle\n4\n5\n-flag\nstruct A {\n  x\n}\n");
+    let lines = |request: Value| -> Vec<Value> {
+        let run = call(&env, request);
+        run.expect_code(0);
+        run.json()["lines"].as_array().unwrap().clone()
+    };
+    let base =
+        json!({"mode": "content", "pattern": "needle", "output_mode": "content", "path": "f.txt"});
+    let with = |extra: Value| {
+        let mut request = base.clone();
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        request
+    };
+    assert_eq!(
+        lines(with(json!({"-A": 1}))),
+        json!(["3:needle", "4-4"]).as_array().unwrap().clone()
+    );
+    assert_eq!(
+        lines(with(json!({"-B": 1, "-n": false}))),
+        json!(["2", "needle"]).as_array().unwrap().clone()
+    );
+    assert_eq!(
+        lines(with(json!({"-A": 2, "-C": 1}))),
+        json!(["2-2", "3:needle", "4-4"])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+    assert_eq!(
+        lines(with(json!({"-C": 2, "context": 0}))),
+        json!(["3:needle"]).as_array().unwrap().clone()
+    );
+    assert_eq!(
+        lines(with(json!({"pattern": "-flag"}))),
+        json!(["6:-flag"]).as_array().unwrap().clone()
+    );
+    assert_eq!(
+        lines(with(json!({"pattern": "A \\{\\n\\s+x", "multiline": true}))),
+        json!(["7:struct A {", "8:  x"]).as_array().unwrap().clone()
+    );
+    assert_eq!(
+        lines(with(
+            json!({"pattern": "\\d", "offset": 3, "head_limit": 1})
+        )),
+        json!(["5:5"]).as_array().unwrap().clone()
+    );
+}
+
+#[test]
+fn search_mode_embeds_the_ranked_document() {
+    let env = tree();
+    let run = call(
+        &env,
+        json!({"mode": "search", "query": "load", "path": "src", "-i": true}),
+    );
+    run.expect_code(0);
+    let answer = run.json();
+    assert_eq!(answer["mode"], "search", "{}", run.describe());
+    assert_eq!(answer["exit"], 0);
+    assert_eq!(answer["truncated"], false);
+    assert_eq!(answer["result"]["query"], "load");
+    assert_eq!(answer["result"]["files"], 2);
+    assert_eq!(answer["result"]["results"][0]["path"], "src/load.rs");
+
+    let run = call(
+        &env,
+        json!({"mode": "search", "query": "config", "budget_tokens": 40, "kind": "literal"}),
+    );
+    let answer = run.json();
+    assert_eq!(answer["truncated"], true, "{}", run.describe());
+
+    let run = call(&env, json!({"mode": "search", "query": "absent_word"}));
+    run.expect_code(1);
+    assert_eq!(run.json()["exit"], 1);
+}
+
+#[test]
+fn relative_paths_resolve_against_the_request_cwd() {
+    let env = tree();
+    let cwd = env.root.join("src");
+    let run = call(
+        &env,
+        json!({"mode": "content", "pattern": "config", "output_mode": "content", "cwd": cwd, "path": "."}),
+    );
+    run.expect_code(0);
+    assert_eq!(
+        run.json()["lines"],
+        json!([
+            "main.rs:2:    let config = load();",
+            "main.rs:3:    run(config);"
+        ]),
+        "{}",
+        run.describe()
+    );
+    let run = call(
+        &env,
+        json!({"mode": "files", "pattern": "*.ts*", "cwd": "web"}),
+    );
+    assert_eq!(
+        run.json()["files"],
+        json!(["app.ts", "view.tsx"]),
+        "{}",
+        run.describe()
+    );
+    let run = call(&env, json!({"mode": "search", "query": "load", "cwd": cwd}));
+    assert_eq!(
+        run.json()["result"]["results"][0]["path"],
+        "load.rs",
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn the_request_can_come_on_stdin() {
+    let env = tree();
+    for args in [&["call"][..], &["call", "-"]] {
+        let run = env.run_with_stdin(args, r#"{"mode": "files", "pattern": "*.tsx"}"#);
+        run.expect_code(0);
+        assert_eq!(
+            run.json()["files"],
+            json!(["web/view.tsx"]),
+            "{}",
+            run.describe()
+        );
+    }
+}
+
+fn expect_error(run: &Run, field: Option<&str>, needle: &str) -> Value {
+    run.expect_code(2);
+    let answer = run.json();
+    assert_eq!(answer["exit"], 2, "{}", run.describe());
+    let error = &answer["error"];
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(needle),
+        "{message:?} lacks {needle:?}\n{}",
+        run.describe()
+    );
+    match field {
+        Some(field) => assert_eq!(error["field"], field, "{}", run.describe()),
+        None => assert!(error.get("field").is_none(), "{}", run.describe()),
+    }
+    answer
+}
+
+#[test]
+fn a_bad_or_missing_mode_is_an_error_naming_the_modes() {
+    let env = tree();
+    for request in [
+        json!({"mode": "grep", "pattern": "x"}),
+        json!({"pattern": "x"}),
+        json!({"mode": ["files"]}),
+    ] {
+        let answer = expect_error(&call(&env, request), Some("mode"), "mode");
+        assert_eq!(
+            answer["error"]["allowed"],
+            json!(["files", "content", "search"])
+        );
+    }
+}
+
+#[test]
+fn a_wrong_type_is_an_error_naming_the_field() {
+    let env = tree();
+    expect_error(
+        &call(&env, json!({"mode": "content", "pattern": "x", "-A": "2"})),
+        Some("-A"),
+        "must be an integer, 0 or more",
+    );
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "content", "pattern": "x", "multiline": "yes"}),
+        ),
+        Some("multiline"),
+        "true or false",
+    );
+    expect_error(
+        &call(&env, json!({"mode": "files", "pattern": 7})),
+        Some("pattern"),
+        "must be a string",
+    );
+    let answer = expect_error(
+        &call(
+            &env,
+            json!({"mode": "content", "pattern": "x", "output_mode": "lines"}),
+        ),
+        Some("output_mode"),
+        "one of files_with_matches, content, count",
+    );
+    assert_eq!(
+        answer["error"]["allowed"],
+        json!(["files_with_matches", "content", "count"])
+    );
+}
+
+#[test]
+fn unknown_fields_missing_fields_and_bad_json_are_errors() {
+    let env = tree();
+    let answer = expect_error(
+        &call(
+            &env,
+            json!({"mode": "files", "pattern": "*", "glob": "*.rs"}),
+        ),
+        Some("glob"),
+        "unknown field \"glob\" for mode \"files\"",
+    );
+    assert!(answer["error"]["allowed"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("limit")));
+    expect_error(
+        &call(&env, json!({"mode": "search"})),
+        Some("query"),
+        "needs \"query\"",
+    );
+    expect_error(&env.run(&["call", "{\"mode\": "]), None, "not valid JSON");
+    expect_error(&env.run(&["call", "[]"]), None, "must be a JSON object");
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "files", "pattern": "*", "cwd": "nowhere"}),
+        ),
+        Some("cwd"),
+        "cannot be used",
+    );
+}
+
+#[test]
+fn view_errors_become_error_answers() {
+    let env = tree();
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "content", "pattern": "a(", "output_mode": "content"}),
+        ),
+        None,
+        "unclosed group",
+    );
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "files", "pattern": "*", "path": "src/main.rs"}),
+        ),
+        None,
+        "is not a directory",
+    );
+    let run = call(&env, json!({"mode": "content", "pattern": "absent_word"}));
+    run.expect_code(1);
+    assert_eq!(run.json()["total"], 0);
+    assert_eq!(run.json()["exit"], 1);
+}
+
+#[test]
+fn a_timeout_is_flagged_with_the_partial_results() {
+    let mut env = tree();
+    env.fake_rg("printf 'web/app.ts:1:const config = 1;\\n'\nexec sleep 30");
+    let run = call(
+        &env,
+        json!({"mode": "content", "pattern": "config", "output_mode": "content", "timeout": 0.5}),
+    );
+    run.expect_code(3);
+    let answer = run.json();
+    assert_eq!(
+        answer["lines"],
+        json!(["web/app.ts:1:const config = 1;"]),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(answer["timed_out"], true);
+    assert_eq!(answer["truncated"], true);
+    assert_eq!(answer["exit"], 3);
+}
