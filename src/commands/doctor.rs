@@ -164,9 +164,10 @@ fn rg_checks() -> Vec<Check> {
         crate::rg::RgSource::Path => "first on PATH".to_string(),
     };
     if all.len() > 1 || rg.source == crate::rg::RgSource::Env {
+        let used = std::fs::canonicalize(&rg.path).unwrap_or_else(|_| rg.path.clone());
         let others: Vec<String> = all
             .iter()
-            .filter(|p| **p != rg.path)
+            .filter(|p| **p != used)
             .map(|p| p.display().to_string())
             .collect();
         let detail = if others.is_empty() {

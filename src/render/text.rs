@@ -88,9 +88,8 @@ pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
             Some(def) => {
                 let _ = writeln!(
                     out,
-                    "  {} {} ({}-{})",
-                    def.kind.label(),
-                    def.name,
+                    "  {} ({}-{})",
+                    def.title(),
                     def.start_line,
                     def.end_line
                 );
@@ -286,9 +285,8 @@ pub fn code(blocks: &[Code]) -> Vec<u8> {
         out.extend_from_slice(&block.path);
         let _ = writeln!(
             out,
-            "  {} {} ({}-{})",
-            block.def.kind.label(),
-            block.def.name,
+            "  {} ({}-{})",
+            block.def.title(),
             block.def.start_line,
             block.def.end_line
         );

@@ -138,8 +138,13 @@ impl Rg {
         let mut found: Vec<PathBuf> = Vec::new();
         for dir in std::env::split_paths(path_var) {
             let candidate = dir.join("rg");
-            if is_executable(&candidate) && !found.contains(&candidate) {
-                found.push(candidate);
+            if !is_executable(&candidate) {
+                continue;
+            }
+            // /bin and /usr/bin are often one directory: name each binary once.
+            let real = std::fs::canonicalize(&candidate).unwrap_or(candidate);
+            if !found.contains(&real) {
+                found.push(real);
             }
         }
         found
