@@ -18,7 +18,7 @@ use crate::exit::ExitStatus;
 use crate::fold::{cut_around, Fold, FoldOptions, PlainLine, Quote};
 use crate::group::{attachable, group, Group};
 use crate::lang::Lang;
-use crate::page::{self, chosen_quotes, layout, omitted, PageSpan};
+use crate::page::{chosen_quotes, layout, omitted, PageSpan};
 use crate::rank::{rank, Ranked, Scorer, DEF_FILE, LINE_DEF};
 use crate::render::{self, Code, Report};
 use crate::rg::{run_plain, run_streaming, Flow, RgOutcome, SearchFlags};
@@ -303,7 +303,10 @@ fn ranked(
         defs,
         code: Vec::new(),
     };
-    let text = render::text::page(&report);
+    let render::text::Page {
+        bytes: text,
+        tokens,
+    } = render::text::page(&report);
     let mut shown: Vec<Shown> = Vec::new();
     report.code = attach_code(
         &report,
@@ -311,7 +314,7 @@ fn ranked(
     );
     let code = render::text::code(&report.code);
     if settings.json {
-        let document = render::json::document(&report, page::tokens(text.len()));
+        let document = render::json::document(&report, tokens);
         render::json::write_document(out, &document)?;
         shown = shown_on_page(settings, &report);
     } else if ranked.is_empty() {

@@ -19,7 +19,7 @@
 //! cut and ` [cut K of M bytes]` after it (invariant I4). Everything after
 //! the files is footer: what was left out and how to see it.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use super::{Code, Report};
 use crate::defs::Def;
@@ -222,11 +222,14 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
     header + next + lines + note + repro
 }
 
-fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
+/// The header lines. `elapsed_ms: None` leaves the time out, for the
+/// token estimate: the estimate must not depend on how long the search
+/// took, or identical searches would differ in more than the time.
+fn header(report: &Report<'_>, tokens_estimate: usize, elapsed_ms: Option<u64>) -> Vec<u8> {
     let mut out = Vec::new();
     let _ = writeln!(
         out,
-        "query: {}  kind={}  hits={} files={}  shown={}{} page={}/{}  ~{}tok {}ms",
+        "query: {}  kind={}  hits={} files={}  shown={}{} page={}/{}  ~{}tok{}",
         report.query.text,
         report.query.kind.name(),
         report.hits,
@@ -239,7 +242,7 @@ fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
         report.page,
         report.pages.len(),
         tokens_estimate,
-        report.elapsed_ms,
+        elapsed_ms.map_or(String::new(), |ms| format!(" {ms}ms")),
     );
     if let Some(fallback) = &report.fallback {
         let _ = writeln!(out, "fallback: {fallback}");
@@ -247,8 +250,17 @@ fn header(report: &Report<'_>, tokens_estimate: usize) -> Vec<u8> {
     out
 }
 
-/// Renders the whole page into bytes.
-pub fn page(report: &Report<'_>) -> Vec<u8> {
+/// A rendered page and its size in estimated tokens.
+#[derive(Debug)]
+pub struct Page {
+    pub bytes: Vec<u8>,
+    /// Estimated tokens of the page without its elapsed time (so that it
+    /// is the same for identical searches).
+    pub tokens: usize,
+}
+
+/// Renders the whole page.
+pub fn page(report: &Report<'_>) -> Page {
     let mut body = Vec::new();
     for (i, slot) in report.span().slots.iter().enumerate() {
         let ranked = &report.ranked[slot.file];
@@ -264,16 +276,14 @@ pub fn page(report: &Report<'_>) -> Vec<u8> {
         file_block(&mut body, &block);
     }
     body.extend_from_slice(&footer(report));
-    let draft = header(report, 0).len() + body.len();
+    let draft = header(report, 0, None).len() + body.len();
     let estimate = tokens(draft + tokens(draft).to_string().len() - 1);
-    let mut out = header(report, estimate);
+    let mut out = header(report, estimate, Some(report.elapsed_ms));
     out.extend_from_slice(&body);
-    out
-}
-
-/// Writes the page.
-pub fn write_page(out: &mut dyn Write, report: &Report<'_>) -> io::Result<()> {
-    out.write_all(&page(report))
+    Page {
+        bytes: out,
+        tokens: estimate,
+    }
 }
 
 /// The attached code: per definition, `code: PATH  KIND NAME (A-B)` then

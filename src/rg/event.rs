@@ -32,15 +32,16 @@ pub enum RgEvent<'a> {
 #[derive(Debug, Default, Deserialize)]
 pub struct Data<'a> {
     #[serde(borrow, default)]
-    text: Option<Text<'a>>,
+    pub(super) text: Option<Text<'a>>,
     #[serde(borrow, default)]
-    bytes: Option<Text<'a>>,
+    pub(super) bytes: Option<Text<'a>>,
 }
 
-/// A JSON string, borrowed from the input when it holds no escapes.
-/// (serde borrows a bare `Cow<str>` field, but not one inside an `Option`.)
+/// A JSON string's bytes, borrowed from the input when it holds no
+/// escapes. (serde borrows a bare `Cow<str>` field, but not one inside an
+/// `Option`.)
 #[derive(Debug)]
-struct Text<'a>(Cow<'a, str>);
+pub(super) struct Text<'a>(pub(super) Cow<'a, [u8]>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -51,13 +52,13 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
                 f.write_str("a string")
             }
             fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Borrowed(v)))
+                Ok(Text(Cow::Borrowed(v.as_bytes())))
             }
             fn visit_str<E>(self, v: &str) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Owned(v.to_string())))
+                Ok(Text(Cow::Owned(v.as_bytes().to_vec())))
             }
             fn visit_string<E>(self, v: String) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Owned(v)))
+                Ok(Text(Cow::Owned(v.into_bytes())))
             }
         }
         deserializer.deserialize_str(Visitor(std::marker::PhantomData))
@@ -70,12 +71,12 @@ impl Data<'_> {
     /// rg never sends one, and a search must not fail on it.
     pub fn to_bytes(&self) -> Cow<'_, [u8]> {
         if let Some(Text(text)) = &self.text {
-            return Cow::Borrowed(text.as_bytes());
+            return Cow::Borrowed(text);
         }
         match &self.bytes {
             Some(Text(b64)) => Cow::Owned(
                 base64::engine::general_purpose::STANDARD
-                    .decode(b64.as_bytes())
+                    .decode(b64)
                     .unwrap_or_default(),
             ),
             None => Cow::Borrowed(&[]),
@@ -181,7 +182,10 @@ fn split_envelope(line: &[u8]) -> Option<(&[u8], &[u8])> {
 fn parse_data<'a>(kind: &[u8], data: &'a [u8]) -> serde_json::Result<RgEvent<'a>> {
     Ok(match kind {
         b"begin" => RgEvent::Begin(serde_json::from_slice(data)?),
-        b"match" => RgEvent::Match(serde_json::from_slice(data)?),
+        b"match" => RgEvent::Match(match super::fast::parse_match(data) {
+            Some(m) => m,
+            None => serde_json::from_slice(data)?,
+        }),
         b"context" => RgEvent::Context(serde_json::from_slice(data)?),
         b"end" => RgEvent::End(serde_json::from_slice(data)?),
         b"summary" => RgEvent::Summary(serde_json::from_slice(data)?),

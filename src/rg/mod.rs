@@ -6,6 +6,7 @@
 
 mod command;
 mod event;
+mod fast;
 mod lines;
 mod process;
 
