@@ -455,47 +455,102 @@ def parse_plain(out, exists=None):
         yield strip_dot(path), int(num), rest
 
 
+CODE_RE = re.compile(rb"^code: (.+?)  (\S+) (.+) \((\d+)-(\d+)\)$")
+CODE_LINE_RE = re.compile(rb"^\s*(\d+): (.*)$", re.S)
+
+
 class Page:
     """scout's text output, parsed. ranked: whether it had a header.
-    files: [(path, hits, marks, [(line, text bytes)])]. other: other lines."""
+    files: [(path, hits, marks, [(line, text bytes)])] of a ranked page;
+    plain: [(path, line, text)] of rg's lines; code: [(path, kind, name,
+    first, last, [(line, text)])] of the `code:` blocks that follow the
+    matches; footer: `+...`, `note:`, `repro:`, `fallback:` lines; junk:
+    lines that fit nothing."""
 
     def __init__(self):
         self.ranked = False
         self.hits = self.files_count = self.shown = None
         self.header = b""
         self.files = []
+        self.code = []
         self.footer = []
         self.plain = []
         self.junk = []
+        # (path, line or None) named by the footer's note on definitions
+        # that are on other pages.
+        self.noted = []
 
     def named_paths(self):
+        paths = {c[0] for c in self.code} | {p for p, _ in self.noted}
         if self.ranked:
-            return {f[0] for f in self.files}
-        return {p for p, _, _ in self.plain}
+            return paths | {f[0] for f in self.files}
+        return paths | {p for p, _, _ in self.plain}
 
     def shown_lines(self):
-        """{(path, line)} quoted on the page."""
+        """{(path, line)} quoted on the page, code blocks included."""
+        shown = {(c[0], n) for c in self.code for n, _ in c[5]}
+        shown |= {(p, n) for p, n in self.noted if n is not None}
         if self.ranked:
-            return {(f[0], n) for f in self.files for n, _ in f[3]}
-        return {(p, n) for p, n, _ in self.plain}
+            return shown | {(f[0], n) for f in self.files for n, _ in f[3]}
+        return shown | {(p, n) for p, n, _ in self.plain}
+
+
+NOTE_RE = re.compile(rb"^note: \d+ more files define it, on other pages: (.*?)(?: \(\+\d+ more\))?$")
+
+
+def parse_note(raw):
+    """(path, line) of each `path:line` the note on definitions names."""
+    m = NOTE_RE.match(raw)
+    if not m:
+        return []
+    named = []
+    for place in m.group(1).split(b", "):
+        path, sep, line = place.rpartition(b":")
+        if sep and line.isdigit():
+            named.append((strip_dot(path), int(line)))
+        else:
+            named.append((strip_dot(place), None))
+    return named
 
 
 def parse_scout(out, exists=None):
     page = Page()
     lines = split_lines(out)
-    if not lines or not lines[0].startswith(b"query: "):
-        page.plain = list(parse_plain(out, exists))
-        return page
-    page.ranked = True
-    page.header = lines[0]
-    m = HEADER_RE.match(lines[0])
-    if m:
-        page.hits, page.files_count = int(m.group(1)), int(m.group(2))
-    m = SHOWN_RE.search(lines[0])
-    if m:
-        page.shown = int(m.group(1))
-    cur = None
-    for raw in lines[1:]:
+    rest = lines
+    if lines and lines[0].startswith(b"query: "):
+        page.ranked = True
+        page.header = lines[0]
+        m = HEADER_RE.match(lines[0])
+        if m:
+            page.hits, page.files_count = int(m.group(1)), int(m.group(2))
+        m = SHOWN_RE.search(lines[0])
+        if m:
+            page.shown = int(m.group(1))
+        rest = lines[1:]
+    cur = code = None
+    plain_part = []
+    for raw in rest:
+        cm = CODE_RE.match(raw)
+        if cm:
+            code = (strip_dot(cm.group(1)), cm.group(2), cm.group(3),
+                    int(cm.group(4)), int(cm.group(5)), [])
+            page.code.append(code)
+            continue
+        if raw.startswith((b"note:", b"repro:", b"fallback:")) or (
+                page.ranked and raw[:1] == b"+"):
+            page.footer.append(raw)
+            page.noted.extend(parse_note(raw))
+            code = None
+            continue
+        if code is not None:
+            qm = CODE_LINE_RE.match(raw)
+            if qm:
+                code[5].append((int(qm.group(1)), qm.group(2)))
+                continue
+            code = None
+        if not page.ranked:
+            plain_part.append(raw)
+            continue
         fm = FILE_RE.match(raw)
         if fm:
             cur = (strip_dot(fm.group(1)), int(fm.group(2)), fm.group(3), [])
@@ -505,13 +560,12 @@ def parse_scout(out, exists=None):
         if qm and cur is not None:
             cur[3].append((int(qm.group(1)), qm.group(2)))
             continue
-        if raw[:1] in (b"+",) or raw.startswith((b"note:", b"repro:",
-                                                  b"fallback:")):
-            page.footer.append(raw)
-            continue
         if raw[:1] in (b" ", b"\t") and cur is not None:
             continue  # group heading such as "  function f (30-120)"
         page.junk.append(raw)
+    if not page.ranked:
+        page.plain = list(parse_plain(b"\n".join(plain_part), exists))
+        page.plain_raw = plain_part
     return page
 
 

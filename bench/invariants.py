@@ -11,7 +11,8 @@ pass through. Per query it runs `scout search Q .` twice, `scout search
 
   I1  passthrough/plain lines are real `rg -n` lines; passthrough stays
       under 100 KB and a cut is announced on stderr
-  I2  a ranked page is never larger than `rg -n` stdout (./ stripped)
+  I2  a ranked page is never larger than `rg -n` stdout (./ stripped); the
+      attached `code:` section is weighed separately
   I3  hits=/files= (text header, JSON, per file) equal rg's counts
   I4  every quoted line is the file's line, or a marked cut of it
   I5  two runs print the same bytes (elapsed "NNms" masked)
@@ -34,7 +35,15 @@ from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 
-CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) lines")
+def code_bytes(out):
+    """Bytes of the `code:` section that follows a page or rg's lines."""
+    if out.startswith(b"code: "):
+        return len(out)
+    at = out.find(b"\ncode: ")
+    return 0 if at < 0 else len(out) - at - 1
+
+
+CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) matching lines")
 TOK_RE = re.compile(rb"~\d+tok\b")
 PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
 INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "ERR"]
@@ -218,7 +227,7 @@ class Checker:
         # I1 / I6 for plain and passthrough output; I2 for ranked pages.
         if not page.ranked and t1.out:
             # scout keeps rg's "./" prefix; the rg side is stripped too.
-            printed = [bl.strip_dot(l) for l in bl.split_lines(t1.out)]
+            printed = [bl.strip_dot(l) for l in page.plain_raw]
             if anchorless:
                 paths = {p for p, _, _ in page.plain}
                 rg_set, _, _ = self.rg_lines(q, paths)
@@ -253,9 +262,10 @@ class Checker:
                 _, rg_bytes, _ = self.rg_lines(q)
             facts["rg_bytes"] = rg_bytes
             facts["bytes"] = len(t1.out)
-            if len(t1.out) > rg_bytes:
+            evidence = len(t1.out) - code_bytes(t1.out)
+            if evidence > rg_bytes:
                 v.append(("I2", "ranked page %d bytes > rg -n %d bytes"
-                          % (len(t1.out), rg_bytes)))
+                          % (evidence, rg_bytes)))
             # I3 text header and per-file counts
             if page.hits != hits or page.files_count != nfiles:
                 v.append(("I3", "header hits=%s files=%s, rg: %d, %d" % (
@@ -281,6 +291,27 @@ class Checker:
                             path.decode(errors="replace"), n, err)))
         elif hits:
             v.append(("I3", "scout printed nothing, rg has %d hits" % hits))
+        if page.code:
+            # The attached code is a separate, marked section (DESIGN.md:
+            # "their code follows the matches"); I2 weighs the evidence
+            # before it, and the code's size is reported on its own.
+            facts["code_bytes"] = code_bytes(t1.out)
+            if not page.ranked and rg_bytes is not None \
+                    and len(t1.out) - code_bytes(t1.out) > rg_bytes:
+                v.append(("I2", "plain output %d bytes > rg -n %d bytes" % (
+                    len(t1.out) - code_bytes(t1.out), rg_bytes)))
+        # I4 for the code that follows the matches: whole file lines.
+        for path, kind, name, first, last, quotes in page.code:
+            got = [n for n, _ in quotes]
+            if got and (got[0] != first or got[-1] != last
+                        or got != list(range(first, last + 1))):
+                notes.append("code block %s (%d-%d) quotes lines %d..%d" % (
+                    name.decode(errors="replace"), first, last, got[0], got[-1]))
+            for n, text in quotes:
+                err = self.quote_error(path, n, text, notes)
+                if err:
+                    v.append(("I4", "code %s:%d %s" % (
+                        path.decode(errors="replace"), n, err)))
 
         if isinstance(doc, dict):
             self.check_json(doc, counts, hits, nfiles, v, notes,

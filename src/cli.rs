@@ -260,7 +260,7 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub page: usize,
 
-    /// Quote at most NUM lines per file; the rest are counted as left out [default: 3 for the first 5 files, 2 after].
+    /// Quote at most NUM lines per file; the rest are counted as left out [default: 3 for the first 5 files, then 2, or 1 for a file defining the name].
     #[arg(short = 'm', long = "max-count", value_name = "NUM")]
     pub max_count: Option<usize>,
 

@@ -51,6 +51,9 @@ pub struct FileTally {
     pub matches: u64,
     /// Matching lines that define the queried name.
     pub def_lines: u64,
+    /// Matching lines that assign the name in an indented block (weak
+    /// definitions, often locals).
+    pub weak_def_lines: u64,
     /// Matching lines with a whole-word match.
     pub word_hits: u64,
     /// Matching lines with a whole-word, exact-case match.
@@ -181,6 +184,7 @@ impl<'s> Fold<'s> {
         let signals: LineSignals = self.scorer.line(file.lang, body, &self.spans);
         file.hits += 1;
         file.def_lines += u64::from(signals.def);
+        file.weak_def_lines += u64::from(signals.weak_def);
         file.word_hits += u64::from(signals.word);
         file.exact_word_hits += u64::from(signals.word && signals.exact);
         file.covered |= signals.covered;

@@ -470,19 +470,38 @@ fn the_text_page_accounts_for_what_it_left_out() {
 #[test]
 fn definitions_not_on_the_page_are_named_in_a_note() {
     let fx = Fixture::new();
-    for i in 0..30 {
+    for i in 0..60 {
         fx.write(
             format!("d{i:02}.py"),
-            format!("def target():\n    return {i}\n"),
+            format!("x = 1\ndef target():\n    return {i}\n"),
         );
     }
-    let run = fx.run(&["search", "target", "--budget-tokens", "200"]);
+    let run = fx.run(&["search", "target", "--budget-tokens", "300"]);
+    let out = run.stdout();
+    let on_page = run.files();
+    assert!(on_page.iter().all(|f| f.2), "{}", run.describe());
+    let note = out
+        .lines()
+        .find(|l| l.starts_with("note: "))
+        .unwrap_or_else(|| panic!("no note\n{}", run.describe()));
+    let rest = 60 - on_page.len();
     assert!(
-        run.stdout()
-            .contains("files holding a definition are not on this page"),
-        "{}",
-        run.describe()
+        note.starts_with(&format!(
+            "note: {rest} more files define it, on other pages: "
+        )),
+        "{note}"
     );
+    // Each named definition comes with its line; the first is the next in rank order.
+    let next = format!("d{:02}.py:2", on_page.len());
+    assert!(note.contains(&next), "{note}");
+    let named = note.matches(".py:2").count();
+    assert!(named > 5 && named <= rest, "{note}");
+    if named < rest {
+        assert!(
+            note.ends_with(&format!("(+{} more)", rest - named)),
+            "{note}"
+        );
+    }
 }
 
 #[test]

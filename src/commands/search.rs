@@ -15,23 +15,26 @@ use anyhow::{bail, Context, Result};
 use crate::defs::cache::DefsCache;
 use crate::defs::{Def, DefKind};
 use crate::exit::ExitStatus;
-use crate::fold::{cut_around, Fold, FoldOptions, PlainLine, Quote};
+use crate::fold::{cut_around, FileTally, Fold, FoldOptions, PlainLine, Quote};
 use crate::group::{attachable, group, Group};
 use crate::lang::Lang;
 use crate::page::{chosen_quotes, layout, omitted, PageSpan};
-use crate::rank::{rank, Ranked, Scorer, DEF_FILE, LINE_DEF};
+use crate::query::Query;
+use crate::rank::{rank, Ranked, Scorer, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::render::{self, Code, Report};
 use crate::rg::{run_plain, run_streaming, Flow, RgOutcome, SearchFlags};
 use crate::session::{self, Memory, Shown, Stamp};
 use crate::settings::SearchSettings;
 use crate::shell;
 
-/// Lines a file may quote when `-m` is not given: more for the top files.
-fn default_allowance(rank: usize) -> usize {
-    if rank < 5 {
-        3
-    } else {
-        2
+/// Lines a file may quote when `-m` is not given: more for the top files;
+/// past them, a file that defines the name shows its definition line alone,
+/// so that a name defined in dozens of files gets them onto one page.
+fn default_allowance(rank: usize, defines: bool) -> usize {
+    match (rank < 5, defines) {
+        (true, _) => 3,
+        (false, true) => 1,
+        (false, false) => 2,
     }
 }
 
@@ -131,11 +134,16 @@ fn passthrough(
 ) -> Result<ExitStatus> {
     let command = settings.flags.plain();
     let cap = settings.passthrough_cap.unwrap_or(u64::MAX);
-    let (mut printed, mut lines, mut total, mut total_lines) = (0u64, 0u64, 0u64, 0u64);
+    // Bytes printed and in all; matching lines shown and in all (rg's
+    // warnings about binary files it stopped reading are lines of its
+    // output, not matches).
+    let (mut printed, mut total) = (0u64, 0u64);
+    let (mut shown, mut matching) = (0u64, 0u64);
     let mut write_error = None;
     let outcome = run_plain(&settings.rg, &command, |line| {
+        let is_match = !is_binary_warning(line);
         total += line.len() as u64;
-        total_lines += 1;
+        matching += u64::from(is_match);
         if write_error.is_none()
             && printed + line.len() as u64 <= cap
             && printed == total - line.len() as u64
@@ -143,7 +151,7 @@ fn passthrough(
             match out.write_all(line) {
                 Ok(()) => {
                     printed += line.len() as u64;
-                    lines += 1;
+                    shown += u64::from(is_match);
                 }
                 Err(e) => {
                     write_error = Some(e);
@@ -157,20 +165,29 @@ fn passthrough(
         return Err(e).context("writing the output");
     }
     let partial = check_rg(settings, &outcome, err)?;
-    if lines < total_lines {
+    if printed < total {
         writeln!(
             err,
             "scout: no literal anchor of 3+ characters, so rg's lines are shown unranked; \
-             cut at {cap} bytes: {lines} of {total_lines} lines ({printed} of {total} bytes) shown. \
+             cut at {cap} bytes: {shown} of {matching} matching lines ({printed} of {total} bytes) shown. \
              All of them: {} (or --passthrough-cap 0)",
             settings.flags.repro()
         )?;
     }
+    let total_lines = matching;
     Ok(partial.unwrap_or(if total_lines > 0 {
         ExitStatus::Shown
     } else {
         ExitStatus::NoMatch
     }))
+}
+
+/// rg's `PATH: WARNING: stopped searching binary file after match (...)`.
+fn is_binary_warning(line: &[u8]) -> bool {
+    line.ends_with(b")\n")
+        && line
+            .windows(b": WARNING: stopped searching binary file".len())
+            .any(|w| w == b": WARNING: stopped searching binary file")
 }
 
 fn ranked(
@@ -239,7 +256,7 @@ fn ranked(
         } else {
             settings
                 .max_lines
-                .unwrap_or_else(|| default_allowance(i))
+                .unwrap_or_else(|| default_allowance(i, ranked[i].tally.def_lines > 0))
                 .min(ranked[i].tally.quotes.len())
         }
     };
@@ -284,25 +301,37 @@ fn ranked(
             defs
         }
     };
-    let mut report = Report {
+    // Headings were not counted when the page was laid out: where they
+    // push it past the budget, quote fewer lines of its last files (the
+    // page keeps its files, so other pages are unaffected).
+    let parts = Parts {
         query,
         fallback,
         hits,
         matches,
         ranked: &ranked,
-        omitted: omitted(&ranked, &pages[settings.page - 1]),
-        pages: &pages,
-        page: settings.page,
-        elapsed_ms: started.elapsed().as_millis() as u64,
         repro,
         file_command,
-        command: settings.command.clone(),
-        explain: settings.explain,
-        files_only: settings.files_only,
-        seen: seen_lines(settings, &ranked, &pages[index], &memory),
-        defs,
-        code: Vec::new(),
+        defs: &defs,
     };
+    if let Some(budget) = settings.budget_bytes {
+        for _ in 0..MAX_TRIMS {
+            let seen = seen_lines(settings, &ranked, &pages[index], &memory);
+            if render::text::page(&parts.report(settings, started, &pages, index, seen))
+                .bytes
+                .len()
+                <= budget
+            {
+                break;
+            }
+            let Some(slot) = pages[index].slots.iter_mut().rev().find(|s| s.lines > 1) else {
+                break;
+            };
+            slot.lines -= 1;
+        }
+    }
+    let seen = seen_lines(settings, &ranked, &pages[index], &memory);
+    let mut report = parts.report(settings, started, &pages, index, seen);
     let render::text::Page {
         bytes: text,
         tokens,
@@ -447,6 +476,52 @@ fn shown_in_plain(settings: &SearchSettings, lines: &[PlainLine]) -> Vec<Shown> 
     shown
 }
 
+/// What a page's report is made of, apart from the page itself.
+struct Parts<'a> {
+    query: &'a Query,
+    fallback: Option<String>,
+    hits: u64,
+    matches: u64,
+    ranked: &'a [Ranked],
+    repro: String,
+    file_command: String,
+    defs: &'a [Vec<Def>],
+}
+
+impl<'a> Parts<'a> {
+    fn report(
+        &self,
+        settings: &SearchSettings,
+        started: Instant,
+        pages: &'a [PageSpan],
+        index: usize,
+        seen: Vec<Vec<u64>>,
+    ) -> Report<'a> {
+        Report {
+            query: self.query,
+            fallback: self.fallback.clone(),
+            hits: self.hits,
+            matches: self.matches,
+            ranked: self.ranked,
+            omitted: omitted(self.ranked, &pages[index]),
+            pages,
+            page: index + 1,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            repro: self.repro.clone(),
+            file_command: self.file_command.clone(),
+            command: settings.command.clone(),
+            explain: settings.explain,
+            files_only: settings.files_only,
+            seen,
+            defs: self.defs,
+            code: Vec::new(),
+        }
+    }
+}
+
+/// Lines taken off a page at most to bring its headings within budget.
+const MAX_TRIMS: usize = 64;
+
 /// Percent of a page's body budget left for definition headings.
 const HEADINGS_SHARE: usize = 15;
 
@@ -492,7 +567,6 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
         .map(|d| u64::from(d.name_line))
         .collect();
     let tally = &mut ranked.tally;
-    let was_def = tally.def_lines > 0;
     for quote in &mut tally.quotes {
         let def = def_lines.contains(&quote.line);
         if def != quote.def {
@@ -526,12 +600,24 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
             }
         }
     }
+    let lexical = lexical_bonus(tally);
     tally.def_lines = def_lines.len() as u64;
-    let is_def = tally.def_lines > 0;
-    if is_def != was_def {
-        let points = if is_def { DEF_FILE } else { -DEF_FILE };
-        ranked.score.total += points;
-        ranked.score.signals.push(("parser-def", points));
+    tally.weak_def_lines = 0;
+    let parsed = lexical_bonus(tally);
+    if parsed != lexical {
+        ranked.score.total += parsed - lexical;
+        ranked.score.signals.push(("parser-def", parsed - lexical));
+    }
+}
+
+/// The definition bonus a tally's lexical counts earn.
+fn lexical_bonus(tally: &FileTally) -> i64 {
+    if tally.def_lines > 0 {
+        DEF_FILE
+    } else if tally.weak_def_lines > 0 {
+        WEAK_DEF_FILE
+    } else {
+        0
     }
 }
 

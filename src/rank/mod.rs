@@ -15,6 +15,10 @@ use crate::query::Query;
 
 /// A file that defines the queried name outranks every file that does not.
 pub const DEF_FILE: i64 = 100_000;
+/// A file whose only "definitions" are indented assignments (`    x = ...`,
+/// `  const x = ...`): often locals, so they rank below real definitions
+/// but above plain usages.
+pub const WEAK_DEF_FILE: i64 = 5_000;
 /// Per query word a file covers, in the any-word fallback.
 pub const PER_WORD_COVERED: i64 = 10_000;
 const NAME_EQUALS_FILE: i64 = 3_000;
@@ -38,6 +42,9 @@ const LINE_EXACT: i32 = 20;
 pub struct LineSignals {
     /// The line defines the queried name.
     pub def: bool,
+    /// The line assigns the name in an indented block: a definition by
+    /// the lexical rules, but often a local variable.
+    pub weak_def: bool,
     /// Some match on the line is a whole word.
     pub word: bool,
     /// Some match has exactly the query's case.
@@ -52,6 +59,8 @@ impl LineSignals {
         let mut score = 0;
         if self.def {
             score += LINE_DEF;
+        } else if self.weak_def {
+            score += LINE_DEF / 4;
         }
         if self.word {
             score += LINE_WORD;
@@ -142,7 +151,13 @@ impl Scorer {
             }
         }
         if let (Some(lang), Some(name)) = (lang, &self.name) {
-            signals.def = lexical::defines(lang, line, name);
+            if lexical::defines(lang, line, name) {
+                if is_indented_assignment(line, name) {
+                    signals.weak_def = true;
+                } else {
+                    signals.def = true;
+                }
+            }
         }
         signals
     }
@@ -152,6 +167,8 @@ impl Scorer {
         let mut score = Score::default();
         if tally.def_lines > 0 {
             score.add("def", DEF_FILE);
+        } else if tally.weak_def_lines > 0 {
+            score.add("weak-def", WEAK_DEF_FILE);
         }
         score.add(
             "words",
@@ -201,6 +218,31 @@ pub fn rank(scorer: &Scorer, tallies: Vec<FileTally>) -> Vec<Ranked> {
             .then_with(|| a.tally.path.cmp(&b.tally.path))
     });
     ranked
+}
+
+/// An indented line that assigns `name` a value that is not a function:
+/// `    x = 1`, `\tx: int = 2`, `  const x = f()`, `  local x = {}`. Such
+/// lines are definitions to the lexical rules but are usually locals.
+pub fn is_indented_assignment(line: &[u8], name: &[u8]) -> bool {
+    if !matches!(line.first(), Some(b' ' | b'\t')) {
+        return false;
+    }
+    let trimmed = line.trim_ascii_start();
+    let declared = [&b"const "[..], b"let ", b"var ", b"val ", b"local "]
+        .iter()
+        .any(|k| trimmed.starts_with(k))
+        && !trimmed.starts_with(b"local function");
+    let Some(at) = trimmed.windows(name.len()).position(|w| w == name) else {
+        return false;
+    };
+    let after = trimmed[at + name.len()..].trim_ascii_start();
+    let assigns = declared
+        || (at == 0
+            && (after.starts_with(b"=") && !after.starts_with(b"==") || after.starts_with(b":")));
+    let function_value = [&b"function"[..], b"=>", b"lambda", b"fn(", b"func("]
+        .iter()
+        .any(|k| contains(after, k));
+    assigns && !function_value
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -373,6 +415,27 @@ mod tests {
         assert!(sig.word && sig.exact && !sig.def);
         let part = s.line(None, b"xuseStatey", &[(1, 9)]);
         assert!(!part.word);
+    }
+
+    #[test]
+    fn indented_assignments_are_weak_definitions() {
+        let s = scorer("style");
+        let weak = |line: &str| s.line(Some(Lang::Python), line.as_bytes(), &[]);
+        assert!(weak("        style: Style = cls.__new__(Style)").weak_def);
+        assert!(weak("    style = None").weak_def);
+        assert!(weak("def style(").def);
+        assert!(
+            weak("style = Style()").def,
+            "module level stays a definition"
+        );
+        assert!(!weak("    style = lambda x: x").weak_def);
+        let js = |line: &str| is_indented_assignment(line.as_bytes(), b"style");
+        assert!(
+            js("  const style = useMemo(() => 1)") == false,
+            "a function value"
+        );
+        assert!(js("  let style = {}"));
+        assert!(!js("  const style = (a) => a"));
     }
 
     #[test]

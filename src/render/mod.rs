@@ -41,7 +41,7 @@ pub struct Report<'a> {
     pub files_only: bool,
     /// Definitions of each file on the page (aligned with the page's
     /// slots; empty where the file was not parsed).
-    pub defs: Vec<Vec<Def>>,
+    pub defs: &'a [Vec<Def>],
     /// Code of the definitions holding every match, when attached.
     pub code: Vec<Code>,
     /// Per slot: chosen lines the session was already shown (collapsed).

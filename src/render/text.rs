@@ -28,8 +28,18 @@ use crate::group::group;
 use crate::page::{chosen_quotes, tokens};
 use crate::rank::Score;
 
-/// Most definition files named in the footer's note.
-const NOTE_NAMES: usize = 5;
+/// Bytes the footer's note may spend naming definitions on other pages,
+/// at most (about 250 tokens): enough to name a few dozen.
+pub const NOTE_MAX_BYTES: usize = 1000;
+
+/// `path:line` of a file's first definition line (or the path alone).
+fn def_place(tally: &FileTally) -> Vec<u8> {
+    let mut place = tally.path.clone();
+    if let Some(line) = tally.quotes.iter().filter(|q| q.def).map(|q| q.line).min() {
+        place.extend_from_slice(format!(":{line}").as_bytes());
+    }
+    place
+}
 
 /// One file on a page, as the text page shows it.
 #[derive(Debug, Clone, Copy)]
@@ -165,21 +175,24 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
         );
     }
     if !omitted.def_files.is_empty() {
-        let names: Vec<String> = omitted
-            .def_files
-            .iter()
-            .take(NOTE_NAMES)
-            .map(|&i| String::from_utf8_lossy(&report.ranked[i].tally.path).into_owned())
-            .collect();
-        let more = omitted.def_files.len().saturating_sub(NOTE_NAMES);
-        let _ = write!(
-            out,
-            "note: {} files holding a definition are not on this page: {}",
-            omitted.def_files.len(),
-            names.join(", ")
-        );
-        if more > 0 {
-            let _ = write!(out, " (+{more} more)");
+        // Name every definition on other pages, with its line, while the
+        // note's share of the budget lasts.
+        let total = omitted.def_files.len();
+        let _ = write!(out, "note: {total} more files define it, on other pages:");
+        let mut spent = 0;
+        let mut named = 0;
+        for &i in &omitted.def_files {
+            let place = def_place(&report.ranked[i].tally);
+            if named > 0 && spent + place.len() + 2 > NOTE_MAX_BYTES {
+                break;
+            }
+            out.extend_from_slice(if named == 0 { b" " } else { b", " });
+            out.extend_from_slice(&place);
+            spent += place.len() + 2;
+            named += 1;
+        }
+        if named < total {
+            let _ = write!(out, " (+{} more)", total - named);
         }
         out.push(b'\n');
     }
@@ -212,11 +225,10 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
     let note = if frame.def_paths.is_empty() {
         0
     } else {
-        let mut longest: Vec<usize> = frame.def_paths.iter().map(|p| p.len() + 2).collect();
-        longest.sort_unstable_by(|a, b| b.cmp(a));
-        "note:  files holding a definition are not on this page:  (+ more)\n".len()
+        let places: usize = frame.def_paths.iter().map(|p| p.len() + 2 + NUMBERS).sum();
+        "note:  more files define it, on other pages: (+ more)\n".len()
             + 2 * NUMBERS
-            + longest.iter().take(NOTE_NAMES).sum::<usize>()
+            + places.min(NOTE_MAX_BYTES + 200)
     };
     let repro = "repro: \n".len() + frame.repro.len();
     header + next + lines + note + repro
