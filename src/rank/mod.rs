@@ -430,10 +430,7 @@ mod tests {
         );
         assert!(!weak("    style = lambda x: x").weak_def);
         let js = |line: &str| is_indented_assignment(line.as_bytes(), b"style");
-        assert!(
-            js("  const style = useMemo(() => 1)") == false,
-            "a function value"
-        );
+        assert!(!js("  const style = useMemo(() => 1)"), "a function value");
         assert!(js("  let style = {}"));
         assert!(!js("  const style = (a) => a"));
     }
