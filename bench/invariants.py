@@ -16,7 +16,8 @@ pass through. Per query it runs `scout search Q .` twice, `scout search
   I3  hits=/files= (text header, JSON, per file) equal rg's counts
   I4  every quoted line is the file's line, or a marked cut of it
   I5  two runs print the same bytes (elapsed "NNms" masked)
-  I6  shown + already_shown + left_out = hits, per file and in total;
+  I6  shown + already_shown + left_out = hits, per file and in total, also
+      with session memory on (a repeated search is never larger);
       plain (non-passthrough) output prints every rg line
 
 Prints each violation, a count per invariant, and exits 1 if any.
@@ -469,6 +470,69 @@ def first_diff(a, b):
     return "%d vs %d lines" % (len(la), len(lb))
 
 
+def memory_pass(checker, queries, state, jobs):
+    """Runs each query three times, then once with --json, inside its own
+    agent session. Checks that a repeat is never larger than the search
+    before it (and smaller after a ranked page), that the first run's
+    page becomes `already_shown`, and I6 with memory on:
+    shown + already_shown + left_out = hits, per file and in total."""
+    out = {"runs": 0, "bytes": [0, 0, 0], "violations": []}
+    lock = threading.Lock()
+
+    def one(item):
+        i, q = item
+        env = dict(checker.env)
+        env["SCOUT_SESSION_ID"] = "invariants-%d" % i
+        argv = [checker.scout, "search"] + checker.extra + q.scout_flags()
+        runs = [bl.run(argv + [q.text, "."], checker.repo, env=env,
+                       timeout=checker.timeout) for _ in range(3)]
+        js = bl.run(argv + ["--json", q.text, "."], checker.repo, env=env,
+                    timeout=checker.timeout)
+        v = []
+        if any(r.timed_out or r.code not in (0, 1, 3) for r in runs + [js]):
+            v.append(("ERR", "memory: a run failed or timed out"))
+            return v, None
+        sizes = [len(r.out) for r in runs]
+        first_ranked = runs[0].out.startswith(b"query: ")
+        if sizes[1] > sizes[0] or (first_ranked and sizes[1] >= sizes[0]):
+            v.append(("I6", "memory: second search %d bytes, first %d"
+                      % (sizes[1], sizes[0])))
+        if sizes[2] > sizes[1]:
+            v.append(("I6", "memory: third search %d bytes, second %d"
+                      % (sizes[2], sizes[1])))
+        try:
+            doc = json.loads(js.out)
+        except ValueError:
+            v.append(("ERR", "memory: --json output is not JSON"))
+            return v, sizes
+        total = 0
+        for r in doc["results"]:
+            parts = r["shown"] + r["already_shown"] + r["left_out"]
+            if parts != r["hits"]:
+                v.append(("I6", "memory: %s shown %d + already %d + left "
+                          "out %d != hits %d" % (r["path"], r["shown"],
+                                                 r["already_shown"],
+                                                 r["left_out"], r["hits"])))
+            total += r["already_shown"]
+        if doc["shown"] + doc["already_shown"] + doc["left_out"] != doc["hits"]:
+            v.append(("I6", "memory: totals do not add up to hits"))
+        if first_ranked and total == 0:
+            v.append(("I6", "memory: nothing already shown after 3 searches"))
+        return v, sizes
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for (i, q), (v, sizes) in zip(enumerate(queries),
+                                      pool.map(one, enumerate(queries))):
+            with lock:
+                if sizes:
+                    out["runs"] += 1
+                    for k in range(3):
+                        out["bytes"][k] += sizes[k]
+                if v:
+                    out["violations"].append((q, v))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo")
@@ -483,6 +547,9 @@ def main():
     ap.add_argument("--max-report", type=int, default=20,
                     help="violations printed per invariant (all go to --out)")
     ap.add_argument("--out", help="write every violation as JSON here")
+    ap.add_argument("--memory-queries", type=int, default=30,
+                    help="ranked queries re-run inside an agent session to "
+                    "check session memory (default 30, 0 = none)")
     ap.add_argument("--anchorless-json", action="store_true",
                     help="also run --json for anchorless patterns (slow on "
                     "big trees: scout ranks every line)")
@@ -521,6 +588,14 @@ def main():
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one, queries))
 
+    # Session memory: the same search three times in one agent session.
+    ranked_qs = [q for q, (_, _, facts) in zip(queries, results)
+                 if facts.get("mode") == "ranked"][:args.memory_queries]
+    memory = memory_pass(checker, ranked_qs, state, args.jobs)
+    for q, v in memory["violations"]:
+        queries.append(q)
+        results.append((v, [], {"mode": "memory"}))
+
     per = {k: 0 for k in INVARIANTS}
     shown = {k: 0 for k in INVARIANTS}
     all_v = []
@@ -544,11 +619,19 @@ def main():
     print("checked %d queries (%s) on %s in %.0fs with %s" % (
         len(queries), ", ".join("%s %d" % kv for kv in sorted(modes.items())),
         repo, time.perf_counter() - t0, scout))
+    if memory["runs"]:
+        b1, b2, b3 = memory["bytes"]
+        print("session memory: %d ranked queries searched 3 times in one "
+              "session: %d, %d, %d bytes (second/first %.2f, third/second "
+              "%.2f)" % (memory["runs"], b1, b2, b3, b2 / max(b1, 1),
+                         b3 / max(b2, 1)))
     print("violations: " + "  ".join("%s=%d" % (k, per[k]) for k in INVARIANTS))
     if args.out:
         with open(args.out, "w") as fh:
             json.dump({"repo": repo, "queries": [q.to_json() for q in queries],
-                       "violations": all_v, "counts": per}, fh, indent=1)
+                       "violations": all_v, "counts": per,
+                       "memory": {"runs": memory["runs"],
+                                  "bytes": memory["bytes"]}}, fh, indent=1)
     import shutil
     shutil.rmtree(state, ignore_errors=True)
     sys.exit(1 if any(per.values()) else 0)

@@ -280,6 +280,10 @@ pub struct OutputArgs {
     #[arg(long)]
     pub explain: bool,
 
+    /// Definitions from the lexical rules only: no parsing, no grouping under enclosing definitions, no attached code.
+    #[arg(long)]
+    pub lexical: bool,
+
     /// Most bytes printed for a pattern with no 3-character literal anchor (rg's lines, unranked); 0 means no limit.
     #[arg(long, value_name = "BYTES", default_value_t = 100 * 1024)]
     pub passthrough_cap: u64,

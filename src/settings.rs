@@ -39,6 +39,8 @@ pub struct SearchSettings {
     pub files_only: bool,
     pub json: bool,
     pub explain: bool,
+    /// `--lexical`: no parser (no grouping, no code, lexical definitions).
+    pub lexical: bool,
     /// Passthrough cap in bytes; `None` means no limit.
     pub passthrough_cap: Option<u64>,
     /// `scout search ...` as typed, without `--page`: the base of the
@@ -142,6 +144,7 @@ impl SearchSettings {
             files_only: args.output.files_only,
             json: args.output.json,
             explain: args.output.explain,
+            lexical: args.output.lexical,
             passthrough_cap: (args.output.passthrough_cap > 0)
                 .then_some(args.output.passthrough_cap),
             command: command_without_page(argv),

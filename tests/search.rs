@@ -289,6 +289,29 @@ fn matches_are_grouped_under_their_enclosing_definition() {
 }
 
 #[test]
+fn lexical_mode_parses_nothing() {
+    let fx = Fixture::new();
+    fx.write(
+        "rows.py",
+        "def fetch_rows(n):\n    return [n]\n\nfetch_rows(1)\n",
+    );
+    let run = fx.run(&["search", "fetch_rows", "--lexical", "--explain"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains("rows.py  (2x) [def]\n"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        !run.stdout().contains("function fetch_rows"),
+        "{}",
+        run.describe()
+    );
+    assert!(!run.stdout().contains("code: "), "{}", run.describe());
+    assert!(!fx.home.path().join("cache/scout/defs").exists());
+}
+
+#[test]
 fn the_parser_finds_definitions_the_lexical_rules_miss() {
     let fx = Fixture::new();
     // A Go method whose signature spans lines: the name's line alone does

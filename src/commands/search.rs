@@ -263,9 +263,9 @@ fn ranked(
     // Headings of enclosing definitions are added after layout (parsing
     // every file to lay out every page would cost too much): keep a share
     // of the budget for them.
-    let body_bytes = settings
-        .budget_bytes
-        .map(|b| b.saturating_sub(reserve) * (100 - HEADINGS_SHARE) / 100);
+    let body_bytes = settings.budget_bytes.map(|b| {
+        b.saturating_sub(reserve) * (100 - if settings.lexical { 0 } else { HEADINGS_SHARE }) / 100
+    });
     let mut pages = layout(ranked.len(), body_bytes, allowance, |i, lines| {
         render::text::file_block_len(&ranked[i].tally, &ranked[i].score, lines, settings.explain)
     });
@@ -288,7 +288,7 @@ fn ranked(
         }
         _ => None,
     };
-    let defs = if settings.files_only {
+    let defs = if settings.files_only || settings.lexical {
         Vec::new()
     } else {
         let defs = parse_page(settings, &ranked, &pages[index]);
@@ -317,11 +317,10 @@ fn ranked(
     if let Some(budget) = settings.budget_bytes {
         for _ in 0..MAX_TRIMS {
             let seen = seen_lines(settings, &ranked, &pages[index], &memory);
-            if render::text::page(&parts.report(settings, started, &pages, index, seen))
-                .bytes
-                .len()
-                <= budget
-            {
+            // The time-independent estimate: the bytes would include the
+            // elapsed milliseconds and make the cut depend on timing.
+            let page = render::text::page(&parts.report(settings, started, &pages, index, seen));
+            if page.tokens * crate::page::BYTES_PER_TOKEN <= budget {
                 break;
             }
             let Some(slot) = pages[index].slots.iter_mut().rev().find(|s| s.lines > 1) else {
@@ -664,7 +663,7 @@ fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
     let groups: Vec<(usize, Vec<Group>)> = quotes
         .iter()
         .enumerate()
-        .map(|(i, q)| (i, group(q, &report.defs[i])))
+        .map(|(i, q)| (i, group(q, report.defs.get(i).map_or(&[][..], |d| &d[..]))))
         .collect();
     let Some(picked) = attachable(&groups) else {
         return Vec::new();
