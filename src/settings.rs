@@ -43,8 +43,8 @@ pub struct SearchSettings {
     pub lexical: bool,
     /// Passthrough cap in bytes; `None` means no limit.
     pub passthrough_cap: Option<u64>,
-    /// `scout search ...` as typed, without `--page`: the base of the
-    /// next-page command.
+    /// `scout search ...` as typed, without `--page` and `--json`: the
+    /// base of the next-page command.
     pub command: String,
     /// scout's cache directory (definitions), if there is one.
     pub cache_dir: Option<std::path::PathBuf>,
@@ -147,7 +147,13 @@ impl SearchSettings {
             lexical: args.output.lexical,
             passthrough_cap: (args.output.passthrough_cap > 0)
                 .then_some(args.output.passthrough_cap),
-            command: command_without_page(argv),
+            // Without --json either: the text page and the JSON document
+            // are laid out alike, so their footers must be the same size.
+            command: shell::join(
+                shell::words_without(argv, "--page")
+                    .into_iter()
+                    .filter(|w| *w != b"--json"),
+            ),
             cache_dir: crate::dirs::cache_dir(),
             session: session_from_env(),
             again: args.session.again,
@@ -157,49 +163,5 @@ impl SearchSettings {
             forget: args.session.forget,
             cwd: std::env::current_dir().unwrap_or_default(),
         })
-    }
-}
-
-/// `scout search ...` from the full argv, with any `--page N` removed.
-fn command_without_page(argv: &[OsString]) -> String {
-    let mut words: Vec<&[u8]> = vec![b"scout"];
-    let mut skip_next = false;
-    for arg in argv.iter().skip(1) {
-        let bytes = arg.as_encoded_bytes();
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        if bytes == b"--page" {
-            skip_next = true;
-            continue;
-        }
-        if bytes.starts_with(b"--page=") {
-            continue;
-        }
-        words.push(bytes);
-    }
-    shell::join(words)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_next_page_command_drops_the_current_page() {
-        let argv: Vec<OsString> = [
-            "/usr/bin/scout",
-            "search",
-            "a b",
-            "--page",
-            "2",
-            "src",
-            "--page=3",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        assert_eq!(command_without_page(&argv), "scout search 'a b' src");
     }
 }

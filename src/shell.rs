@@ -18,6 +18,26 @@ pub fn join<'a>(words: impl IntoIterator<Item = &'a [u8]>) -> String {
     words.into_iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
+/// The words of the command line typed (`argv`, program first, printed as
+/// `scout`), without any `FLAG N` or `FLAG=N`: the base of a command that
+/// sets FLAG anew (the next page, a larger limit).
+pub fn words_without<'a>(argv: &'a [std::ffi::OsString], flag: &str) -> Vec<&'a [u8]> {
+    let mut words: Vec<&[u8]> = vec![b"scout"];
+    let with_equals = format!("{flag}=");
+    let mut skip_next = false;
+    for arg in argv.iter().skip(1) {
+        let bytes = arg.as_encoded_bytes();
+        if skip_next {
+            skip_next = false;
+        } else if bytes == flag.as_bytes() {
+            skip_next = true;
+        } else if !bytes.starts_with(with_equals.as_bytes()) {
+            words.push(bytes);
+        }
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -30,5 +50,25 @@ mod tests {
         assert_eq!(quote(b"it's"), r"'it'\''s'");
         assert_eq!(quote(b""), "''");
         assert_eq!(quote(b"x$y"), "'x$y'");
+    }
+
+    #[test]
+    fn words_without_drops_the_flag_in_both_spellings() {
+        let argv: Vec<std::ffi::OsString> = [
+            "/usr/bin/scout",
+            "search",
+            "a b",
+            "--page",
+            "2",
+            "src",
+            "--page=3",
+        ]
+        .iter()
+        .map(Into::into)
+        .collect();
+        assert_eq!(
+            join(words_without(&argv, "--page")),
+            "scout search 'a b' src"
+        );
     }
 }

@@ -146,24 +146,7 @@ fn normalize(path: &Path) -> PathBuf {
 /// `FLAG=N` removed and `FLAG value` appended: the command for the next
 /// page.
 pub fn command_with(argv: &[OsString], flag: &str, value: &str) -> String {
-    let mut words: Vec<&[u8]> = vec![b"scout"];
-    let with_equals = format!("{flag}=");
-    let mut skip_next = false;
-    for arg in argv.iter().skip(1) {
-        let bytes = arg.as_encoded_bytes();
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        if bytes == flag.as_bytes() {
-            skip_next = true;
-            continue;
-        }
-        if bytes.starts_with(with_equals.as_bytes()) {
-            continue;
-        }
-        words.push(bytes);
-    }
+    let mut words = shell::words_without(argv, flag);
     words.push(flag.as_bytes());
     words.push(value.as_bytes());
     shell::join(words)

@@ -417,6 +417,37 @@ fn i5_identical_runs_print_identical_bytes() {
 }
 
 #[test]
+fn text_and_json_lay_out_the_same_page() {
+    // The next-page command is part of the footer the layout reserves room
+    // for; --json must not make it longer and shift the page.
+    let fx = Fixture::new();
+    usage_tree(&fx, 90);
+    for budget in ["200", "350", "900"] {
+        let text = fx.run(&["search", "Widget", "--budget-tokens", budget]);
+        let doc = fx
+            .run(&["search", "Widget", "--budget-tokens", budget, "--json"])
+            .json();
+        assert_eq!(
+            text.header_field("shown").unwrap(),
+            doc["shown"].to_string(),
+            "budget {budget}"
+        );
+        let text_files: Vec<String> = text.files().into_iter().map(|f| f.0).collect();
+        let json_files: Vec<String> = doc["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["path"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(text_files, json_files, "budget {budget}");
+        assert_eq!(
+            doc["next"],
+            format!("scout search Widget --budget-tokens {budget} --json --page 2")
+        );
+    }
+}
+
+#[test]
 fn i6_shown_and_left_out_add_up_to_hits() {
     let fx = Fixture::new();
     usage_tree(&fx, 50);

@@ -210,7 +210,8 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
         tokens,
         elapsed_ms: report.elapsed_ms,
         repro: report.repro.clone(),
-        next: (report.page < report.pages.len()).then(|| report.page_command(report.page + 1)),
+        next: (report.page < report.pages.len())
+            .then(|| format!("{} --json --page {}", report.command, report.page + 1)),
         defs_not_on_page: report
             .omitted
             .def_files

@@ -12,7 +12,7 @@
 //! twice. Streaming (`run_plain`, `run_streaming`) stays in `process`.
 
 use std::io::Read;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -121,13 +121,7 @@ fn run_once(
     deadline: Option<Instant>,
     sink: &mut dyn LineSink,
 ) -> Result<LinesOutcome> {
-    let mut child = Command::new(&rg.path)
-        .args(&command.args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("could not run {}", rg.path.display()))?;
+    let mut child = super::process::spawn_piped(rg, command)?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
     let chunks = read_in_background(stdout, 16);

@@ -53,14 +53,19 @@ impl RgOutcome {
     }
 }
 
-fn spawn(rg: &Rg, command: &RgCommand) -> Result<(Child, JoinHandle<Vec<u8>>)> {
-    let mut child = Command::new(&rg.path)
+/// Starts rg with stdin closed and stdout and stderr piped.
+pub(super) fn spawn_piped(rg: &Rg, command: &RgCommand) -> Result<Child> {
+    Command::new(&rg.path)
         .args(&command.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| format!("could not run {}", rg.path.display()))?;
+        .with_context(|| format!("could not run {}", rg.path.display()))
+}
+
+fn spawn(rg: &Rg, command: &RgCommand) -> Result<(Child, JoinHandle<Vec<u8>>)> {
+    let mut child = spawn_piped(rg, command)?;
     let mut stderr = child.stderr.take().expect("stderr is piped");
     let drain = std::thread::spawn(move || {
         let mut buf = Vec::new();
