@@ -53,6 +53,16 @@ impl RgOutcome {
     }
 }
 
+/// Bytes of rg's stdout pipe, asked for (Linux's default is 64 KiB).
+const PIPE_BYTES: usize = 1 << 20;
+
+/// Lets rg run ahead of scout's reading: with the default 64 KiB pipe,
+/// rg's search threads stall whenever scout is busy with an event. Best
+/// effort: where the system refuses, the default pipe still works.
+fn widen_pipe(stdout: &std::process::ChildStdout) {
+    let _ = rustix::pipe::fcntl_setpipe_size(stdout, PIPE_BYTES);
+}
+
 /// Starts rg with stdin closed and stdout and stderr piped.
 pub(super) fn spawn_piped(rg: &Rg, command: &RgCommand) -> Result<Child> {
     Command::new(&rg.path)
@@ -103,6 +113,7 @@ pub fn run_streaming(
 ) -> Result<RgOutcome> {
     let (mut child, drain) = spawn(rg, command)?;
     let stdout = child.stdout.take().expect("stdout is piped");
+    widen_pipe(&stdout);
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut line = Vec::with_capacity(1 << 12);
     let mut stopped = false;
