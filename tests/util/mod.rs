@@ -140,21 +140,87 @@ impl Run {
         String::from_utf8_lossy(&self.output.stderr).into_owned()
     }
 
-    /// Everything a failure message needs.
+    /// Everything a failure message needs (a long stdout or tree is cut).
     pub fn describe(&self) -> String {
         let tree: Vec<String> = walk(&self.cwd)
             .into_iter()
             .map(|p| p.strip_prefix(&self.cwd).unwrap().display().to_string())
             .collect();
+        let stdout = self.stdout();
+        let stdout = if stdout.len() > 4000 {
+            let mut cut = 4000;
+            while !stdout.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{}... ({} bytes)\n", &stdout[..cut], stdout.len())
+        } else {
+            stdout
+        };
         format!(
             "command: scout {}\ncwd: {}\ntree: {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.args.join(" "),
+            self.args
+                .iter()
+                .map(|a| format!("'{a}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
             self.cwd.display(),
-            tree.join(" "),
+            if tree.len() > 40 {
+                format!("{} files", tree.len())
+            } else {
+                tree.join(" ")
+            },
             self.output.status.code(),
-            self.stdout(),
+            stdout,
             self.stderr()
         )
+    }
+
+    /// stdout's lines.
+    pub fn lines(&self) -> Vec<String> {
+        self.stdout().lines().map(str::to_string).collect()
+    }
+
+    /// stdout's lines that are results (not the bracketed notes of the
+    /// faithful views).
+    pub fn results(&self) -> Vec<String> {
+        self.lines()
+            .into_iter()
+            .filter(|l| !l.starts_with('['))
+            .collect()
+    }
+
+    /// stdout's bracketed notes.
+    pub fn notes(&self) -> Vec<String> {
+        self.lines()
+            .into_iter()
+            .filter(|l| l.starts_with('['))
+            .collect()
+    }
+
+    /// Asserts that stdout's lines are exactly `expected`.
+    pub fn expect_lines(&self, expected: &[&str]) -> &Self {
+        assert_eq!(self.lines(), expected, "\n{}", self.describe());
+        self
+    }
+
+    /// Asserts that stdout contains `needle`.
+    pub fn expect_stdout_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stdout().contains(needle),
+            "stdout lacks {needle:?}\n{}",
+            self.describe()
+        );
+        self
+    }
+
+    /// Asserts that stderr contains `needle`.
+    pub fn expect_stderr_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stderr().contains(needle),
+            "stderr lacks {needle:?}\n{}",
+            self.describe()
+        );
+        self
     }
 
     /// Asserts the exit code, printing everything when it differs.

@@ -9,7 +9,6 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use assert_cmd::Command;
@@ -22,13 +21,15 @@ pub struct Env {
     vars: Vec<(String, OsString)>,
 }
 
+/// The run type and failure report are shared with the ranked view's tests.
+#[path = "../util/mod.rs"]
+mod util;
+
+pub use util::Run;
+
 /// The real rg, found on the test process's PATH.
 pub fn real_rg() -> PathBuf {
-    let path = std::env::var_os("PATH").expect("PATH is set");
-    std::env::split_paths(&path)
-        .map(|d| d.join("rg"))
-        .find(|p| p.is_file())
-        .expect("rg must be installed to run the integration tests")
+    util::rg_dir().join("rg")
 }
 
 impl Env {
@@ -144,131 +145,5 @@ impl Env {
             .lines()
             .map(str::to_string)
             .collect()
-    }
-}
-
-/// A finished scout run.
-pub struct Run {
-    pub args: Vec<String>,
-    pub cwd: PathBuf,
-    pub output: Output,
-}
-
-impl Run {
-    pub fn code(&self) -> i32 {
-        self.output.status.code().unwrap_or(-1)
-    }
-
-    pub fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.output.stdout).into_owned()
-    }
-
-    pub fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.output.stderr).into_owned()
-    }
-
-    /// stdout's lines.
-    pub fn lines(&self) -> Vec<String> {
-        self.stdout().lines().map(str::to_string).collect()
-    }
-
-    /// stdout's lines that are results (not the bracketed notes).
-    pub fn results(&self) -> Vec<String> {
-        self.lines()
-            .into_iter()
-            .filter(|l| !l.starts_with('['))
-            .collect()
-    }
-
-    /// stdout's bracketed notes.
-    pub fn notes(&self) -> Vec<String> {
-        self.lines()
-            .into_iter()
-            .filter(|l| l.starts_with('['))
-            .collect()
-    }
-
-    /// Everything a failure message needs.
-    pub fn describe(&self) -> String {
-        let mut tree = Vec::new();
-        walk(&self.cwd, &self.cwd, &mut tree);
-        tree.sort();
-        let stdout = self.stdout();
-        let stdout = if stdout.len() > 4000 {
-            format!("{}... ({} bytes)\n", &stdout[..4000], stdout.len())
-        } else {
-            stdout
-        };
-        format!(
-            "command: scout {}\ncwd: {}\ntree: {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.args
-                .iter()
-                .map(|a| format!("'{a}'"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            self.cwd.display(),
-            if tree.len() > 40 {
-                format!("{} entries", tree.len())
-            } else {
-                tree.join(" ")
-            },
-            self.output.status.code(),
-            stdout,
-            self.stderr()
-        )
-    }
-
-    /// Asserts the exit code, printing everything when it differs.
-    pub fn expect_code(&self, code: i32) -> &Run {
-        assert_eq!(self.code(), code, "\n{}", self.describe());
-        self
-    }
-
-    /// Asserts that stdout's lines are exactly `expected`.
-    pub fn expect_lines(&self, expected: &[&str]) -> &Run {
-        assert_eq!(self.lines(), expected, "\n{}", self.describe());
-        self
-    }
-
-    /// Asserts that stdout contains `needle`.
-    pub fn expect_stdout_has(&self, needle: &str) -> &Run {
-        assert!(
-            self.stdout().contains(needle),
-            "stdout lacks {needle:?}\n{}",
-            self.describe()
-        );
-        self
-    }
-
-    /// Asserts that stderr contains `needle`.
-    pub fn expect_stderr_has(&self, needle: &str) -> &Run {
-        assert!(
-            self.stderr().contains(needle),
-            "stderr lacks {needle:?}\n{}",
-            self.describe()
-        );
-        self
-    }
-
-    /// stdout as one JSON value.
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.output.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{}", self.describe()))
-    }
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let rel = path.strip_prefix(root).unwrap().display().to_string();
-        if path.is_dir() {
-            out.push(format!("{rel}/"));
-            walk(root, &path, out);
-        } else {
-            out.push(rel);
-        }
     }
 }
