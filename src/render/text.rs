@@ -3,21 +3,28 @@
 //! ```text
 //! query: useState  kind=literal  hits=1442 files=214  shown=31 page=1/7  ~1420tok 24ms
 //! src/hooks/use-state.ts  (18x) [def]
-//!   12: export function useState<S>(initial: S) {
+//!   function useState (12-40)
+//!     12: export function useState<S>(initial: S) {
 //!   44: …text around the match… [cut 340 of 540 bytes]
+//! src/app.ts  (3x): 2 already shown, unchanged: 8, 19
 //! +207 files not shown: scout search useState --page 2
-//! +1398 lines not quoted in these files: rg -n --no-heading -F -e useState -- FILE
-//! note: 4 files holding a definition are not on this page: a.ts, b.ts, c.ts, d.ts
+//! +1398 lines not quoted in these files: rg -n --no-heading -F -e useState FILE
+//! note: 4 more files define it, on other pages: a.ts:3, b.ts:10, c.ts:7, d.ts:1
 //! repro: rg -n --no-heading -F -e useState
 //! ```
 //!
 //! A file header is `PATH  (Nx)` with ` [def]` when the file defines the
 //! queried name and ` [binary]` when rg found it binary (its lines are not
-//! quoted, since rg altered them). A quoted line is `  LINE: TEXT`, TEXT
-//! byte-identical to the file's line without its terminator; a line longer
-//! than 200 bytes is cut around its match, `…` standing where bytes were
-//! cut and ` [cut K of M bytes]` after it (invariant I4). Everything after
-//! the files is footer: what was left out and how to see it.
+//! quoted, since rg altered them); inside an agent session it ends with the
+//! lines already shown, collapsed. Quoted lines stand under the heading of
+//! their innermost enclosing definition (`KIND NAME (A-B)`), or under the
+//! file alone. A quoted line is `LINE: TEXT`, TEXT byte-identical to the
+//! file's line without its terminator; a line longer than 200 bytes is cut
+//! around its match, `…` standing where bytes were cut and
+//! ` [cut K of M bytes]` after it (invariant I4). Everything after the
+//! files is footer: what was left out and how to see it. Attached code
+//! (`code: PATH  KIND NAME (A-B)`, then `LINE: TEXT`) is rendered by
+//! [`code`] and follows the page.
 
 use std::io::Write;
 
