@@ -1,4 +1,5 @@
-//! Folding rg's event stream into per-file tallies.
+//! Folding rg's output (its `--json` events, or its plain records with
+//! spans found by a [`Matcher`]) into per-file tallies.
 //!
 //! Memory is O(files), never O(matches): per file, exact counters plus a
 //! bounded set of candidate lines (the best-scored, definitions first),
@@ -9,7 +10,7 @@
 
 use crate::lang::Lang;
 use crate::rank::{LineSignals, Scorer};
-use crate::rg::{Match, RgEvent, Stats};
+use crate::rg::{Matcher, Record, RgEvent, Stats};
 
 /// A quoted line is cut to at most this many bytes around its first match.
 pub const MAX_QUOTE_BYTES: usize = 200;
@@ -143,16 +144,13 @@ impl<'s> Fold<'s> {
     /// Takes one rg event.
     pub fn push(&mut self, event: RgEvent<'_>) {
         match event {
-            RgEvent::Begin(begin) => {
-                let path = begin.path.to_bytes().into_owned();
-                self.files.push(FileTally {
-                    lang: Lang::from_path(&path),
-                    path,
-                    ..FileTally::default()
-                });
-                self.current = Some(self.files.len() - 1);
+            RgEvent::Begin(begin) => self.begin(begin.path.to_bytes().into_owned()),
+            RgEvent::Match(m) => {
+                self.spans.clear();
+                self.spans
+                    .extend(m.submatches.iter().map(|s| (s.start, s.end)));
+                self.matched(m.line_number.unwrap_or(0), &m.lines.to_bytes());
             }
-            RgEvent::Match(m) => self.push_match(&m),
             RgEvent::Context(_) => {}
             RgEvent::End(end) => {
                 if let Some(i) = self.current.take() {
@@ -160,9 +158,7 @@ impl<'s> Fold<'s> {
                     file.hits = end.stats.matched_lines;
                     file.matches = end.stats.matches;
                     if end.binary_offset.is_some() {
-                        file.binary = true;
-                        file.quotes.clear();
-                        self.plain.complete = false;
+                        self.binary(i);
                     }
                 }
             }
@@ -170,16 +166,59 @@ impl<'s> Fold<'s> {
         }
     }
 
-    fn push_match(&mut self, m: &Match<'_>) {
+    /// Takes one record of plain output, finding its spans with `matcher`.
+    /// Returns false for a binary file whose lines rg did not print: its
+    /// counts are unknown, and only `--json` can give them.
+    pub fn push_record(&mut self, record: Record<'_>, matcher: &Matcher) -> bool {
+        match record {
+            Record::Line { path, number, text } => {
+                if self.current.is_none_or(|i| self.files[i].path != path) {
+                    self.begin(path.to_vec());
+                }
+                self.spans.clear();
+                matcher.spans(strip_terminator(text), &mut self.spans);
+                let found = self.spans.len().max(1) as u64;
+                self.matched(number, text);
+                if let Some(i) = self.current {
+                    self.files[i].matches += found;
+                }
+                true
+            }
+            Record::BinaryStopped { path } => {
+                if let Some(i) = self.current.filter(|&i| self.files[i].path == path) {
+                    self.binary(i);
+                }
+                true
+            }
+            Record::BinaryMatches { .. } => false,
+        }
+    }
+
+    fn begin(&mut self, path: Vec<u8>) {
+        self.files.push(FileTally {
+            lang: Lang::from_path(&path),
+            path,
+            ..FileTally::default()
+        });
+        self.current = Some(self.files.len() - 1);
+    }
+
+    /// rg stopped in a binary file: its lines are not quotable, and plain
+    /// `rg -n` prints a notice that the kept lines lack.
+    fn binary(&mut self, index: usize) {
+        let file = &mut self.files[index];
+        file.binary = true;
+        file.quotes.clear();
+        self.plain.complete = false;
+    }
+
+    /// One matching line of the current file, with its terminator; its
+    /// spans are in `self.spans`.
+    fn matched(&mut self, number: u64, line: &[u8]) {
         let Some(index) = self.current else {
             return;
         };
-        let line = m.lines.to_bytes();
-        let number = m.line_number.unwrap_or(0);
-        let body = strip_terminator(&line);
-        self.spans.clear();
-        self.spans
-            .extend(m.submatches.iter().map(|s| (s.start, s.end)));
+        let body = strip_terminator(line);
         let file = &mut self.files[index];
         let signals: LineSignals = self.scorer.line(file.lang, body, &self.spans);
         file.hits += 1;
@@ -197,11 +236,11 @@ impl<'s> Fold<'s> {
             signals,
         );
 
-        let plain_len = plain_line_len(&file.path, number, &line, self.options.with_filename);
+        let plain_len = plain_line_len(&file.path, number, line, self.options.with_filename);
         self.plain.bytes += plain_len;
         if self.plain.complete {
             if self.plain.bytes <= self.options.plain_cap {
-                let mut owned = line.into_owned();
+                let mut owned = line.to_vec();
                 if owned.last() != Some(&b'\n') {
                     owned.push(b'\n');
                 }

@@ -788,6 +788,71 @@ fn binary_files_are_counted_but_not_quoted() {
     );
 }
 
+/// A NUL byte past rg's first read: rg prints the lines before it, then
+/// stops with a notice. The counts are the lines rg printed.
+#[test]
+fn a_binary_file_found_late_keeps_the_lines_rg_printed() {
+    let fx = Fixture::new();
+    let mut content = "Widget line\n".repeat(20_000).into_bytes();
+    content.extend_from_slice(b"\x00 Widget after the NUL\n");
+    fx.write("late.dat", content);
+    fx.write("a.rs", "struct Widget;\n");
+    let printed = fx
+        .rg_lines(&["-e", "Widget", "."])
+        .iter()
+        .filter(|l| l.starts_with(b"./late.dat:") && !l.windows(7).any(|w| w == b"WARNING"))
+        .count() as u64;
+    assert!(printed > 0 && printed < 20_000, "{printed}");
+    let run = fx.run(&["search", "Widget", ".", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    let late = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == "./late.dat")
+        .expect("the binary file is listed")
+        .clone();
+    assert_eq!(late["hits"], printed, "{}", run.describe());
+    assert_eq!(late["binary"], true);
+    assert_eq!(doc["hits"], printed + 1);
+}
+
+/// A config file can add columns and context to rg's plain output; the
+/// counts must not change.
+#[test]
+fn an_rg_config_file_does_not_change_the_counts() {
+    let mut fx = Fixture::new();
+    usage_tree(&fx, 12);
+    let plain = fx.run(&["search", "Widget", "--json"]).json();
+    fx.write(".rgconfig", "--column\n--context=1\n--byte-offset\n");
+    let config = fx.root().join(".rgconfig");
+    fx.set_env("RIPGREP_CONFIG_PATH", config.as_os_str());
+    let run = fx.run(&["search", "Widget", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    assert_eq!(doc["hits"], plain["hits"], "{}", run.describe());
+    assert_eq!(doc["results"], plain["results"]);
+}
+
+#[test]
+fn a_file_name_with_a_newline_is_one_file() {
+    let fx = Fixture::new();
+    fx.write("two\nlines.rs", "fn widget_maker() {}\nwidget_maker();\n");
+    fx.write("b.rs", "widget_maker();\n");
+    let run = fx.run(&["search", "widget_maker", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    assert_eq!(doc["hits"], 3, "{}", run.describe());
+    let paths: Vec<&str> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["two\nlines.rs", "b.rs"]);
+}
+
 #[test]
 fn non_utf8_names_and_lines_are_printed_as_their_bytes() {
     use std::os::unix::ffi::OsStrExt;

@@ -81,6 +81,19 @@ impl SearchFlags {
         RgCommand { args }
     }
 
+    /// The search as plain records (`rg/records`): the path ended by a
+    /// NUL on every line, whatever the paths given. Only for an rg that
+    /// reads no config file (see [`config_in_effect`](super::config_in_effect)),
+    /// which could add columns, context or colour to this format.
+    pub fn records(&self) -> RgCommand {
+        let mut args: Vec<OsString> = ["-n", "--no-heading", "--with-filename", "--null"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        args.extend(self.common());
+        RgCommand { args }
+    }
+
     /// Plain `rg -n` output, in a deterministic order (`--sort path`), for
     /// passthrough and for printing rg's own lines when they are smaller.
     pub fn plain(&self) -> RgCommand {

@@ -8,7 +8,9 @@ mod command;
 mod event;
 mod fast;
 mod lines;
+mod matcher;
 mod process;
+mod records;
 
 pub use command::{
     parse_count_line, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags, MAX_COLUMNS,
@@ -16,7 +18,9 @@ pub use command::{
 };
 pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
 pub use lines::{run_lines, Ending, LineSink, LinesOutcome};
+pub use matcher::Matcher;
 pub use process::{run_plain, run_streaming, Flow, RgOutcome};
+pub use records::{Record, RecordReader};
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -49,6 +53,12 @@ pub enum RgError {
     EnvNotRunnable(PathBuf, String),
     /// The binary ran but is not ripgrep, or its `--json` is broken.
     NotRipgrep(PathBuf, String),
+}
+
+/// Whether rg will read a config file (`RIPGREP_CONFIG_PATH`), whose
+/// flags can change the layout of its plain output but not of `--json`.
+pub fn config_in_effect() -> bool {
+    std::env::var_os("RIPGREP_CONFIG_PATH").is_some_and(|v| !v.is_empty())
 }
 
 /// How to install rg, shared by errors and `doctor`.

@@ -150,6 +150,7 @@ pub fn run_plain(
 ) -> Result<RgOutcome> {
     let (mut child, drain) = spawn(rg, command)?;
     let stdout = child.stdout.take().expect("stdout is piped");
+    widen_pipe(&stdout);
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut line = Vec::with_capacity(1 << 12);
     let mut stopped = false;

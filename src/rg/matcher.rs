@@ -1,0 +1,130 @@
+//! The match spans of a line, found again by scout.
+//!
+//! Plain output (see [`records`](super::records)) says which lines match
+//! but not where. rg's default engine is the `regex` crate, so the same
+//! pattern compiled here with rg's options finds the spans rg's `--json`
+//! would report. Counts never come from here: a line is a hit because rg
+//! printed it. The spans only place the 200-byte window of a long line and
+//! feed the line's signals (whole word, exact case, query words covered).
+//! A pattern the crate cannot compile exactly as rg would gets no matcher,
+//! and the search reads `--json` instead.
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use super::SearchFlags;
+
+/// rg's own default for the compiled size of a regex (`--regex-size-limit`).
+const SIZE_LIMIT: usize = 100 << 20;
+
+/// Finds the spans rg reports for a search's patterns.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    regex: Regex,
+    /// `-w`: the span is capture group 1 (the pattern without the
+    /// surrounding non-word bytes).
+    word: bool,
+}
+
+impl Matcher {
+    /// The matcher for `flags`, or `None` when the patterns do not compile
+    /// here (rg will say why, or accept a syntax of its own).
+    pub fn new(flags: &SearchFlags) -> Option<Matcher> {
+        if flags.patterns.is_empty() {
+            return None;
+        }
+        let alternatives: Vec<String> = flags
+            .patterns
+            .iter()
+            .map(|p| {
+                if flags.fixed_strings {
+                    regex::escape(p)
+                } else {
+                    format!("(?:{p})")
+                }
+            })
+            .collect();
+        let pattern = alternatives.join("|");
+        // rg 13's `-w`: the match must be preceded and followed by a
+        // non-word character or the edge of the line.
+        let pattern = if flags.word {
+            format!(r"(?:^|\W)({pattern})(?:\W|$)")
+        } else {
+            pattern
+        };
+        let regex = RegexBuilder::new(&pattern)
+            .case_insensitive(flags.ignore_case)
+            .size_limit(SIZE_LIMIT)
+            .build()
+            .ok()?;
+        Some(Matcher {
+            regex,
+            word: flags.word,
+        })
+    }
+
+    /// Appends the spans of the matches in `line` (without its terminator)
+    /// to `spans`.
+    pub fn spans(&self, line: &[u8], spans: &mut Vec<(usize, usize)>) {
+        if self.word {
+            // Resume at the end of the word, not of the whole match, so
+            // that one non-word byte can end a match and start the next.
+            let mut at = 0;
+            while at <= line.len() {
+                let Some(m) = self.regex.captures_at(line, at).and_then(|c| c.get(1)) else {
+                    break;
+                };
+                spans.push((m.start(), m.end()));
+                at = if m.is_empty() { m.end() + 1 } else { m.end() };
+            }
+        } else {
+            spans.extend(self.regex.find_iter(line).map(|m| (m.start(), m.end())));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(patterns: &[&str]) -> SearchFlags {
+        SearchFlags {
+            patterns: patterns.iter().map(|p| p.to_string()).collect(),
+            ..SearchFlags::default()
+        }
+    }
+
+    fn spans(m: &Matcher, line: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        m.spans(line.as_bytes(), &mut out);
+        out
+    }
+
+    #[test]
+    fn literal_patterns_are_escaped_and_every_match_is_found() {
+        let m = Matcher::new(&SearchFlags {
+            fixed_strings: true,
+            ..flags(&["a.b("])
+        })
+        .unwrap();
+        assert_eq!(spans(&m, "a.b( axb( a.b("), [(0, 4), (10, 14)]);
+    }
+
+    #[test]
+    fn options_follow_rg() {
+        let m = Matcher::new(&SearchFlags {
+            ignore_case: true,
+            word: true,
+            ..flags(&["widget", "gear"])
+        })
+        .unwrap();
+        assert_eq!(spans(&m, "Widgets WIDGET(gear)"), [(8, 14), (15, 19)]);
+        let regex = Matcher::new(&flags(&[r"get\w+Name"])).unwrap();
+        assert_eq!(spans(&regex, "x.getFullName()"), [(2, 13)]);
+    }
+
+    #[test]
+    fn a_pattern_the_crate_rejects_has_no_matcher() {
+        assert!(Matcher::new(&flags(&["(unclosed"])).is_none());
+        assert!(Matcher::new(&flags(&[])).is_none());
+    }
+}
