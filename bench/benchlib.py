@@ -495,11 +495,25 @@ class Page:
         return shown | {(p, n) for p, n, _ in self.plain}
 
 
-NOTE_RE = re.compile(rb"^note: \d+ more files define it, on other pages: (.*?)(?: \(\+\d+ more\))?$")
+NOTE_RE = re.compile(rb"^note: \d+ more files define it, on other pages"
+                     rb"(?:; all \d+ that do)?: (.*?)(?: \(\+\d+ more\))?$")
+
+
+def expand_braces(text):
+    """bash brace expansion of the forms scout writes (`a/{b,c}/{d,e}.rs`,
+    no nesting)."""
+    open_ = text.find(b"{")
+    if open_ < 0:
+        return [text]
+    close = text.index(b"}", open_)
+    return [text[:open_] + alt + rest
+            for alt in text[open_ + 1:close].split(b",")
+            for rest in expand_braces(text[close + 1:])]
 
 
 def parse_note(raw):
-    """(path, line) of each `path:line` the note on definitions names."""
+    """(path, line or None) of each place the note on definitions names:
+    `path:line`, or a brace expression standing for many paths."""
     m = NOTE_RE.match(raw)
     if not m:
         return []
@@ -509,7 +523,7 @@ def parse_note(raw):
         if sep and line.isdigit():
             named.append((strip_dot(path), int(line)))
         else:
-            named.append((strip_dot(place), None))
+            named.extend((strip_dot(p), None) for p in expand_braces(place))
     return named
 
 

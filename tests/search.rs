@@ -558,6 +558,64 @@ fn definitions_not_on_the_page_are_named_in_a_note() {
     }
 }
 
+/// bash brace expansion of `a/{b,c}/{d,e}.rs` (no nesting).
+fn expand_braces(text: &str) -> Vec<String> {
+    let Some(open) = text.find('{') else {
+        return vec![text.to_string()];
+    };
+    let close = open + text[open..].find('}').expect("closing brace");
+    text[open + 1..close]
+        .split(',')
+        .flat_map(|alt| {
+            expand_braces(&text[close + 1..])
+                .into_iter()
+                .map(move |rest| format!("{}{alt}{rest}", &text[..open]))
+        })
+        .collect()
+}
+
+/// Generated bindings: one name defined in every file of every
+/// architecture. Too many to name one by one, all are named as brace
+/// expressions that expand to exactly the files that define it.
+#[test]
+fn many_definitions_are_named_as_brace_expressions() {
+    let fx = Fixture::new();
+    let mut defining = Vec::new();
+    for arch in ["aarch64", "arm", "mips64", "powerpc", "riscv64", "x86_64"] {
+        for module in [
+            "general", "ioctl", "net", "netlink", "prctl", "ptrace", "system", "xdp",
+        ] {
+            let path = format!("gen/{arch}/{module}.rs");
+            fx.write(&path, "pub type kernel_word = u64;\n");
+            defining.push(path);
+        }
+    }
+    fx.write("gen/x86_64/bootparam.rs", "pub type kernel_word = u64;\n");
+    defining.push("gen/x86_64/bootparam.rs".to_string());
+    fx.write("src/use.rs", "let w: kernel_word = 0;\n");
+    let run = fx.run(&["search", "kernel_word", "--budget-tokens", "400"]);
+    run.expect_code(0);
+    let on_page = run.files();
+    let note = run
+        .lines()
+        .into_iter()
+        .find(|l| l.starts_with("note: "))
+        .unwrap_or_else(|| panic!("no note\n{}", run.describe()));
+    let prefix = format!(
+        "note: {} more files define it, on other pages; all {} that do: ",
+        defining.len() - on_page.len(),
+        defining.len()
+    );
+    let exprs = note
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{note}\n{}", run.describe()));
+    let mut named: Vec<String> = exprs.split(", ").flat_map(expand_braces).collect();
+    named.sort();
+    defining.sort();
+    assert_eq!(named, defining, "{note}");
+    assert!(note.len() < 400, "{note}");
+}
+
 #[test]
 fn json_output_follows_the_documented_schema() {
     #[derive(serde::Deserialize)]

@@ -2,6 +2,7 @@
 //! programs). Only this module writes what scout prints on stdout; the
 //! commands hand it a writer.
 
+pub mod braces;
 pub mod json;
 pub mod text;
 

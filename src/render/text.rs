@@ -22,13 +22,22 @@
 //! file's line without its terminator; a line longer than 200 bytes is cut
 //! around its match, `…` standing where bytes were cut and
 //! ` [cut K of M bytes]` after it (invariant I4). Everything after the
-//! files is footer: what was left out and how to see it. Attached code
+//! files is footer: what was left out and how to see it. The note names
+//! definitions on other pages as `path:line`; when they are too many for
+//! [`NOTE_MAX_BYTES`], it names every file that defines the name as brace
+//! expressions instead ([`braces`]), if they fit:
+//!
+//! ```text
+//! note: 592 more files define it, on other pages; all 618 that do: ./sys/src/{arm,x86}/{general,net}.rs, …
+//! ```
+//!
+//! Attached code
 //! (`code: PATH  KIND NAME (A-B)`, then `LINE: TEXT`) is rendered by
 //! [`code`] and follows the page.
 
 use std::io::Write;
 
-use super::{Code, Report};
+use super::{braces, Code, Report};
 use crate::defs::Def;
 use crate::fold::{FileTally, Quote};
 use crate::group::group;
@@ -38,6 +47,25 @@ use crate::rank::Score;
 /// Bytes the footer's note may spend naming definitions on other pages,
 /// at most (about 250 tokens): enough to name a few dozen.
 pub const NOTE_MAX_BYTES: usize = 1000;
+
+/// Joins `items` (text, paths it names) with `, ` while they fit in
+/// [`NOTE_MAX_BYTES`] (the first always does); returns the text and the
+/// number of paths named.
+fn within_note<'a>(items: impl Iterator<Item = (&'a [u8], usize)>) -> (Vec<u8>, usize) {
+    let mut text = Vec::new();
+    let mut named = 0;
+    for (item, paths) in items {
+        if named > 0 && text.len() + item.len() + 2 > NOTE_MAX_BYTES {
+            break;
+        }
+        if named > 0 {
+            text.extend_from_slice(b", ");
+        }
+        text.extend_from_slice(item);
+        named += paths;
+    }
+    (text, named)
+}
 
 /// `path:line` of a file's first definition line (or the path alone).
 fn def_place(tally: &FileTally) -> Vec<u8> {
@@ -182,24 +210,56 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
         );
     }
     if !omitted.def_files.is_empty() {
-        // Name every definition on other pages, with its line, while the
-        // note's share of the budget lasts.
-        let total = omitted.def_files.len();
-        let _ = write!(out, "note: {total} more files define it, on other pages:");
-        let mut spent = 0;
-        let mut named = 0;
-        for &i in &omitted.def_files {
-            let place = def_place(&report.ranked[i].tally);
-            if named > 0 && spent + place.len() + 2 > NOTE_MAX_BYTES {
-                break;
-            }
-            out.extend_from_slice(if named == 0 { b" " } else { b", " });
-            out.extend_from_slice(&place);
-            spent += place.len() + 2;
-            named += 1;
-        }
+        let places: Vec<Vec<u8>> = omitted
+            .def_files
+            .iter()
+            .map(|&i| def_place(&report.ranked[i].tally))
+            .collect();
+        let total = places.len();
+        let (mut names, mut named) = within_note(places.iter().map(|p| (&p[..], 1)));
+        let mut everyone = None;
         if named < total {
-            let _ = write!(out, " (+{} more)", total - named);
+            // Too many to name one by one. As brace expressions, without
+            // their lines, they may all fit: generated files fall into
+            // rectangles, the more regular with this page's files kept in.
+            let defining: Vec<&[u8]> = report
+                .ranked
+                .iter()
+                .filter(|r| r.tally.def_lines > 0)
+                .map(|r| &r.tally.path[..])
+                .collect();
+            let fits = |paths: &[&[u8]]| {
+                braces::compress(paths)
+                    .map(|exprs| within_note(exprs.iter().map(|e| (&e.text[..], e.paths))))
+            };
+            if let Some((text, count)) = fits(&defining).filter(|f| f.1 == defining.len()) {
+                (names, everyone) = (text, Some(count));
+            } else {
+                let others: Vec<&[u8]> = omitted
+                    .def_files
+                    .iter()
+                    .map(|&i| &report.ranked[i].tally.path[..])
+                    .collect();
+                if let Some((text, count)) = fits(&others).filter(|f| f.1 > named) {
+                    (names, named) = (text, count);
+                }
+            }
+        }
+        match everyone {
+            Some(all) => {
+                let _ = write!(
+                    out,
+                    "note: {total} more files define it, on other pages; all {all} that do: "
+                );
+                out.extend_from_slice(&names);
+            }
+            None => {
+                let _ = write!(out, "note: {total} more files define it, on other pages: ");
+                out.extend_from_slice(&names);
+                if named < total {
+                    let _ = write!(out, " (+{} more)", total - named);
+                }
+            }
         }
         out.push(b'\n');
     }
