@@ -13,7 +13,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::defs::cache::DefsCache;
-use crate::defs::{Def, DefKind};
+use crate::defs::Def;
 use crate::exit::ExitStatus;
 use crate::fold::{cut_around, FileTally, Fold, FoldOptions, PlainLine, Quote};
 use crate::group::{attachable, group, Group};
@@ -581,11 +581,7 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
     if defs.is_empty() {
         return;
     }
-    let def_lines: Vec<u64> = defs
-        .iter()
-        .filter(|d| d.kind != DefKind::Impl && d.short == name)
-        .map(|d| u64::from(d.name_line))
-        .collect();
+    let def_lines = crate::defs::definition_lines(defs, name);
     let tally = &mut ranked.tally;
     for quote in &mut tally.quotes {
         let def = def_lines.contains(&quote.line);

@@ -190,10 +190,20 @@ pub fn enclosing(defs: &[Def], line: u32) -> Option<&Def> {
 
 /// Whether a definition named `name` (unqualified, case-sensitive) has its
 /// name on 1-based `line`: the "this line defines NAME" ranking signal.
-/// Impl blocks do not count: `impl Display for Foo` does not define `Foo`.
+/// An impl block of `Foo` counts for `Foo` (not for the trait it
+/// implements): it is where Foo's methods are defined, and ctags and the
+/// lexical rules count it too.
 pub fn defines_on_line(defs: &[Def], line: u32, name: &str) -> bool {
+    defs.iter().any(|d| d.name_line == line && d.short == name)
+}
+
+/// The 1-based lines on which `defs` define `name`, as [`defines_on_line`]
+/// decides.
+pub fn definition_lines(defs: &[Def], name: &str) -> Vec<u64> {
     defs.iter()
-        .any(|d| d.name_line == line && d.kind != DefKind::Impl && d.short == name)
+        .filter(|d| d.short == name)
+        .map(|d| u64::from(d.name_line))
+        .collect()
 }
 
 thread_local! {

@@ -446,7 +446,9 @@ fn defines_on_line_uses_the_name_line_and_the_unqualified_name() {
 
     let rust = extract(Lang::Rust, RUST.as_bytes());
     assert!(defines_on_line(&rust, 7, "Point"));
-    assert!(!defines_on_line(&rust, 12, "Point")); // `impl Point` defines no `Point`
+    assert!(defines_on_line(&rust, 12, "Point")); // `impl<T> Point<T>`: Point's methods
+    assert!(defines_on_line(&rust, 21, "Point")); // `impl fmt::Display for Point<i32>`
+    assert!(!defines_on_line(&rust, 21, "Display"));
     assert!(defines_on_line(&rust, 22, "fmt"));
 
     let go = extract(Lang::Go, GO.as_bytes());
