@@ -60,8 +60,70 @@ pub fn compress(paths: &[&[u8]]) -> Option<Vec<Expression>> {
             });
         }
     }
+    // What no rectangle joined may still share directories:
+    // `./spring-beans/src/test/{a/X,b/Y}.java`.
+    let (singles, mut out): (Vec<Expression>, Vec<Expression>) =
+        out.into_iter().partition(|e| e.paths == 1);
+    let mut singles: Vec<(Vec<u8>, usize)> =
+        singles.into_iter().map(|e| (e.text, e.first)).collect();
+    singles.sort();
+    if !singles.is_empty() {
+        out.extend(under_prefix(&singles, 0).1);
+    }
     out.sort_by_key(|e| e.first);
     Some(out)
+}
+
+/// The shortest way to write `paths` (sorted, all sharing their first
+/// `prefix` bytes, which end at a `/` or are empty): one expression
+/// `prefix{rest,rest}`, or one plan per next directory. Returns its length
+/// (with a `, ` per expression) and the expressions.
+fn under_prefix(paths: &[(Vec<u8>, usize)], prefix: usize) -> (usize, Vec<Expression>) {
+    let first = paths.iter().map(|p| p.1).min().unwrap_or(0);
+    let rests: Vec<&[u8]> = paths.iter().map(|p| &p.0[prefix..]).collect();
+    let mut flat = paths[0].0[..prefix].to_vec();
+    flat.extend_from_slice(&with_shared_extension(&rests));
+    let flat = Expression {
+        text: flat,
+        paths: paths.len(),
+        first,
+    };
+    if paths.len() == 1 {
+        return (flat.text.len() + 2, vec![flat]);
+    }
+    // Split by the next directory; a file right here stands alone.
+    let (mut cost, mut split) = (0, Vec::new());
+    let mut i = 0;
+    while i < paths.len() {
+        let rest = &paths[i].0[prefix..];
+        let Some(slash) = rest.iter().position(|&b| b == b'/') else {
+            let (c, e) = under_prefix(&paths[i..=i], paths[i].0.len());
+            cost += c;
+            split.extend(e);
+            i += 1;
+            continue;
+        };
+        let dir = &rest[..=slash];
+        let end = i + paths[i..]
+            .iter()
+            .take_while(|p| p.0[prefix..].starts_with(dir))
+            .count();
+        if end - i == paths.len() {
+            // Everything is in one directory: nothing to choose here.
+            return under_prefix(paths, prefix + dir.len());
+        }
+        let (c, e) = under_prefix(&paths[i..end], prefix + dir.len());
+        cost += c;
+        split.extend(e);
+        i = end;
+    }
+    // Braces at the top only for bare names: `{a/x,b/y}.rs` reads badly.
+    let readable = prefix > 0 || rests.iter().all(|r| !r.contains(&b'/'));
+    if readable && flat.text.len() + 2 <= cost {
+        (flat.text.len() + 2, vec![flat])
+    } else {
+        (cost, split)
+    }
 }
 
 /// Where a file's directory is.
@@ -146,7 +208,13 @@ fn expression(parent: Parent<'_>, dirs: &[&[u8]], names: &[&[u8]]) -> Vec<u8> {
         out.extend_from_slice(&alternatives(dirs));
         out.push(b'/');
     }
-    // A shared extension goes after the braces: {general,net}.rs.
+    out.extend_from_slice(&with_shared_extension(names));
+    out
+}
+
+/// `{a,b}.rs` for `a.rs` and `b.rs`; `{a.rs,b.go}`; `a.rs` alone.
+fn with_shared_extension(names: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::new();
     let ext = names
         .first()
         .and_then(|n| n.iter().rposition(|&b| b == b'.').map(|i| &n[i..]))
@@ -265,6 +333,24 @@ mod tests {
                 .iter()
                 .map(|s| s.to_string())
                 .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn scattered_files_share_their_common_directories() {
+        let exprs = round_trip(&[
+            "./spring-beans/src/test/java/org/beans/factory/aot/AotServicesTests.java",
+            "./spring-beans/src/test/java/org/beans/factory/support/RegisteredBeanTests.java",
+            "./spring-tx/src/test/java/org/tx/event/ListenerTests.java",
+            "./spring-core/src/test/java/org/core/convert/PropertyTests.java",
+        ]);
+        assert_eq!(
+            exprs,
+            [
+                "./spring-beans/src/test/java/org/beans/factory/{aot/AotServicesTests,support/RegisteredBeanTests}.java",
+                "./spring-tx/src/test/java/org/tx/event/ListenerTests.java",
+                "./spring-core/src/test/java/org/core/convert/PropertyTests.java",
+            ]
         );
     }
 
