@@ -214,13 +214,16 @@ def main():
 
 
 def summarize(rows, tools, queries):
-    groups = [s for s, _, _ in bl.STRATA] + ["regex", "-i", "all"]
+    # "ident": every identifier query (the strata together), the set the
+    # byte and recall targets speak of.
+    groups = [s for s, _, _ in bl.STRATA] + ["ident", "regex", "-i", "all"]
     rg_by_query = {r["query"]: r for r in rows if r["tool"] == "rg"}
     out = []
     for t in tools:
         for g in groups:
             rs = [r for r in rows if r["tool"] == t.name
-                  and (g == "all" or r["group"] == g)]
+                  and (g == "all" or r["group"] == g
+                       or g == "ident" and r["kind"] == "ident")]
             if not rs:
                 continue
             byt = sum(r["bytes"] for r in rs)

@@ -22,14 +22,17 @@ pub struct Group<'a> {
 }
 
 /// Groups `quotes` (in display order) by their innermost enclosing
-/// definition. Groups come in the order their first line appears; lines
-/// keep their order within a group.
+/// definition of more than one line: a one-line definition
+/// (`pub type Word = u32;`) is its own quoted line, and a heading above it
+/// would only repeat it, so it stands under the definition around it.
+/// Groups come in the order their first line appears; lines keep their
+/// order within a group.
 pub fn group<'a>(quotes: &[&'a Quote], defs: &'a [Def]) -> Vec<Group<'a>> {
     let mut groups: Vec<Group<'a>> = Vec::new();
     for &quote in quotes {
         let def = u32::try_from(quote.line)
             .ok()
-            .and_then(|l| enclosing(defs, l));
+            .and_then(|l| enclosing_block(defs, l));
         match groups
             .iter_mut()
             .find(|g| g.def.map(|d| d as *const Def) == def.map(|d| d as *const Def))
@@ -42,6 +45,19 @@ pub fn group<'a>(quotes: &[&'a Quote], defs: &'a [Def]) -> Vec<Group<'a>> {
         }
     }
     groups
+}
+
+/// The innermost definition of more than one line holding `line`.
+fn enclosing_block(defs: &[Def], line: u32) -> Option<&Def> {
+    let def = enclosing(defs, line)?;
+    if def.start_line < def.end_line {
+        return Some(def);
+    }
+    // Ranges nest and `defs` is in start order, so the last multi-line one
+    // holding the line is the innermost.
+    defs.iter()
+        .rev()
+        .find(|d| d.start_line < d.end_line && d.contains(line))
 }
 
 /// The definitions whose code is worth attaching to a page: when every
@@ -115,6 +131,18 @@ mod tests {
                 (None, vec![80]),
             ]
         );
+    }
+
+    #[test]
+    fn a_one_line_definition_stands_under_the_definition_around_it() {
+        let defs = vec![def("Word", 2, 2), def("Header", 5, 9), def("MAGIC", 6, 6)];
+        let quotes = [quote(2), quote(6), quote(7)];
+        let refs: Vec<&Quote> = quotes.iter().collect();
+        let heads: Vec<(Option<&str>, usize)> = group(&refs, &defs)
+            .iter()
+            .map(|g| (g.def.map(|d| d.name.as_str()), g.quotes.len()))
+            .collect();
+        assert_eq!(heads, [(None, 1), (Some("Header"), 2)]);
     }
 
     #[test]

@@ -17,8 +17,9 @@
 //! queried name and ` [binary]` when rg found it binary (its lines are not
 //! quoted, since rg altered them); inside an agent session it ends with the
 //! lines already shown, collapsed. Quoted lines stand under the heading of
-//! their innermost enclosing definition (`KIND NAME (A-B)`), or under the
-//! file alone. A quoted line is `LINE: TEXT`, TEXT byte-identical to the
+//! their innermost enclosing definition of more than one line
+//! (`KIND NAME (A-B)`), or under the file alone: a one-line definition is
+//! its own quoted line. A quoted line is `LINE: TEXT`, TEXT byte-identical to the
 //! file's line without its terminator; a line longer than 200 bytes is cut
 //! around its match, `…` standing where bytes were cut and
 //! ` [cut K of M bytes]` after it (invariant I4). Everything after the
