@@ -278,7 +278,8 @@ fn digits(mut n: u64) -> u64 {
     d
 }
 
-fn strip_terminator(line: &[u8]) -> &[u8] {
+/// `line` without its `\n` or `\r\n`.
+pub fn strip_terminator(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
 }

@@ -216,6 +216,39 @@ fn i1_anchorless_patterns_print_real_rg_lines_and_announce_the_cut() {
     );
 }
 
+/// One line longer than the whole cap (minified code, a certificate) must
+/// not leave the passthrough empty: it is cut around its match, and the
+/// lines after it are still shown.
+#[test]
+fn i1_a_line_longer_than_the_cap_is_cut_not_dropped() {
+    let fx = Fixture::new();
+    let mut huge = "a".repeat(150_000);
+    huge.push_str("xx_here");
+    huge.push_str(&"b".repeat(50_000));
+    huge.push('\n');
+    fx.write("a_min.js", huge);
+    fx.write("b.txt", "one xx\r\ntwo xx\n");
+    let run = fx.run(&["search", "x{2}"]);
+    run.expect_code(0);
+    let out = run.output.stdout.clone();
+    let first = out.split(|&b| b == b'\n').next().unwrap();
+    let first = String::from_utf8_lossy(first);
+    assert!(first.starts_with("a_min.js:1:…"), "{first}");
+    assert!(first.contains("xx_here"), "{first}");
+    assert!(
+        first.ends_with(&format!(" [cut {} of 200007 bytes]", 200_007 - 200)),
+        "{first}"
+    );
+    // The lines after it are rg's, byte for byte (CR included).
+    assert!(
+        out.ends_with(b"b.txt:1:one xx\r\nb.txt:2:two xx\n"),
+        "{}",
+        run.describe()
+    );
+    run.expect_stderr_has("3 of 3 matching lines");
+    run.expect_stderr_has("1 of them cut to 200 bytes around the match");
+}
+
 #[test]
 fn i2_the_page_is_never_larger_than_plain_rg() {
     let fx = Fixture::new();

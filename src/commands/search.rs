@@ -15,14 +15,18 @@ use anyhow::{bail, Context, Result};
 use crate::defs::cache::DefsCache;
 use crate::defs::Def;
 use crate::exit::ExitStatus;
-use crate::fold::{cut_around, FileTally, Fold, FoldOptions, PlainLine, Quote};
+use crate::fold::{
+    cut_around, strip_terminator, FileTally, Fold, FoldOptions, PlainLine, Quote, MAX_QUOTE_BYTES,
+};
 use crate::group::{attachable, group, Group};
 use crate::lang::Lang;
 use crate::page::{chosen_quotes, layout, omitted, PageSpan};
 use crate::query::Query;
 use crate::rank::{rank, Ranked, Scorer, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::render::{self, Code, Report};
-use crate::rg::{run_plain, run_streaming, Flow, Matcher, RecordReader, RgOutcome, SearchFlags};
+use crate::rg::{
+    run_plain, run_streaming, Flow, Matcher, Record, RecordReader, RgOutcome, SearchFlags,
+};
 use crate::session::{self, Memory, Shown, Stamp};
 use crate::settings::SearchSettings;
 use crate::shell;
@@ -132,33 +136,83 @@ fn passthrough(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let command = settings.flags.plain();
+    // With a matcher, rg's lines come as records, so that a line too long
+    // for what is left of the cap can be cut around its match instead of
+    // ending the output (one 1 MB line would otherwise show nothing).
+    let matcher = Matcher::new(&settings.flags).filter(|_| !crate::rg::config_in_effect());
+    let command = match &matcher {
+        Some(_) => settings.flags.sorted_records(),
+        None => settings.flags.plain(),
+    };
     let cap = settings.passthrough_cap.unwrap_or(u64::MAX);
-    // Bytes printed and in all; matching lines shown and in all (rg's
+    // Bytes printed and in all; matching lines shown, cut and in all (rg's
     // warnings about binary files it stopped reading are lines of its
     // output, not matches).
     let (mut printed, mut total) = (0u64, 0u64);
-    let (mut shown, mut matching) = (0u64, 0u64);
+    let (mut shown, mut cut, mut matching) = (0u64, 0u64, 0u64);
+    let mut full = false;
+    let mut reader = RecordReader::default();
+    let mut spans = Vec::new();
     let mut write_error = None;
     let outcome = run_plain(&settings.rg, &command, |line| {
-        let is_match = !is_binary_warning(line);
-        total += line.len() as u64;
-        matching += u64::from(is_match);
-        if write_error.is_none()
-            && printed + line.len() as u64 <= cap
-            && printed == total - line.len() as u64
-        {
-            match out.write_all(line) {
-                Ok(()) => {
-                    printed += line.len() as u64;
-                    shown += u64::from(is_match);
+        let (whole, short, is_match) = match &matcher {
+            None => (line.to_vec(), None, !is_binary_warning(line)),
+            Some(matcher) => match reader.feed(line) {
+                None => return Flow::Continue,
+                Some(Record::Line { path, number, text }) => {
+                    let body = strip_terminator(text);
+                    spans.clear();
+                    matcher.spans(body, &mut spans);
+                    let span = spans.first().copied().unwrap_or((0, 0));
+                    let (window, cut_before, cut_after) = cut_around(body, span);
+                    let quote = Quote {
+                        line: number,
+                        text: window.to_vec(),
+                        cut_before,
+                        cut_after,
+                        ..Quote::default()
+                    };
+                    let prefix = if settings.with_filename { path } else { b"" };
+                    let mut whole = plain_line(prefix, number);
+                    whole.extend_from_slice(text);
+                    if !text.ends_with(b"\n") {
+                        whole.push(b'\n');
+                    }
+                    let short = (quote.cut_bytes() > 0).then(|| {
+                        let mut short = plain_line(prefix, number);
+                        render::text::quote_text(&mut short, &quote);
+                        short
+                    });
+                    (whole, short, true)
                 }
-                Err(e) => {
-                    write_error = Some(e);
-                    return Flow::Stop;
+                Some(Record::BinaryStopped { .. }) => (line.to_vec(), None, false),
+                Some(Record::BinaryMatches { .. }) => (line.to_vec(), None, true),
+            },
+        };
+        total += whole.len() as u64;
+        matching += u64::from(is_match);
+        if full || write_error.is_some() {
+            return Flow::Continue;
+        }
+        let left = cap - printed;
+        let (text, was_cut) = if whole.len() as u64 <= left {
+            (&whole, false)
+        } else {
+            match &short {
+                Some(short) if short.len() as u64 <= left => (short, true),
+                _ => {
+                    full = true;
+                    return Flow::Continue;
                 }
             }
+        };
+        if let Err(e) = out.write_all(text) {
+            write_error = Some(e);
+            return Flow::Stop;
         }
+        printed += text.len() as u64;
+        shown += u64::from(is_match);
+        cut += u64::from(was_cut);
         Flow::Continue
     })?;
     if let Some(e) = write_error {
@@ -166,23 +220,36 @@ fn passthrough(
     }
     let partial = check_rg(settings, &outcome, err)?;
     if printed < total {
+        let cut_note = if cut > 0 {
+            format!(", {cut} of them cut to {MAX_QUOTE_BYTES} bytes around the match")
+        } else {
+            String::new()
+        };
         writeln!(
             err,
             "scout: no literal anchor of 3+ characters, so rg's lines are shown unranked; \
-             cut at {cap} bytes: {shown} of {matching} matching lines ({printed} of {total} bytes) shown. \
+             cut at {cap} bytes: {shown} of {matching} matching lines ({printed} of {total} bytes) shown{cut_note}. \
              All of them: {} (or --passthrough-cap 0)",
             settings.flags.repro()
         )?;
     }
-    let total_lines = matching;
-    Ok(partial.unwrap_or(if total_lines > 0 {
+    Ok(partial.unwrap_or(if matching > 0 {
         ExitStatus::Shown
     } else {
         ExitStatus::NoMatch
     }))
 }
 
-/// rg's `PATH: WARNING: stopped searching binary file after match (...)`.
+/// `PATH:LINE:` as `rg -n` starts a line (`LINE:` without a path).
+fn plain_line(path: &[u8], number: u64) -> Vec<u8> {
+    let mut out = path.to_vec();
+    if !path.is_empty() {
+        out.push(b':');
+    }
+    out.extend_from_slice(format!("{number}:").as_bytes());
+    out
+}
+
 fn is_binary_warning(line: &[u8]) -> bool {
     line.ends_with(b")\n")
         && line

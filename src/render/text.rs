@@ -152,6 +152,12 @@ pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
 /// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut.
 pub fn quote_line(out: &mut Vec<u8>, indent: &str, quote: &Quote) {
     let _ = write!(out, "{indent}{}: ", quote.line);
+    quote_text(out, quote);
+}
+
+/// Writes a quote's `TEXT` and its line end: `…` where bytes were cut,
+/// then ` [cut K of M bytes]`.
+pub fn quote_text(out: &mut Vec<u8>, quote: &Quote) {
     if quote.cut_before > 0 {
         out.extend_from_slice("…".as_bytes());
     }

@@ -94,6 +94,14 @@ impl SearchFlags {
         RgCommand { args }
     }
 
+    /// [`records`](Self::records) in a deterministic order (`--sort path`),
+    /// for passthrough.
+    pub fn sorted_records(&self) -> RgCommand {
+        let mut command = self.records();
+        command.args.splice(0..0, ["--sort".into(), "path".into()]);
+        command
+    }
+
     /// Plain `rg -n` output, in a deterministic order (`--sort path`), for
     /// passthrough and for printing rg's own lines when they are smaller.
     pub fn plain(&self) -> RgCommand {
