@@ -1,7 +1,9 @@
 //! `scout search`: the ranked view.
 //!
-//! Plans the query, folds rg's JSON events into per-file tallies, ranks,
-//! lays out pages, and renders one. Keeps the invariants of DESIGN.md:
+//! Plans the query, folds rg's output into per-file tallies (its plain
+//! `-n --null` records with match spans found by a [`Matcher`], or its
+//! `--json` events where plain output cannot serve), ranks, lays out pages,
+//! and renders one. Keeps the invariants of DESIGN.md:
 //! passthrough for patterns without an anchor (I1), never larger than
 //! plain `rg -n` (I2), rg's exact counts (I3), byte-identical quotes (I4),
 //! deterministic output (I5), everything accounted for (I6).

@@ -1,6 +1,7 @@
 //! Everything scout knows about ripgrep: where the binary is, its version,
 //! the command line for a search (which is also the printed `repro:` line),
-//! the JSON events it prints, and what its exit codes and stderr mean.
+//! the JSON events and plain records it prints, the spans of a match in a
+//! plain line, and what its exit codes and stderr mean.
 //!
 //! Nothing outside this module spells an rg flag or parses rg's output.
 
