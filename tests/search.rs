@@ -306,14 +306,9 @@ fn matches_are_grouped_under_their_enclosing_definition() {
         "{}",
         run.describe()
     );
-    let doc = fx.run(&["search", "fetch_rows", "--json"]).json();
-    let store = doc["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["path"] == "store.py")
-        .unwrap()
-        .clone();
+    let store = fx
+        .run(&["search", "fetch_rows", "--json"])
+        .json_result("store.py");
     assert_eq!(store["lines"][0]["symbol"]["name"], "Store.load");
     assert_eq!(store["lines"][0]["symbol"]["kind"], "method");
     assert_eq!(store["lines"][0]["symbol"]["start"], 2);
@@ -855,13 +850,7 @@ fn binary_files_are_counted_but_not_quoted() {
     fx.write("a.rs", "Widget\n".repeat(40));
     let run = fx.run(&["search", "Widget", "blob.bin", "a.rs", "--json"]);
     run.expect_code(0);
-    let doc = run.json();
-    let blob = doc["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["path"] == "blob.bin")
-        .expect("binary file listed");
+    let blob = run.json_result("blob.bin");
     assert_eq!(blob["binary"], true);
     assert_eq!(blob["lines"].as_array().unwrap().len(), 0);
     let text = fx.run(&[
@@ -896,17 +885,10 @@ fn a_binary_file_found_late_keeps_the_lines_rg_printed() {
     assert!(printed > 0 && printed < 20_000, "{printed}");
     let run = fx.run(&["search", "Widget", ".", "--json"]);
     run.expect_code(0);
-    let doc = run.json();
-    let late = doc["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["path"] == "./late.dat")
-        .expect("the binary file is listed")
-        .clone();
+    let late = run.json_result("./late.dat");
     assert_eq!(late["hits"], printed, "{}", run.describe());
     assert_eq!(late["binary"], true);
-    assert_eq!(doc["hits"], printed + 1);
+    assert_eq!(run.json()["hits"], printed + 1);
 }
 
 /// A config file can add columns and context to rg's plain output; the

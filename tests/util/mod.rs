@@ -272,6 +272,16 @@ impl Run {
             .find_map(|w| w.strip_prefix(&format!("{name}=")).map(str::to_string))
     }
 
+    /// The `results` entry of a `--json` search for `path`.
+    pub fn json_result(&self, path: &str) -> serde_json::Value {
+        let doc = self.json();
+        doc["results"]
+            .as_array()
+            .and_then(|results| results.iter().find(|r| r["path"] == path))
+            .unwrap_or_else(|| panic!("no result for {path}\n{}", self.describe()))
+            .clone()
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.output.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.describe()))
