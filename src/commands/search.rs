@@ -157,65 +157,49 @@ fn passthrough(
     let mut spans = Vec::new();
     let mut write_error = None;
     let outcome = run_plain(&settings.rg, &command, |line| {
-        let (whole, short, is_match) = match &matcher {
-            None => (line.to_vec(), None, !is_binary_warning(line)),
-            Some(matcher) => match reader.feed(line) {
+        let (piece, is_match) = match &matcher {
+            None => (Piece::Raw(line), !is_binary_warning(line)),
+            Some(_) => match reader.feed(line) {
                 None => return Flow::Continue,
                 Some(Record::Line { path, number, text }) => {
-                    let body = strip_terminator(text);
-                    spans.clear();
-                    matcher.spans(body, &mut spans);
-                    let span = spans.first().copied().unwrap_or((0, 0));
-                    let (window, cut_before, cut_after) = cut_around(body, span);
-                    let quote = Quote {
-                        line: number,
-                        text: window.to_vec(),
-                        cut_before,
-                        cut_after,
-                        ..Quote::default()
-                    };
-                    let prefix = if settings.with_filename { path } else { b"" };
-                    let mut whole = plain_line(prefix, number);
-                    whole.extend_from_slice(text);
-                    if !text.ends_with(b"\n") {
-                        whole.push(b'\n');
-                    }
-                    let short = (quote.cut_bytes() > 0).then(|| {
-                        let mut short = plain_line(prefix, number);
-                        render::text::quote_text(&mut short, &quote);
-                        short
-                    });
-                    (whole, short, true)
+                    let path = if settings.with_filename { path } else { b"" };
+                    (Piece::Line { path, number, text }, true)
                 }
-                Some(Record::BinaryStopped { .. }) => (line.to_vec(), None, false),
-                Some(Record::BinaryMatches { .. }) => (line.to_vec(), None, true),
+                Some(Record::BinaryStopped { .. }) => (Piece::Raw(line), false),
+                Some(Record::BinaryMatches { .. }) => (Piece::Raw(line), true),
             },
         };
-        total += whole.len() as u64;
+        let whole = piece.len();
+        total += whole;
         matching += u64::from(is_match);
         if full || write_error.is_some() {
             return Flow::Continue;
         }
-        let left = cap - printed;
-        let (text, was_cut) = if whole.len() as u64 <= left {
-            (&whole, false)
+        let written = if whole <= cap - printed {
+            piece.write(out).map(|()| whole)
         } else {
-            match &short {
-                Some(short) if short.len() as u64 <= left => (short, true),
+            match matcher.as_ref().and_then(|m| piece.cut(m, &mut spans)) {
+                Some(short) if short.len() as u64 <= cap - printed => {
+                    cut += 1;
+                    out.write_all(&short).map(|()| short.len() as u64)
+                }
                 _ => {
                     full = true;
                     return Flow::Continue;
                 }
             }
         };
-        if let Err(e) = out.write_all(text) {
-            write_error = Some(e);
-            return Flow::Stop;
+        match written {
+            Ok(bytes) => {
+                printed += bytes;
+                shown += u64::from(is_match);
+                Flow::Continue
+            }
+            Err(e) => {
+                write_error = Some(e);
+                Flow::Stop
+            }
         }
-        printed += text.len() as u64;
-        shown += u64::from(is_match);
-        cut += u64::from(was_cut);
-        Flow::Continue
     })?;
     if let Some(e) = write_error {
         return Err(e).context("writing the output");
@@ -242,16 +226,81 @@ fn passthrough(
     }))
 }
 
-/// `PATH:LINE:` as `rg -n` starts a line (`LINE:` without a path).
-fn plain_line(path: &[u8], number: u64) -> Vec<u8> {
-    let mut out = path.to_vec();
-    if !path.is_empty() {
-        out.push(b':');
-    }
-    out.extend_from_slice(format!("{number}:").as_bytes());
-    out
+/// One line of passthrough output: as rg printed it, or a record to print
+/// as `rg -n` would (`PATH:LINE:TEXT`, `LINE:TEXT` with no path).
+enum Piece<'a> {
+    Raw(&'a [u8]),
+    Line {
+        path: &'a [u8],
+        number: u64,
+        text: &'a [u8],
+    },
 }
 
+impl Piece<'_> {
+    fn head(path: &[u8], number: u64) -> Vec<u8> {
+        let mut out = path.to_vec();
+        if !path.is_empty() {
+            out.push(b':');
+        }
+        out.extend_from_slice(format!("{number}:").as_bytes());
+        out
+    }
+
+    /// Bytes of the line as `rg -n` prints it.
+    fn len(&self) -> u64 {
+        match self {
+            Piece::Raw(line) => line.len() as u64,
+            Piece::Line { path, number, text } => {
+                let path = if path.is_empty() { 0 } else { path.len() + 1 };
+                (path + number.to_string().len() + 1 + text.len()) as u64
+                    + u64::from(!text.ends_with(b"\n"))
+            }
+        }
+    }
+
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        match self {
+            Piece::Raw(line) => out.write_all(line),
+            Piece::Line { path, number, text } => {
+                out.write_all(&Piece::head(path, *number))?;
+                out.write_all(text)?;
+                if !text.ends_with(b"\n") {
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The line cut to [`MAX_QUOTE_BYTES`] around its first match, marked
+    /// as on a ranked page; `None` when it is short or not a record.
+    fn cut(&self, matcher: &Matcher, spans: &mut Vec<(usize, usize)>) -> Option<Vec<u8>> {
+        let Piece::Line { path, number, text } = self else {
+            return None;
+        };
+        let body = strip_terminator(text);
+        spans.clear();
+        matcher.spans(body, spans);
+        let (window, cut_before, cut_after) =
+            cut_around(body, spans.first().copied().unwrap_or((0, 0)));
+        let quote = Quote {
+            line: *number,
+            text: window.to_vec(),
+            cut_before,
+            cut_after,
+            ..Quote::default()
+        };
+        if quote.cut_bytes() == 0 {
+            return None;
+        }
+        let mut out = Piece::head(path, *number);
+        render::text::quote_text(&mut out, &quote);
+        Some(out)
+    }
+}
+
+/// rg's `PATH: WARNING: stopped searching binary file after match (...)`.
 fn is_binary_warning(line: &[u8]) -> bool {
     line.ends_with(b")\n")
         && line
