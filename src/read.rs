@@ -287,6 +287,41 @@ pub fn select(selection: &Selection, count: u32, defs: &[Def], path: &[u8]) -> R
     Ok(Selected::Blocks(blocks))
 }
 
+/// The first line of the comments, attributes and decorators right above
+/// line `first` (`///` docs, `#[derive]`, `@Override`, `@cache`), with no
+/// blank line between; `first` itself when there are none. `lines` are the
+/// file's lines, 1-based `first`.
+pub fn lead_in(lines: &[&[u8]], first: u32, lang: Lang) -> u32 {
+    let mut at = first;
+    while at > 1 {
+        let above = lines
+            .get(at as usize - 2)
+            .map_or(&b""[..], |l| l.trim_ascii());
+        if above.is_empty() || !is_lead_in(lang, above) {
+            break;
+        }
+        at -= 1;
+    }
+    at
+}
+
+/// A trimmed line that belongs to the definition below it.
+fn is_lead_in(lang: Lang, line: &[u8]) -> bool {
+    let prefixes: &[&str] = match lang {
+        Lang::Python => &["#", "@"],
+        Lang::Ruby => &["#"],
+        Lang::Lua | Lang::Luau => &["--"],
+        Lang::Rust => &["//", "/*", "*", "#["],
+        Lang::CSharp => &["//", "/*", "*", "["],
+        Lang::Php => &["//", "/*", "*", "#"],
+        Lang::C | Lang::Cpp | Lang::Go => &["//", "/*", "*"],
+        Lang::Java | Lang::Kotlin | Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            &["//", "/*", "*", "@"]
+        }
+    };
+    prefixes.iter().any(|p| line.starts_with(p.as_bytes()))
+}
+
 /// Fails, saying what to do instead, when `--symbol` cannot work on this
 /// file: no parser for its language, or too large to parse.
 pub fn ensure_parsable(path: &[u8], lang: Option<Lang>, size: usize) -> Result<Lang> {
@@ -316,6 +351,25 @@ mod tests {
 
     fn range(start: Option<u32>, end: Option<u32>) -> LineRange {
         LineRange { start, end }
+    }
+
+    #[test]
+    fn lead_in_takes_comments_and_attributes_up_to_a_blank_line() {
+        let rust: Vec<&[u8]> = vec![
+            b"use x;",
+            b"",
+            b"/// Parses it.",
+            b"///",
+            b"#[inline]",
+            b"pub fn parse() {}",
+        ];
+        assert_eq!(lead_in(&rust, 6, Lang::Rust), 3);
+        assert_eq!(lead_in(&rust, 1, Lang::Rust), 1);
+        let python: Vec<&[u8]> = vec![b"x = 1", b"@cache", b"def f():"];
+        assert_eq!(lead_in(&python, 3, Lang::Python), 2);
+        // `#define` above a C function is code, not a comment.
+        let c: Vec<&[u8]> = vec![b"#define N 3", b"int f(void) {"];
+        assert_eq!(lead_in(&c, 2, Lang::C), 2);
     }
 
     #[test]

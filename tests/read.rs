@@ -44,6 +44,31 @@ fn a_rust_method_in_an_impl_is_shown_with_its_header() {
     );
 }
 
+/// The doc comment and attributes right above a definition come with it;
+/// a blank line ends them.
+#[test]
+fn doc_comments_and_attributes_above_a_definition_are_shown() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/parse.rs",
+        "// file header\n\n/// Parses the arguments.\n/// Never fails.\n#[inline]\npub fn parse_args() -> u8 {\n    0\n}\n",
+    );
+    let run = fx.run(&["read", "src/parse.rs", "--symbol", "parse_args"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        "src/parse.rs  function parse_args (5-8), comments and attributes from 3\n\
+         3: /// Parses the arguments.\n\
+         4: /// Never fails.\n\
+         5: #[inline]\n\
+         6: pub fn parse_args() -> u8 {\n\
+         7:     0\n\
+         8: }\n",
+        "{}",
+        run.describe()
+    );
+}
+
 #[test]
 fn every_definition_with_the_name_is_shown_in_file_order() {
     let fx = Fixture::new();

@@ -9,7 +9,9 @@
 //!
 //! Each block of lines opens with a header: `PATH  KIND NAME (A-B)` for a
 //! definition (`--symbol`; one block per definition with that name, in
-//! file order), `PATH  (A-B of N lines)` for `--range` or the whole file
+//! file order; `PATH  KIND NAME (A-B), comments and attributes from C`
+//! when the comments, attributes or decorators right above it, from line
+//! C, are shown with it), `PATH  (A-B of N lines)` for `--range` or the whole file
 //! (`PATH  (0 lines)` for an empty file). PATH is the FILE as typed, KIND
 //! a definition kind (`function`, `method`, `class`, ...), A-B 1-based and
 //! inclusive. Then one `LINE: TEXT` line per line, not indented, TEXT
@@ -50,16 +52,26 @@ pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
     let source = read::load(path)?;
     let lines = read::split_lines(&source);
     let count = u32::try_from(lines.len()).unwrap_or(u32::MAX);
-    let defs = match &settings.selection {
+    let (defs, lang) = match &settings.selection {
         Selection::Symbol(_) => {
             let lang =
                 read::ensure_parsable(path_bytes, Lang::from_path(path_bytes), source.len())?;
-            DefsCache::new(settings.cache_dir.clone()).defs(path, lang)
+            (
+                DefsCache::new(settings.cache_dir.clone()).defs(path, lang),
+                Some(lang),
+            )
         }
-        Selection::Whole | Selection::Range(_) => Vec::new(),
+        Selection::Whole | Selection::Range(_) => (Vec::new(), None),
     };
     match read::select(&settings.selection, count, &defs, path_bytes)? {
-        Selected::Blocks(blocks) => {
+        Selected::Blocks(mut blocks) => {
+            if let Some(lang) = lang {
+                let mut above = 0;
+                for block in &mut blocks {
+                    block.first = read::lead_in(&lines, block.first, lang).max(above + 1);
+                    above = block.last;
+                }
+            }
             out.write_all(&page(settings, &lines, &blocks))?;
             Ok(ExitStatus::Shown)
         }
@@ -138,6 +150,14 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Vec<u
 fn header(settings: &ReadSettings, block: &Block, count: usize) -> Vec<u8> {
     let mut out = settings.path.as_bytes().to_vec();
     let _ = match &block.def {
+        Some(def) if block.first < def.start_line => writeln!(
+            out,
+            "  {} ({}-{}), comments and attributes from {}",
+            def.title(),
+            def.start_line,
+            block.last,
+            block.first
+        ),
         Some(def) => writeln!(out, "  {} ({}-{})", def.title(), block.first, block.last),
         None => writeln!(out, "  ({}-{} of {count} lines)", block.first, block.last),
     };
