@@ -30,7 +30,7 @@ pub mod shell;
 pub mod view;
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
@@ -52,7 +52,18 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
     let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
-            let text = e.render().ansi().to_string();
+            // Styled only for a person at a terminal: escape codes are noise
+            // to an agent reading a pipe.
+            let terminal = if e.use_stderr() {
+                std::io::stderr().is_terminal()
+            } else {
+                std::io::stdout().is_terminal()
+            };
+            let text = if terminal {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
             if e.use_stderr() {
                 err.write_all(text.as_bytes())?;
                 return Ok(ExitStatus::Error);

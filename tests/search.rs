@@ -644,6 +644,21 @@ fn many_definitions_are_named_as_brace_expressions() {
     assert!(note.len() < 400, "{note}");
 }
 
+/// A usage error read from a pipe (an agent) carries no terminal escape
+/// codes.
+#[test]
+fn a_bad_flag_is_exit_2_in_plain_text() {
+    let fx = Fixture::new();
+    let run = fx.run(&["search", "Widget", "--no-such-flag"]);
+    run.expect_code(2);
+    run.expect_stderr_has("unexpected argument '--no-such-flag'");
+    assert!(
+        !run.output.stderr.contains(&0x1b),
+        "escape codes on a pipe:\n{}",
+        run.describe()
+    );
+}
+
 #[test]
 fn json_output_follows_the_documented_schema() {
     #[derive(serde::Deserialize)]
