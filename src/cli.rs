@@ -76,8 +76,9 @@ Each block opens with a header, `PATH  KIND NAME (A-B)` for a definition or
 `PATH  (A-B of N lines)` for a range, then `LINE: TEXT` lines. Lines longer
 than 200 bytes are cut with a marker. Past the budget, the last line gives
 the exact command for the rest. --symbol matches short names (`handle`) and
-qualified ones (`Server.handle`), showing every definition with the name;
-with no match it lists the file's definitions and exits 1.
+qualified ones (`Server.handle`), showing every definition with the name
+together with the comments, attributes and decorators right above it; with
+no match it lists the file's definitions and exits 1.
 
 Exit status: 0 shown, 1 no definition with that name, 2 bad FILE, range or
 flag (a missing file, a directory, a binary file, no parser for --symbol).";
