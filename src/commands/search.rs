@@ -158,7 +158,7 @@ fn passthrough(
     let mut write_error = None;
     let outcome = run_plain(&settings.rg, &command, |line| {
         let (piece, is_match) = match &matcher {
-            None => (Piece::Raw(line), !is_binary_warning(line)),
+            None => (Piece::Raw(line), !crate::rg::is_stopped_notice(line)),
             Some(_) => match reader.feed(line) {
                 None => return Flow::Continue,
                 Some(Record::Line { path, number, text }) => {
@@ -298,14 +298,6 @@ impl Piece<'_> {
         render::text::quote_text(&mut out, &quote);
         Some(out)
     }
-}
-
-/// rg's `PATH: WARNING: stopped searching binary file after match (...)`.
-fn is_binary_warning(line: &[u8]) -> bool {
-    line.ends_with(b")\n")
-        && line
-            .windows(b": WARNING: stopped searching binary file".len())
-            .any(|w| w == b": WARNING: stopped searching binary file")
 }
 
 fn ranked(

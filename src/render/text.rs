@@ -19,8 +19,8 @@
 //! lines already shown, collapsed. Quoted lines stand under the heading of
 //! their innermost enclosing definition of more than one line
 //! (`KIND NAME (A-B)`), or under the file alone: a one-line definition is
-//! its own quoted line. A quoted line is `LINE: TEXT`, TEXT byte-identical to the
-//! file's line without its terminator; a line longer than 200 bytes is cut
+//! its own quoted line. A quoted line is `LINE: TEXT`, TEXT byte-identical
+//! to the file's line without its terminator; a line longer than 200 bytes is cut
 //! around its match, `…` standing where bytes were cut and
 //! ` [cut K of M bytes]` after it (invariant I4). Everything after the
 //! files is footer: what was left out and how to see it. The note names

@@ -21,7 +21,7 @@ pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
 pub use lines::{run_lines, Ending, LineSink, LinesOutcome};
 pub use matcher::Matcher;
 pub use process::{run_plain, run_streaming, Flow, RgOutcome};
-pub use records::{Record, RecordReader};
+pub use records::{is_stopped_notice, Record, RecordReader};
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

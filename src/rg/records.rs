@@ -91,6 +91,13 @@ impl RecordReader {
     }
 }
 
+/// Whether a line of rg's plain output (with `--null` or without) is its
+/// notice that it stopped in a binary file after printing its matches:
+/// output, but not a matching line.
+pub fn is_stopped_notice(line: &[u8]) -> bool {
+    !line.contains(&0) && matches!(parse(line), Some(Record::BinaryStopped { .. }))
+}
+
 fn parse(line: &[u8]) -> Option<Record<'_>> {
     if let Some(nul) = line.iter().position(|&b| b == 0) {
         let (path, rest) = (&line[..nul], &line[nul + 1..]);
@@ -173,6 +180,19 @@ mod tests {
                 format!("{:?}", Record::BinaryMatches { path: b"c.dat" }),
             ]
         );
+    }
+
+    #[test]
+    fn a_stopped_notice_is_told_from_a_matching_line() {
+        assert!(is_stopped_notice(
+            b"./big.txt: WARNING: stopped searching binary file after match (found \"\\0\" byte around offset 9)\n"
+        ));
+        assert!(!is_stopped_notice(
+            b"./a.rs:3:WARNING: stopped searching binary file (x 1)\n"
+        ));
+        assert!(!is_stopped_notice(
+            b"c.dat: binary file matches (found \"\\0\" byte around offset 1)\n"
+        ));
     }
 
     #[test]
