@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::query::Kind;
+use crate::search::query::Kind;
 
 const SEARCH_EXAMPLES: &str = "\
 Examples:
@@ -451,7 +451,7 @@ pub struct ReadArgs {
     pub range: Option<String>,
 
     /// Token budget, estimated as bytes / 4; 0 means no limit.
-    #[arg(long, value_name = "N", default_value_t = crate::read::DEFAULT_BUDGET_TOKENS)]
+    #[arg(long, value_name = "N", default_value_t = crate::views::read::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: u64,
 }
 

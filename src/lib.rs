@@ -13,21 +13,13 @@ pub mod commands;
 pub mod defs;
 pub mod dirs;
 pub mod exit;
-pub mod files;
-pub mod fold;
-pub mod grep;
-pub mod group;
 pub mod lang;
-pub mod page;
-pub mod query;
-pub mod rank;
-pub mod read;
 pub mod render;
 pub mod rg;
+pub mod search;
 pub mod session;
-pub mod settings;
 pub mod shell;
-pub mod view;
+pub mod views;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -78,26 +70,26 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
     }
     match cli.command {
         Some(Command::Search(args)) => {
-            let settings = settings::SearchSettings::resolve(args, &argv)?;
+            let settings = search::settings::SearchSettings::resolve(args, &argv)?;
             commands::search::run(&settings, out, err)
         }
         Some(Command::Grep(args)) => {
-            let settings = grep::GrepSettings::resolve(args, &view::process_env)?;
+            let settings = views::grep::GrepSettings::resolve(args, &views::process_env)?;
             commands::grep::run(&settings, &argv, out, err)
         }
         Some(Command::Files(args)) => {
-            let settings = files::FilesSettings::resolve(args, &view::process_env)?;
+            let settings = views::files::FilesSettings::resolve(args, &views::process_env)?;
             commands::files::run(&settings, &argv, out, err)
         }
         Some(Command::Read(args)) => {
-            let settings = read::ReadSettings::resolve(args, &dirs::process_env)?;
+            let settings = views::read::ReadSettings::resolve(args, &dirs::process_env)?;
             commands::read::run(&settings, out)
         }
         Some(Command::Call(args)) => {
-            commands::call::run(&args, &mut std::io::stdin(), &view::process_env, out)
+            commands::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
         }
         Some(Command::Memory(args)) => {
-            commands::memory::run(&args, settings::session_from_env(), out, err)
+            commands::memory::run(&args, search::settings::session_from_env(), out, err)
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
         Some(Command::Completions(args)) => {

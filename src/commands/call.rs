@@ -68,10 +68,10 @@ use serde_json::Value;
 
 use crate::cli::{CallArgs, Cli, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode};
 use crate::exit::ExitStatus;
-use crate::files::{self, FilesSettings};
-use crate::grep::{self, GrepSettings, Items};
-use crate::settings::SearchSettings;
-use crate::view::{self, EnvLookup};
+use crate::search::settings::SearchSettings;
+use crate::views::files::{self, FilesSettings};
+use crate::views::grep::{self, GrepSettings, Items};
+use crate::views::{self, EnvLookup};
 
 /// The modes a request may name.
 pub const MODES: [&str; 3] = ["files", "content", "search"];
@@ -545,7 +545,7 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     if request.ignore_case == Some(true) {
         argv.push("-i".into());
     }
-    for glob in request.glob.iter().flat_map(|g| view::split_globs(g)) {
+    for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
         argv.extend(["-g".into(), glob.into()]);
     }
     if let Some(file_type) = &request.file_type {

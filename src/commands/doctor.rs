@@ -242,7 +242,7 @@ fn dir_check(name: &'static str, dir: Option<PathBuf>) -> Check {
 }
 
 fn session_check() -> Check {
-    match crate::settings::session_from_env() {
+    match crate::search::settings::session_from_env() {
         Some(session) => Check::ok(
             "session",
             format!(

@@ -10,8 +10,8 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::exit::ExitStatus;
-use crate::files::{self, FileList, FilesSettings};
-use crate::view::{self, plural};
+use crate::views::files::{self, FileList, FilesSettings};
+use crate::views::{self, plural};
 
 /// Lists the files, writing them to `out` and warnings to `err`; `argv` is
 /// the command line typed, the base of the "see them all" command.
@@ -54,7 +54,7 @@ pub fn page(list: &FileList, argv: &[OsString]) -> Vec<u8> {
                 "[list cut at --limit {limit}: {} {matched}, the {} newest shown; all of them: {}]\n",
                 plural(list.total, "file", "files"),
                 list.files.len(),
-                view::command_with(argv, "--limit", &list.total.to_string())
+                views::command_with(argv, "--limit", &list.total.to_string())
             )
             .as_bytes(),
         );
@@ -63,7 +63,7 @@ pub fn page(list: &FileList, argv: &[OsString]) -> Vec<u8> {
         text.extend_from_slice(
             format!(
                 "[timed out after {}: the listing did not finish; {} found so far; narrow the PATH or the glob, or raise --timeout (0 = no limit)]\n",
-                view::seconds(after),
+                views::seconds(after),
                 plural(list.total, "file", "files"),
             )
             .as_bytes(),

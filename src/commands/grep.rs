@@ -13,8 +13,8 @@ use anyhow::Result;
 
 use crate::cli::OutputMode;
 use crate::exit::ExitStatus;
-use crate::grep::{self, GrepResult, GrepSettings, Items};
-use crate::view::{self, plural, MAX_OUTPUT_BYTES};
+use crate::views::grep::{self, GrepResult, GrepSettings, Items};
+use crate::views::{self, plural, MAX_OUTPUT_BYTES};
 
 /// Runs the grep, writing the page to `out` and warnings to `err`; `argv`
 /// is the command line typed, the base of the next-page command.
@@ -94,7 +94,7 @@ fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
             } else {
                 ""
             },
-            view::command_with(argv, "--offset", "0")
+            views::command_with(argv, "--offset", "0")
         ));
     } else if let Some(next) = result.next_offset() {
         let why = if result.capped {
@@ -109,7 +109,7 @@ fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
             "[{why}showing {many} {}-{} of {of_total}; next page: {}]",
             result.offset + 1,
             result.offset + shown,
-            view::command_with(argv, "--offset", &next.to_string())
+            views::command_with(argv, "--offset", &next.to_string())
         ));
     } else if result.offset > 0 {
         notes.push(format!(
@@ -129,7 +129,7 @@ fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
         };
         notes.push(format!(
             "[timed out after {}: the search did not finish; {} found so far ({how_far}); narrow the PATH, --glob or --type, or raise --timeout (0 = no limit)]",
-            view::seconds(after),
+            views::seconds(after),
             plural(result.total, one, many),
         ));
     }

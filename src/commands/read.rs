@@ -41,9 +41,9 @@ use anyhow::Result;
 use crate::defs::cache::DefsCache;
 use crate::defs::Def;
 use crate::exit::ExitStatus;
-use crate::fold::cut_around;
 use crate::lang::Lang;
-use crate::read::{self, Block, ReadSettings, Selected, Selection};
+use crate::search::fold::cut_around;
+use crate::views::read::{self, Block, ReadSettings, Selected, Selection};
 
 /// Reads the file and writes the selected lines to `out`.
 pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
@@ -228,7 +228,7 @@ pub fn listing(settings: &ReadSettings, name: &str, defs: &[Def]) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::defs::DefKind;
-    use crate::read::LineRange;
+    use crate::views::read::LineRange;
 
     fn settings(selection: Selection, budget_tokens: u64) -> ReadSettings {
         ReadSettings {

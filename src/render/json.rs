@@ -48,7 +48,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::defs::{enclosing, Def};
-use crate::page::chosen_quotes;
+use crate::search::page::chosen_quotes;
 
 #[derive(Debug, Serialize)]
 pub struct SearchDocument {

@@ -4,13 +4,14 @@
 
 pub mod braces;
 pub mod json;
+pub mod plain;
 pub mod text;
 
 use crate::defs::Def;
-use crate::fold::Quote;
-use crate::page::{Omitted, PageSpan};
-use crate::query::Query;
-use crate::rank::Ranked;
+use crate::search::fold::Quote;
+use crate::search::page::{Omitted, PageSpan};
+use crate::search::query::Query;
+use crate::search::rank::Ranked;
 
 /// Everything one page of `scout search` shows.
 #[derive(Debug)]

@@ -40,10 +40,10 @@ use std::io::Write;
 
 use super::{braces, Code, Report};
 use crate::defs::Def;
-use crate::fold::{FileTally, Quote};
-use crate::group::group;
-use crate::page::{chosen_quotes, tokens};
-use crate::rank::Score;
+use crate::search::fold::{FileTally, Quote};
+use crate::search::group::group;
+use crate::search::page::{chosen_quotes, tokens};
+use crate::search::rank::Score;
 
 /// Bytes the footer's note may spend naming definitions on other pages,
 /// at most (about 250 tokens): enough to name a few dozen.

@@ -62,6 +62,17 @@ pub fn config_in_effect() -> bool {
     std::env::var_os("RIPGREP_CONFIG_PATH").is_some_and(|v| !v.is_empty())
 }
 
+/// The environment variable that chooses which of rg's outputs the ranked
+/// search reads: `json` forces its `--json` events, anything else (or
+/// unset) lets scout read the plain records where they can serve. Both
+/// print the same page; `bench/invariants.py` checks that they do.
+pub const OUTPUT_ENV: &str = "SCOUT_RG_OUTPUT";
+
+/// Whether `SCOUT_RG_OUTPUT=json` asks for rg's `--json` events.
+pub fn json_forced() -> bool {
+    std::env::var_os(OUTPUT_ENV).is_some_and(|v| v == "json")
+}
+
 /// How to install rg, shared by errors and `doctor`.
 pub const INSTALL_HINT: &str = "install ripgrep (Debian/Ubuntu: `sudo apt-get install ripgrep`, \
 macOS: `brew install ripgrep`, anywhere with Rust: `cargo install ripgrep`), \

@@ -7,8 +7,8 @@
 //! pages 1..n together show every file exactly once. No I/O: the cost of a
 //! file block is asked of the caller (the text renderer).
 
-use crate::fold::{FileTally, Quote};
-use crate::rank::Ranked;
+use crate::search::fold::{FileTally, Quote};
+use crate::search::rank::Ranked;
 
 /// Bytes per token, for estimates (`~Ntok`).
 pub const BYTES_PER_TOKEN: usize = 4;

@@ -9,8 +9,8 @@
 //! that answer instead (invariant I2) without a second search.
 
 use crate::lang::Lang;
-use crate::rank::{LineSignals, Scorer};
 use crate::rg::{Matcher, Record, RgEvent, Stats};
+use crate::search::rank::{LineSignals, Scorer};
 
 /// A quoted line is cut to at most this many bytes around its first match.
 pub const MAX_QUOTE_BYTES: usize = 200;

@@ -24,7 +24,7 @@ use crate::rg::{
     parse_count_line, run_lines, Ending, Flow, GrepFlags, GrepOutput, LineSink, LinesOutcome, Rg,
 };
 use crate::shell;
-use crate::view::{self, EnvLookup, MAX_OUTPUT_BYTES};
+use crate::views::{self, EnvLookup, MAX_OUTPUT_BYTES};
 
 /// A grep, ready to run.
 #[derive(Debug)]
@@ -61,7 +61,7 @@ impl GrepSettings {
         let path = match path {
             Some(path) => {
                 ensure_exists(&path)?;
-                view::rg_operand(&cwd, &path)
+                views::rg_operand(&cwd, &path)
             }
             None => None,
         };
@@ -69,7 +69,7 @@ impl GrepSettings {
             (Some(n), _) | (None, Some(n)) => (n, n),
             (None, None) => (args.before.unwrap_or(0), args.after.unwrap_or(0)),
         };
-        let timeout = view::resolve_timeout(args.limits.timeout, env)?;
+        let timeout = views::resolve_timeout(args.limits.timeout, env)?;
         let rg = Rg::from_env()?;
         let flags = GrepFlags {
             pattern: pattern.clone(),
@@ -87,7 +87,7 @@ impl GrepSettings {
             globs: args
                 .globs
                 .iter()
-                .flat_map(|g| view::split_globs(g))
+                .flat_map(|g| views::split_globs(g))
                 .collect(),
             path,
         };
@@ -267,7 +267,7 @@ pub fn search(settings: &GrepSettings) -> Result<GrepResult> {
         OutputMode::FilesWithMatches => {
             let mut all = AllLines::default();
             let outcome = run_lines(&settings.rg, &command, deadline, &mut all)?;
-            let files = view::newest_first(all.0);
+            let files = views::newest_first(all.0);
             let total = files.len();
             let (page, capped) = page_of(files, settings, |p| p.len() + 1);
             (Items::Files(page), total, 0, capped, outcome)
@@ -330,7 +330,7 @@ fn judge(
             if result.total == 0 {
                 bail!(
                     "the search timed out after {} with no result yet; narrow the PATH, --glob or --type, or raise --timeout (0 = no limit)",
-                    view::seconds(after)
+                    views::seconds(after)
                 );
             }
             result.timed_out = Some(after);

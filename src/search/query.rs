@@ -6,7 +6,7 @@
 //! ranked meaningfully and passes through to rg (invariant I1). The
 //! identifier whose definitions rank first is derived here too.
 
-use crate::rank::lexical::is_identifier;
+use crate::search::rank::lexical::is_identifier;
 
 /// The shortest literal run that makes a pattern rankable.
 pub const MIN_ANCHOR_CHARS: usize = 3;

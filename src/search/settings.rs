@@ -7,8 +7,8 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use crate::cli::SearchArgs;
-use crate::query::{Kind, Query};
 use crate::rg::{Rg, SearchFlags};
+use crate::search::query::{Kind, Query};
 use crate::session::Session;
 use crate::shell;
 
@@ -58,6 +58,13 @@ pub struct SearchSettings {
     pub forget: bool,
     /// The working directory: session memory keys files by absolute path.
     pub cwd: std::path::PathBuf,
+    /// rg reads a config file (`RIPGREP_CONFIG_PATH`), whose flags may
+    /// change the layout of its plain output: only `--json` is read then.
+    pub rg_config: bool,
+    /// Whether the ranked search may read rg's plain records (else its
+    /// `--json` events): not with a config file, nor with
+    /// `SCOUT_RG_OUTPUT=json`.
+    pub plain_records: bool,
 }
 
 /// The session from the process environment (read once).
@@ -136,7 +143,7 @@ impl SearchSettings {
             with_filename,
             budget_bytes: match args.output.budget_tokens {
                 0 => None,
-                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
+                tokens => Some(tokens as usize * crate::search::page::BYTES_PER_TOKEN),
             },
             page: args.output.page,
             max_lines: args.output.max_count,
@@ -162,6 +169,8 @@ impl SearchSettings {
                 && (!args.output.json || args.session.remember),
             forget: args.session.forget,
             cwd: std::env::current_dir().unwrap_or_default(),
+            rg_config: crate::rg::config_in_effect(),
+            plain_records: !crate::rg::config_in_effect() && !crate::rg::json_forced(),
         })
     }
 }

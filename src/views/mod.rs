@@ -4,7 +4,12 @@
 //! command for the next page.
 //!
 //! Running rg is `rg`'s business; each view's own rules live in
-//! [`crate::grep`] and [`crate::files`].
+//! [`grep`] and [`files`]. [`read`], the reading view, prints one
+//! definition or a line range of one file.
+
+pub mod files;
+pub mod grep;
+pub mod read;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

@@ -22,7 +22,7 @@ use crate::cli::FilesArgs;
 use crate::exit::ExitStatus;
 use crate::rg::{run_lines, Ending, FilesFlags, Flow, LineSink, LinesOutcome, Rg};
 use crate::shell;
-use crate::view::{self, EnvLookup};
+use crate::views::{self, EnvLookup};
 
 /// Files listed when neither `--limit` nor [`LIMIT_ENV`] says otherwise.
 pub const DEFAULT_LIMIT: usize = 100;
@@ -54,7 +54,7 @@ impl FilesSettings {
         let path = match args.path {
             Some(path) => {
                 ensure_directory(&path)?;
-                view::rg_operand(&cwd, &path)
+                views::rg_operand(&cwd, &path)
             }
             None => None,
         };
@@ -69,11 +69,11 @@ impl FilesSettings {
                 None => DEFAULT_LIMIT,
             },
         };
-        let timeout = view::resolve_timeout(args.limits.timeout, env)?;
+        let timeout = views::resolve_timeout(args.limits.timeout, env)?;
         let flags = FilesFlags {
             glob: args.glob,
-            no_ignore: !args.respect_ignore && view::env_flag(env, NO_IGNORE_ENV, true),
-            hidden: !args.no_hidden && view::env_flag(env, HIDDEN_ENV, true),
+            no_ignore: !args.respect_ignore && views::env_flag(env, NO_IGNORE_ENV, true),
+            hidden: !args.no_hidden && views::env_flag(env, HIDDEN_ENV, true),
             path,
         };
         Ok(FilesSettings {
@@ -180,7 +180,7 @@ pub fn list(settings: &FilesSettings) -> Result<FileList> {
         if paths.is_empty() {
             bail!(
                 "listing timed out after {} with no file yet; narrow the PATH or the glob, or raise --timeout (0 = no limit)",
-                view::seconds(after)
+                views::seconds(after)
             );
         }
         status = ExitStatus::Partial;
@@ -188,7 +188,7 @@ pub fn list(settings: &FilesSettings) -> Result<FileList> {
     if paths.is_empty() && status == ExitStatus::Shown {
         status = ExitStatus::NoMatch;
     }
-    let mut files = view::newest_first(paths);
+    let mut files = views::newest_first(paths);
     let total = files.len();
     if let Some(limit) = settings.limit {
         files.truncate(limit);

@@ -9,9 +9,9 @@
 
 pub mod lexical;
 
-use crate::fold::FileTally;
 use crate::lang::Lang;
-use crate::query::Query;
+use crate::search::fold::FileTally;
+use crate::search::query::Query;
 
 /// A file that defines the queried name outranks every file that does not.
 pub const DEF_FILE: i64 = 100_000;
@@ -353,7 +353,7 @@ pub fn is_vendored(path: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Kind;
+    use crate::search::query::Kind;
 
     fn tally(path: &str, hits: u64, defs: u64) -> FileTally {
         FileTally {

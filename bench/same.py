@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Checks that two scout binaries print the same pages on REPO.
+
+    python3 bench/same.py REPO --before OLD --after NEW [--queries 100]
+        [--seed 1] [--jobs 2] [--timeout 60] [--max-report 10]
+
+For a refactor that must not change behaviour: every derived query
+(identifiers, regexes with an anchor, case-insensitive literals, and the
+anchorless patterns) is run by both binaries in several forms (text, --json,
+-l, --page 2, --lexical, -w, --budget-tokens 300, --explain; which forms
+depends on the query), cwd = REPO and path `.`, and the two outcomes (exit
+code, stdout, stderr) must be byte-identical once the header's elapsed
+milliseconds (`NNms`, `"elapsed_ms":N`) are masked. Each run gets a fresh
+private cache and state directory, and no agent session.
+
+Prints each difference (at most --max-report, with the first differing
+line) and a summary; exit status 1 when anything differs.
+"""
+
+import argparse
+import difflib
+import os
+import re
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as bl  # noqa: E402
+
+MS_RE = re.compile(rb"\b\d+ms\b")
+JSON_MS_RE = re.compile(rb'"elapsed_ms":\s*\d+')
+
+
+def mask(out):
+    return JSON_MS_RE.sub(b'"elapsed_ms":N', MS_RE.sub(b"Nms", out))
+
+
+def forms(q):
+    """The scout argument lists a query is run with."""
+    base = q.scout_flags()
+    if q.kind == "anchorless":
+        return [base, base + ["--passthrough-cap", "4096"]]
+    out = [base, base + ["--json"], base + ["-l"], base + ["--page", "2"]]
+    if q.kind == "ident":
+        out += [base + ["--lexical"], base + ["-w"],
+                base + ["--budget-tokens", "300"], base + ["--explain"]]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repo")
+    ap.add_argument("--before", required=True, help="the reference scout")
+    ap.add_argument("--after", required=True, help="the scout under test")
+    ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=bl.DEFAULT_TIMEOUT)
+    ap.add_argument("--max-report", type=int, default=10)
+    ap.add_argument("--env", action="append", default=[],
+                    help="NAME=VALUE set for the --after runs only "
+                    "(e.g. SCOUT_RG_OUTPUT=json; repeatable)")
+    args = ap.parse_args()
+    repo = os.path.abspath(args.repo)
+    args.before, args.after = map(os.path.abspath, (args.before, args.after))
+    t0 = time.perf_counter()
+
+    def log(m):
+        print("# " + m, file=sys.stderr, flush=True)
+
+    queries = bl.derive_queries(repo, args.queries, args.seed, log=log,
+                                exact=False, n_regex=len(bl.REGEX_POOL))
+    queries = [bl.Query(p, "anchorless") for p in bl.ANCHORLESS] + queries
+    extra = dict(kv.split("=", 1) for kv in args.env)
+    runs = [(q, f) for q in queries for f in forms(q)]
+    log("%d queries, %d runs per binary on %s" % (len(queries), len(runs), repo))
+
+    def one(job):
+        q, flags = job
+        outcomes = []
+        for binary, more in ((args.before, {}), (args.after, extra)):
+            with tempfile.TemporaryDirectory(prefix="scout-same-") as state:
+                env = bl.scout_env(state)
+                env.update(more)
+                r = bl.run([binary, "search"] + flags + [q.text, "."], repo,
+                           env=env, timeout=args.timeout)
+            outcomes.append((r.code, mask(r.out), mask(r.err), r.timed_out))
+        return q, flags, outcomes
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(one, runs))
+
+    diffs, timeouts = [], 0
+    for q, flags, (a, b) in results:
+        if a[3] or b[3]:
+            timeouts += 1
+            continue
+        if a[:3] != b[:3]:
+            diffs.append((q, flags, a, b))
+    for q, flags, a, b in diffs[:args.max_report]:
+        print("DIFF scout search %s %r ." % (" ".join(flags), q.text))
+        if a[0] != b[0]:
+            print("  exit %s -> %s" % (a[0], b[0]))
+        for name, x, y in (("stdout", a[1], b[1]), ("stderr", a[2], b[2])):
+            if x != y:
+                lines = difflib.unified_diff(
+                    x.decode("utf-8", "replace").splitlines(),
+                    y.decode("utf-8", "replace").splitlines(),
+                    "before", "after", n=0, lineterm="")
+                print("  %s:\n    %s" % (name, "\n    ".join(list(lines)[:8])))
+    print("same: %d queries, %d runs, %d differ, %d timed out (%.0fs) on %s" % (
+        len(queries), len(results), len(diffs), timeouts,
+        time.perf_counter() - t0, repo))
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+//! Code attached to a page: when every match of the search sits in at
+//! most two short definitions and nothing was left out, their code follows
+//! the page, so the agent need not read them separately.
+
+use crate::render::{self, Code, Report};
+use crate::search::fold::{cut_around, Quote};
+use crate::search::group::{attachable, group, Group};
+use crate::search::page::chosen_quotes;
+use crate::search::path_of;
+
+/// The code of the definitions holding every match on the page, when there
+/// are few and short ones, nothing was left out, and it fits `room` bytes.
+pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
+    if report.pages.len() != 1
+        || report.omitted.lines > 0
+        || report.omitted.files > 0
+        || report.files_only
+    {
+        return Vec::new();
+    }
+    let span = report.span();
+    let quotes: Vec<Vec<&Quote>> = span
+        .slots
+        .iter()
+        .map(|slot| chosen_quotes(&report.ranked[slot.file].tally, slot.lines))
+        .collect();
+    let groups: Vec<(usize, Vec<Group>)> = quotes
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (i, group(q, report.defs.get(i).map_or(&[][..], |d| &d[..]))))
+        .collect();
+    let Some(picked) = attachable(&groups) else {
+        return Vec::new();
+    };
+    let mut blocks = Vec::new();
+    for (slot, def) in picked {
+        let path = &report.ranked[span.slots[slot].file].tally.path;
+        let Ok(source) = std::fs::read(path_of(path)) else {
+            return Vec::new();
+        };
+        let lines = source
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .skip(def.start_line as usize - 1)
+            .take((def.end_line - def.start_line + 1) as usize)
+            .map(|(i, line)| {
+                let body = line.strip_suffix(b"\r").unwrap_or(line);
+                let (text, cut_before, cut_after) = cut_around(body, (0, 0));
+                Quote {
+                    line: i as u64 + 1,
+                    text: text.to_vec(),
+                    cut_before,
+                    cut_after,
+                    score: 0,
+                    def: false,
+                }
+            })
+            .collect();
+        blocks.push(Code {
+            path: path.clone(),
+            def: def.clone(),
+            lines,
+        });
+    }
+    let size = render::text::code(&blocks).len();
+    if room.is_some_and(|room| size > room) {
+        return Vec::new();
+    }
+    blocks
+}

@@ -1,0 +1,181 @@
+//! Stage 2 of the ranked search: run rg and fold what it prints into
+//! per-file tallies ([`Fold`]), with rg's exit status read and its
+//! warnings passed on. A multi-word query with no literal hit is run again
+//! as "any of its words" (the fallback).
+//!
+//! rg is read through its plain `-n --null` records, with match spans found
+//! by a [`Matcher`], or through its `--json` events where plain output
+//! cannot serve (an explicitly named binary file, `RIPGREP_CONFIG_PATH`,
+//! a line that is not a record) or where `SCOUT_RG_OUTPUT=json` asks for
+//! them. Both paths fold into the same tallies, so they print the same
+//! page.
+
+use std::io::Write;
+
+use anyhow::{bail, Result};
+
+use crate::exit::ExitStatus;
+use crate::rg::{run_plain, run_streaming, Flow, Matcher, RecordReader, RgOutcome, SearchFlags};
+use crate::search::fold::{Fold, FoldOptions};
+use crate::search::rank::Scorer;
+use crate::search::settings::SearchSettings;
+use crate::shell;
+
+/// What rg's pass over the tree left: the fold, the flags that produced
+/// it (the fallback's, when it ran), the sentence announcing a fallback,
+/// and a partial status when rg could not search everything.
+pub struct Collected<'s> {
+    pub fold: Fold<'s>,
+    pub flags: SearchFlags,
+    pub fallback: Option<String>,
+    pub partial: Option<ExitStatus>,
+}
+
+/// Runs the planned search; when a multi-word query matched nothing, runs
+/// it again for any of its words, case-insensitive.
+pub fn collect<'s>(
+    settings: &SearchSettings,
+    scorer: &'s Scorer,
+    err: &mut dyn Write,
+) -> Result<Collected<'s>> {
+    let query = &settings.query;
+    let options = FoldOptions {
+        keep: settings.keep,
+        plain_cap: settings
+            .budget_bytes
+            .map_or(1 << 20, |b| 2 * b as u64 + 4096),
+        with_filename: settings.with_filename,
+    };
+    let mut flags = settings.flags.clone();
+    let (mut fold, mut partial) = fold_search(settings, scorer, options, &flags, err)?;
+    let mut fallback = None;
+    if fold.files.is_empty() && query.words.len() > 1 {
+        flags.patterns = query.words.clone();
+        flags.fixed_strings = true;
+        flags.ignore_case = true;
+        flags.word = false;
+        let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
+        if !second.files.is_empty() {
+            fallback = Some(format!(
+                "no line has {:?}; showing lines with any of its {} words, case-insensitive, files with more of them first",
+                query.text,
+                query.words.len()
+            ));
+        }
+        fold = second;
+        partial = partial.or(status);
+    }
+    Ok(Collected {
+        fold,
+        flags,
+        fallback,
+        partial,
+    })
+}
+
+/// One rg pass folded: through plain records when a matcher can find the
+/// spans, else (or when the records cannot serve) through `--json`.
+fn fold_search<'s>(
+    settings: &SearchSettings,
+    scorer: &'s Scorer,
+    options: FoldOptions,
+    flags: &SearchFlags,
+    err: &mut dyn Write,
+) -> Result<(Fold<'s>, Option<ExitStatus>)> {
+    if let Some(matcher) = Matcher::new(flags).filter(|_| settings.plain_records) {
+        if let Some(folded) = fold_records(settings, scorer, options, flags, &matcher, err)? {
+            return Ok(folded);
+        }
+    }
+    let mut fold = Fold::new(scorer, options);
+    let outcome = run_streaming(&settings.rg, &flags.json(), |event| {
+        fold.push(event);
+        Flow::Continue
+    })?;
+    let status = check_rg(settings, &outcome, err)?;
+    if fold.summary.is_none() && !outcome.stopped {
+        // rg --json always ends with a summary; a binary that printed none
+        // is not rg, and its silence must not read as "no matches".
+        return Err(crate::rg::RgError::NotRipgrep(
+            settings.rg.path.clone(),
+            "its --json output had no summary".into(),
+        )
+        .into());
+    }
+    Ok((fold, status))
+}
+
+/// The fast path of [`fold_search`]: rg's plain records, a third of the
+/// bytes of `--json`, with spans found by `matcher`. `None` sends the
+/// search to `--json`: when an explicitly named binary file matched, whose
+/// lines (and so counts) only `--json` gives, or when a line was not an rg
+/// record at all (an rg whose format differs, or not rg).
+fn fold_records<'s>(
+    settings: &SearchSettings,
+    scorer: &'s Scorer,
+    options: FoldOptions,
+    flags: &SearchFlags,
+    matcher: &Matcher,
+    err: &mut dyn Write,
+) -> Result<Option<(Fold<'s>, Option<ExitStatus>)>> {
+    let mut fold = Fold::new(scorer, options);
+    let mut reader = RecordReader::default();
+    let mut complete = true;
+    let outcome = run_plain(&settings.rg, &flags.records(), |line| {
+        if let Some(record) = reader.feed(line) {
+            complete = fold.push_record(record, matcher);
+        }
+        if complete {
+            Flow::Continue
+        } else {
+            Flow::Stop
+        }
+    })?;
+    if !complete || reader.finish() > 0 {
+        return Ok(None);
+    }
+    let status = check_rg(settings, &outcome, err)?;
+    Ok(Some((fold, status)))
+}
+
+/// Warns about what rg said on stderr and maps its exit code. A regex that
+/// rg cannot compile is bad input, with a hint to use `-F` when the text
+/// reads like a literal.
+pub fn check_rg(
+    settings: &SearchSettings,
+    outcome: &RgOutcome,
+    err: &mut dyn Write,
+) -> Result<Option<ExitStatus>> {
+    if let Some(reason) = outcome.regex_error() {
+        let hint = if settings.query.looks_literal() {
+            format!(
+                "\nhint: to search for the text as written, use -F: scout search -F {}",
+                shell::quote(settings.query.text.as_bytes())
+            )
+        } else {
+            String::new()
+        };
+        bail!("invalid regex {:?}:\n{reason}{hint}", settings.query.text);
+    }
+    if outcome.unparsed > 0 {
+        writeln!(
+            err,
+            "scout: {} lines of rg output could not be read",
+            outcome.unparsed
+        )?;
+    }
+    match outcome.code {
+        Some(0 | 1) => Ok(None),
+        Some(2) => {
+            for line in outcome.stderr_lines() {
+                writeln!(err, "scout: {line}")?;
+            }
+            Ok(Some(ExitStatus::Partial))
+        }
+        None if outcome.stopped => Ok(None),
+        other => {
+            let said = outcome.stderr_lines().join("; ");
+            bail!("rg failed (exit {other:?}): {said}");
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! `scout search`, the ranked view: one pipeline, one stage per module,
+//! each a function from a typed input to a typed output.
+//!
+//! 1. **plan** ([`query`], resolved with the other flags in [`settings`]):
+//!    the query's kind, its anchor, the name it defines, rg's flags;
+//! 2. **collect** ([`collect`]): run rg and [`fold`] its records (or its
+//!    `--json` events) into per-file tallies with exact counts and a
+//!    bounded set of candidate lines; the multi-word fallback;
+//! 3. **rank** ([`rank`]): integer scores, no I/O;
+//! 4. **lay out** ([`layout`], over [`page`]): every page cut from the
+//!    ranked order within the budget, before anything is parsed;
+//! 5. **refine** ([`refine`]): the parser's definitions for the shown
+//!    page overrule the lexical rules and reorder its files;
+//! 6. **remember** ([`remember`]): what the session was already shown of
+//!    those files collapses; then the page is trimmed back within budget
+//!    ([`layout::fit`]) now that its headings ([`group`]) are known;
+//! 7. **attach** ([`attach`]): the code of at most two short definitions
+//!    holding every match;
+//! 8. **render** ([`crate::render`]): text, JSON, or rg's own lines when
+//!    they are smaller (I2); then what was shown is recorded.
+//!
+//! A pattern with no literal anchor skips all of it: [`passthrough`].
+//! The invariants of DESIGN.md hold at the end: passthrough for patterns
+//! without an anchor (I1), never larger than plain `rg -n` (I2), rg's
+//! exact counts (I3), byte-identical quotes (I4), deterministic output
+//! (I5), everything accounted for (I6).
+
+pub mod attach;
+pub mod collect;
+pub mod fold;
+pub mod group;
+pub mod layout;
+pub mod page;
+pub mod passthrough;
+pub mod query;
+pub mod rank;
+pub mod refine;
+pub mod remember;
+pub mod settings;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::defs::Def;
+use crate::exit::ExitStatus;
+use crate::render::{self, Report};
+use crate::rg::{run_plain, Flow, SearchFlags};
+use crate::search::collect::Collected;
+use crate::search::fold::{FileTally, Fold, Plain};
+use crate::search::page::{omitted, PageSpan};
+use crate::search::query::Query;
+use crate::search::rank::{rank, Ranked, Scorer};
+use crate::search::remember::Recalled;
+use crate::search::settings::SearchSettings;
+use crate::session::Shown;
+
+/// Runs one search, from the planned query to the page on `out`;
+/// warnings go to `err`. `started` is when the command started (the
+/// header's milliseconds).
+pub fn search(
+    settings: &SearchSettings,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    if settings.query.is_passthrough() && !settings.json {
+        passthrough::passthrough(settings, out, err)
+    } else {
+        ranked(settings, started, out, err)
+    }
+}
+
+/// The ranked pipeline, stage by stage (see the module doc).
+fn ranked(
+    settings: &SearchSettings,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let scorer = Scorer::new(&settings.query);
+    let Collected {
+        fold: Fold { files, plain, .. },
+        flags,
+        fallback,
+        partial,
+    } = collect::collect(settings, &scorer, err)?;
+    let (hits, matches) = totals(&files);
+    let mut ranked = rank(&scorer, files);
+    let (repro, file_command) = repro_commands(&flags);
+    let frame = frame(
+        settings,
+        &ranked,
+        fallback.as_deref(),
+        &repro,
+        &file_command,
+    );
+    let mut pages = layout::paginate(settings, &ranked, &frame)?;
+    let index = settings.page - 1;
+    let memory = remember::load(settings, err)?;
+    let defs = refine::refine(settings, &mut ranked, &mut pages[index]);
+    let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
+    let parts = Parts {
+        query: &settings.query,
+        fallback,
+        hits,
+        matches,
+        ranked: &ranked,
+        repro,
+        file_command,
+        defs: &defs,
+    };
+    layout::fit(settings, &parts, &mut pages, index, &recalled, started);
+    let seen = recalled.seen(&ranked, &pages[index]);
+    let mut report = parts.report(settings, started, &pages, index, seen);
+    let page = render::text::page(&report);
+    report.code = attach::attach_code(
+        &report,
+        settings
+            .budget_bytes
+            .map(|b| b.saturating_sub(page.bytes.len())),
+    );
+    let shown = emit(settings, &report, page, plain, &flags, out, err)?;
+    remember::record(settings, &shown, err)?;
+    if ranked.is_empty() && partial.is_none() {
+        return Ok(ExitStatus::NoMatch);
+    }
+    Ok(partial.unwrap_or(ExitStatus::Shown))
+}
+
+/// Matching lines and matches in all (rg's `matched_lines`, `matches`).
+fn totals(files: &[FileTally]) -> (u64, u64) {
+    (
+        files.iter().map(|f| f.hits).sum(),
+        files.iter().map(|f| f.matches).sum(),
+    )
+}
+
+/// The plain rg command with the same counts, and the one that prints
+/// every matching line of one file (`FILE` standing for it).
+fn repro_commands(flags: &SearchFlags) -> (String, String) {
+    let file_command = format!(
+        "{} FILE",
+        SearchFlags {
+            paths: Vec::new(),
+            ..flags.clone()
+        }
+        .repro()
+    );
+    (flags.repro(), file_command)
+}
+
+/// What every page prints besides its files, for the budget's reserve.
+fn frame<'a>(
+    settings: &'a SearchSettings,
+    ranked: &'a [Ranked],
+    fallback: Option<&'a str>,
+    repro: &'a str,
+    file_command: &'a str,
+) -> render::text::Frame<'a> {
+    render::text::Frame {
+        query: &settings.query.text,
+        fallback,
+        repro,
+        file_command,
+        command: &settings.command,
+        def_paths: ranked
+            .iter()
+            .filter(|r| r.tally.def_lines > 0)
+            .map(|r| &r.tally.path[..])
+            .collect(),
+    }
+}
+
+/// Writes the page: the JSON document; nothing when nothing matched (the
+/// exit status says so); rg's own lines when they are smaller than the
+/// page (I2); else the text page. The attached code follows either of the
+/// last two. Returns what was shown, for the session memory.
+fn emit(
+    settings: &SearchSettings,
+    report: &Report<'_>,
+    page: render::text::Page,
+    plain: Plain,
+    flags: &SearchFlags,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Vec<Shown>> {
+    let code = render::text::code(&report.code);
+    if settings.json {
+        let document = render::json::document(report, page.tokens);
+        render::json::write_document(out, &document)?;
+        return Ok(remember::shown_on_page(settings, report));
+    }
+    if report.ranked.is_empty() {
+        return Ok(Vec::new());
+    }
+    if settings.files_only || settings.explain || page.bytes.len() as u64 <= plain.bytes {
+        out.write_all(&page.bytes)?;
+        out.write_all(&code)?;
+        return Ok(remember::shown_on_page(settings, report));
+    }
+    if let Some(fallback) = &report.fallback {
+        writeln!(err, "scout: {fallback}")?;
+    }
+    let mut shown = Vec::new();
+    if let Some(lines) = plain.into_sorted_lines() {
+        render::plain::write_lines(out, &lines, settings.with_filename)?;
+        shown = remember::shown_in_plain(settings, &lines);
+    } else {
+        // More lines than the fold kept: rg prints them again.
+        let mut write_error = None;
+        run_plain(&settings.rg, &flags.plain(), |line| {
+            match out.write_all(line) {
+                Ok(()) => Flow::Continue,
+                Err(e) => {
+                    write_error = Some(e);
+                    Flow::Stop
+                }
+            }
+        })?;
+        if let Some(e) = write_error {
+            return Err(e).context("writing the output");
+        }
+    }
+    out.write_all(&code)?;
+    Ok(shown)
+}
+
+/// What a page's report is made of, apart from the page itself.
+pub struct Parts<'a> {
+    pub query: &'a Query,
+    pub fallback: Option<String>,
+    pub hits: u64,
+    pub matches: u64,
+    pub ranked: &'a [Ranked],
+    pub repro: String,
+    pub file_command: String,
+    pub defs: &'a [Vec<Def>],
+}
+
+impl<'a> Parts<'a> {
+    /// The report of page `index` (0-based) of `pages`, with `seen` the
+    /// lines of each slot the session was already shown.
+    pub fn report<'p>(
+        &'p self,
+        settings: &SearchSettings,
+        started: Instant,
+        pages: &'p [PageSpan],
+        index: usize,
+        seen: Vec<Vec<u64>>,
+    ) -> Report<'p> {
+        Report {
+            query: self.query,
+            fallback: self.fallback.clone(),
+            hits: self.hits,
+            matches: self.matches,
+            ranked: self.ranked,
+            omitted: omitted(self.ranked, &pages[index]),
+            pages,
+            page: index + 1,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            repro: self.repro.clone(),
+            file_command: self.file_command.clone(),
+            command: settings.command.clone(),
+            explain: settings.explain,
+            files_only: settings.files_only,
+            seen,
+            defs: self.defs,
+            code: Vec::new(),
+        }
+    }
+}
+
+/// A path as rg printed it, as a path to open.
+pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}

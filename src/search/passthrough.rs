@@ -1,0 +1,183 @@
+//! The unranked path (invariant I1): a pattern with no literal anchor of
+//! 3+ characters cannot be ranked, so rg's lines are printed as they are,
+//! in path order, capped at `--passthrough-cap` bytes, with the cut
+//! announced on stderr and the command that shows everything.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use crate::exit::ExitStatus;
+use crate::render;
+use crate::rg::{run_plain, Flow, Matcher, Record, RecordReader};
+use crate::search::collect::check_rg;
+use crate::search::fold::{cut_around, strip_terminator, Quote, MAX_QUOTE_BYTES};
+use crate::search::settings::SearchSettings;
+
+/// Prints rg's lines for an anchorless pattern, within the cap.
+pub fn passthrough(
+    settings: &SearchSettings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    // With a matcher, rg's lines come as records, so that a line too long
+    // for what is left of the cap can be cut around its match instead of
+    // ending the output (one 1 MB line would otherwise show nothing).
+    let matcher = Matcher::new(&settings.flags).filter(|_| !settings.rg_config);
+    let command = match &matcher {
+        Some(_) => settings.flags.sorted_records(),
+        None => settings.flags.plain(),
+    };
+    let cap = settings.passthrough_cap.unwrap_or(u64::MAX);
+    // Bytes printed and in all; matching lines shown, cut and in all (rg's
+    // warnings about binary files it stopped reading are lines of its
+    // output, not matches).
+    let (mut printed, mut total) = (0u64, 0u64);
+    let (mut shown, mut cut, mut matching) = (0u64, 0u64, 0u64);
+    let mut full = false;
+    let mut reader = RecordReader::default();
+    let mut spans = Vec::new();
+    let mut write_error = None;
+    let outcome = run_plain(&settings.rg, &command, |line| {
+        let (piece, is_match) = match &matcher {
+            None => (Piece::Raw(line), !crate::rg::is_stopped_notice(line)),
+            Some(_) => match reader.feed(line) {
+                None => return Flow::Continue,
+                Some(Record::Line { path, number, text }) => {
+                    let path = if settings.with_filename { path } else { b"" };
+                    (Piece::Line { path, number, text }, true)
+                }
+                Some(Record::BinaryStopped { .. }) => (Piece::Raw(line), false),
+                Some(Record::BinaryMatches { .. }) => (Piece::Raw(line), true),
+            },
+        };
+        let whole = piece.len();
+        total += whole;
+        matching += u64::from(is_match);
+        if full || write_error.is_some() {
+            return Flow::Continue;
+        }
+        let written = if whole <= cap - printed {
+            piece.write(out).map(|()| whole)
+        } else {
+            match matcher.as_ref().and_then(|m| piece.cut(m, &mut spans)) {
+                Some(short) if short.len() as u64 <= cap - printed => {
+                    cut += 1;
+                    out.write_all(&short).map(|()| short.len() as u64)
+                }
+                _ => {
+                    full = true;
+                    return Flow::Continue;
+                }
+            }
+        };
+        match written {
+            Ok(bytes) => {
+                printed += bytes;
+                shown += u64::from(is_match);
+                Flow::Continue
+            }
+            Err(e) => {
+                write_error = Some(e);
+                Flow::Stop
+            }
+        }
+    })?;
+    if let Some(e) = write_error {
+        return Err(e).context("writing the output");
+    }
+    let partial = check_rg(settings, &outcome, err)?;
+    if printed < total {
+        let cut_note = if cut > 0 {
+            format!(", {cut} of them cut to {MAX_QUOTE_BYTES} bytes around the match")
+        } else {
+            String::new()
+        };
+        writeln!(
+            err,
+            "scout: no literal anchor of 3+ characters, so rg's lines are shown unranked; \
+             cut at {cap} bytes: {shown} of {matching} matching lines ({printed} of {total} bytes) shown{cut_note}. \
+             All of them: {} (or --passthrough-cap 0)",
+            settings.flags.repro()
+        )?;
+    }
+    Ok(partial.unwrap_or(if matching > 0 {
+        ExitStatus::Shown
+    } else {
+        ExitStatus::NoMatch
+    }))
+}
+
+/// One line of passthrough output: as rg printed it, or a record to print
+/// as `rg -n` would (`PATH:LINE:TEXT`, `LINE:TEXT` with no path).
+enum Piece<'a> {
+    Raw(&'a [u8]),
+    Line {
+        path: &'a [u8],
+        number: u64,
+        text: &'a [u8],
+    },
+}
+
+impl Piece<'_> {
+    fn head(path: &[u8], number: u64) -> Vec<u8> {
+        let mut out = path.to_vec();
+        if !path.is_empty() {
+            out.push(b':');
+        }
+        out.extend_from_slice(format!("{number}:").as_bytes());
+        out
+    }
+
+    /// Bytes of the line as `rg -n` prints it.
+    fn len(&self) -> u64 {
+        match self {
+            Piece::Raw(line) => line.len() as u64,
+            Piece::Line { path, number, text } => {
+                let path = if path.is_empty() { 0 } else { path.len() + 1 };
+                (path + number.to_string().len() + 1 + text.len()) as u64
+                    + u64::from(!text.ends_with(b"\n"))
+            }
+        }
+    }
+
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        match self {
+            Piece::Raw(line) => out.write_all(line),
+            Piece::Line { path, number, text } => {
+                out.write_all(&Piece::head(path, *number))?;
+                out.write_all(text)?;
+                if !text.ends_with(b"\n") {
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The line cut to [`MAX_QUOTE_BYTES`] around its first match, marked
+    /// as on a ranked page; `None` when it is short or not a record.
+    fn cut(&self, matcher: &Matcher, spans: &mut Vec<(usize, usize)>) -> Option<Vec<u8>> {
+        let Piece::Line { path, number, text } = self else {
+            return None;
+        };
+        let body = strip_terminator(text);
+        spans.clear();
+        matcher.spans(body, spans);
+        let (window, cut_before, cut_after) =
+            cut_around(body, spans.first().copied().unwrap_or((0, 0)));
+        let quote = Quote {
+            line: *number,
+            text: window.to_vec(),
+            cut_before,
+            cut_after,
+            ..Quote::default()
+        };
+        if quote.cut_bytes() == 0 {
+            return None;
+        }
+        let mut out = Piece::head(path, *number);
+        render::text::quote_text(&mut out, &quote);
+        Some(out)
+    }
+}
