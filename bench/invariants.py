@@ -19,6 +19,8 @@ pass through. Per query it runs `scout search Q .` twice, `scout search
   I6  shown + already_shown + left_out = hits, per file and in total, also
       with session memory on (a repeated search is never larger);
       plain (non-passthrough) output prints every rg line
+  RGJSON  reading rg's --json events (SCOUT_RG_OUTPUT=json) prints the
+      same text and --json pages as reading its plain records
 
 Prints each violation, a count per invariant, and exits 1 if any.
 """
@@ -47,7 +49,13 @@ def code_bytes(out):
 CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) matching lines")
 TOK_RE = re.compile(rb"~\d+tok\b")
 PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
-INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "ERR"]
+INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "RGJSON", "ERR"]
+JSON_MS_RE = re.compile(rb'"elapsed_ms":\s*\d+')
+
+
+def masked(out):
+    """Output with the elapsed milliseconds (text and JSON) masked."""
+    return JSON_MS_RE.sub(b'"elapsed_ms":N', bl.MS_RE.sub(b"Nms", out))
 
 
 class Checker:
@@ -77,12 +85,35 @@ class Checker:
                 self._files[path] = lines
         return lines[n - 1] if 0 < n <= len(lines) else None
 
-    def scout_run(self, q, json_mode=False):
+    def scout_run(self, q, json_mode=False, rg_json=False):
+        """scout search Q .; rg_json: reading rg's --json events
+        (SCOUT_RG_OUTPUT=json) instead of its plain records."""
         argv = [self.scout, "search"] + self.extra + q.scout_flags()
         if json_mode:
             argv.append("--json")
-        return bl.run(argv + [q.text, "."], self.repo, env=self.env,
+        env = dict(self.env, SCOUT_RG_OUTPUT="json") if rg_json else self.env
+        return bl.run(argv + [q.text, "."], self.repo, env=env,
                       timeout=self.timeout)
+
+    def check_rg_json(self, q, text, js):
+        """RGJSON: the ranked search prints the same bytes (text and --json,
+        stdout, stderr and exit code) whether it reads rg's plain records or
+        its --json events."""
+        v = []
+        for name, ran, json_mode in (("text", text, False), ("--json", js, True)):
+            other = self.scout_run(q, json_mode=json_mode, rg_json=True)
+            if other.timed_out:
+                v.append(("ERR", "SCOUT_RG_OUTPUT=json %s timed out" % name))
+                continue
+            for part, x, y in (("stdout", ran.out, other.out),
+                               ("stderr", ran.err, other.err)):
+                if masked(x) != masked(y):
+                    v.append(("RGJSON", "%s %s differs with SCOUT_RG_OUTPUT=json: %s"
+                              % (name, part, first_diff(masked(x), masked(y)))))
+            if ran.code != other.code:
+                v.append(("RGJSON", "%s exit %s, with SCOUT_RG_OUTPUT=json %s"
+                          % (name, ran.code, other.code)))
+        return v
 
     def rg_counts(self, q):
         """({path: matched lines}, Run) from `rg -c`."""
@@ -191,6 +222,8 @@ class Checker:
                 counts = exact
                 hits, nfiles = sum(counts.values()), len(counts)
         facts.update(hits=hits, files=nfiles)
+        if not anchorless:
+            v += self.check_rg_json(q, t1, js)
         if (t1.code == 1) != (hits == 0):
             v.append(("I3", "scout exit %d but rg finds %d hits" % (t1.code, hits)))
 

@@ -7,7 +7,7 @@ mod util;
 
 use std::collections::BTreeSet;
 
-use util::Fixture;
+use util::{Fixture, Run};
 
 /// (extension, a definition of `fetchRecords`, a usage line)
 const LANGUAGES: &[(&str, &str, &str)] = &[
@@ -1148,4 +1148,49 @@ fn explain_prints_each_files_score_and_signals() {
         .collect();
     assert_eq!(score_lines.len(), run.files().len(), "{}", run.describe());
     assert!(score_lines[0].contains("def +100000"), "{}", run.describe());
+}
+
+#[test]
+fn rgs_json_events_and_plain_records_print_the_same_page() {
+    // SCOUT_RG_OUTPUT=json forces the --json reader, which otherwise runs
+    // only where plain records cannot serve; both must print one page.
+    let mut fx = Fixture::new();
+    usage_tree(&fx, 40);
+    fx.write(
+        "src/wide.rs",
+        format!("let x = 1; {} Widget::new();\n", "y".repeat(400)),
+    );
+    let queries: [&[&str]; 6] = [
+        &["search", "Widget"],
+        &["search", "Widget", "--json"],
+        &["search", "-i", "widget", "--budget-tokens", "300"],
+        &[
+            "search",
+            "Widget::\\w+",
+            "--page",
+            "2",
+            "--budget-tokens",
+            "200",
+        ],
+        &["search", "-w", "new", "-l"],
+        &["search", "no such phrase here"],
+    ];
+    // The elapsed milliseconds are the one field that may differ.
+    let outcome = |run: &Run| {
+        let stdout = match serde_json::from_str::<serde_json::Value>(&run.stdout()) {
+            Ok(mut doc) => {
+                doc["elapsed_ms"] = 0.into();
+                doc.to_string()
+            }
+            Err(_) => run.stdout_masked(),
+        };
+        (run.code(), stdout, run.stderr())
+    };
+    let records: Vec<_> = queries.iter().map(|q| outcome(&fx.run(q))).collect();
+    fx.set_env("SCOUT_RG_OUTPUT", "json");
+    for (q, expected) in queries.iter().zip(&records) {
+        let run = fx.run(q);
+        assert_eq!(&outcome(&run), expected, "{}", run.describe());
+    }
+    assert!(records[0].1.contains("src/core.rs"), "{:?}", records[0]);
 }

@@ -153,18 +153,11 @@ impl Rg {
         Ok(first)
     }
 
-    /// Every `rg` on PATH, in PATH order (for `doctor`).
+    /// Every `rg` on PATH, in PATH order (for `doctor`), each named once
+    /// (`/bin` and `/usr/bin` are often one directory).
     pub fn all_on_path(path_var: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
-        let Some(path_var) = path_var else {
-            return Vec::new();
-        };
         let mut found: Vec<PathBuf> = Vec::new();
-        for dir in std::env::split_paths(path_var) {
-            let candidate = dir.join("rg");
-            if !is_executable(&candidate) {
-                continue;
-            }
-            // /bin and /usr/bin are often one directory: name each binary once.
+        for candidate in on_path("rg".as_ref(), path_var) {
             let real = std::fs::canonicalize(&candidate).unwrap_or(candidate);
             if !found.contains(&real) {
                 found.push(real);
@@ -174,10 +167,20 @@ impl Rg {
     }
 }
 
+/// The executables named `name` in the directories of `path_var`, in
+/// order (relative entries are not resolved against the working
+/// directory, as a shell would not for a name without a slash).
+fn on_path(name: &std::ffi::OsStr, path_var: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+    match path_var {
+        Some(paths) => which::which_in_global(name, Some(paths))
+            .map(|found| found.collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
 fn find_on_path(name: &std::ffi::OsStr, path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path_var?)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+    which::which_in_global(name, Some(path_var?)).ok()?.next()
 }
 
 fn is_executable(path: &Path) -> bool {
