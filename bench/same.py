@@ -8,10 +8,12 @@ For a refactor that must not change behaviour: every derived query
 (identifiers, regexes with an anchor, case-insensitive literals, and the
 anchorless patterns) is run by both binaries in several forms (text, --json,
 -l, --page 2, --lexical, -w, --budget-tokens 300, --explain; which forms
-depends on the query), cwd = REPO and path `.`, and the two outcomes (exit
-code, stdout, stderr) must be byte-identical once the header's elapsed
-milliseconds (`NNms`, `"elapsed_ms":N`) are masked. Each run gets a fresh
-private cache and state directory, and no agent session.
+depends on the query), cwd = REPO and path `.`, twice per binary: with an
+empty definitions cache, then with the cache the first run left. Each
+outcome (exit code, stdout, stderr) must be byte-identical to the other
+binary's once the header's elapsed milliseconds (`NNms`,
+`"elapsed_ms":N`) are masked. Each binary gets a private cache and state
+directory per query and form, and no agent session.
 
 Prints each difference (at most --max-report, with the first differing
 line) and a summary; exit status 1 when anything differs.
@@ -84,21 +86,23 @@ def main():
             with tempfile.TemporaryDirectory(prefix="scout-same-") as state:
                 env = bl.scout_env(state)
                 env.update(more)
-                r = bl.run([binary, "search"] + flags + [q.text, "."], repo,
-                           env=env, timeout=args.timeout)
-            outcomes.append((r.code, mask(r.out), mask(r.err), r.timed_out))
+                runs = [bl.run([binary, "search"] + flags + [q.text, "."],
+                               repo, env=env, timeout=args.timeout)
+                        for _cold_then_warm in range(2)]
+            outcomes.append([(r.code, mask(r.out), mask(r.err), r.timed_out)
+                             for r in runs])
         return q, flags, outcomes
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one, runs))
 
     diffs, timeouts = [], 0
-    for q, flags, (a, b) in results:
-        if a[3] or b[3]:
-            timeouts += 1
-            continue
-        if a[:3] != b[:3]:
-            diffs.append((q, flags, a, b))
+    for q, flags, (before, after) in results:
+        for cache, a, b in zip(("cold", "warm"), before, after):
+            if a[3] or b[3]:
+                timeouts += 1
+            elif a[:3] != b[:3]:
+                diffs.append((q, flags + ["(%s cache)" % cache], a, b))
     for q, flags, a, b in diffs[:args.max_report]:
         print("DIFF scout search %s %r ." % (" ".join(flags), q.text))
         if a[0] != b[0]:
@@ -110,7 +114,8 @@ def main():
                     y.decode("utf-8", "replace").splitlines(),
                     "before", "after", n=0, lineterm="")
                 print("  %s:\n    %s" % (name, "\n    ".join(list(lines)[:8])))
-    print("same: %d queries, %d runs, %d differ, %d timed out (%.0fs) on %s" % (
+    print("same: %d queries, %d runs (x2: cold and warm cache), %d differ, "
+          "%d timed out (%.0fs) on %s" % (
         len(queries), len(results), len(diffs), timeouts,
         time.perf_counter() - t0, repo))
     return 1 if diffs else 0

@@ -351,7 +351,7 @@ fn definitions_are_cached_under_the_cache_directory() {
             Ok(dir) => dir
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".json"))
+                .filter(|n| n.ends_with(".defs"))
                 .collect(),
             Err(_) => Vec::new(),
         }
@@ -364,10 +364,12 @@ fn definitions_are_cached_under_the_cache_directory() {
     first.expect_code(0);
     let cached = entries(&fx);
     assert_eq!(cached.len(), 1, "{}", first.describe());
-    assert_eq!(cached[0].len(), "0123456789abcdef.json".len());
-    let entry =
-        std::fs::read_to_string(fx.home.path().join("cache/scout/defs").join(&cached[0])).unwrap();
-    assert!(entry.contains("\"short\":\"handle\""), "{entry}");
+    assert_eq!(cached[0].len(), "0123456789abcdef.defs".len());
+    // The compact entry format of src/defs/cache.rs: magic, then fields,
+    // names as length-prefixed bytes.
+    let entry = std::fs::read(fx.home.path().join("cache/scout/defs").join(&cached[0])).unwrap();
+    assert!(entry.starts_with(b"scout-defs\n"), "{entry:?}");
+    assert!(entry.windows(10).any(|w| w == b"\x06\0\0\0handle"), "{entry:?}");
 
     let second = fx.run(&["read", "src/server.rs", "--symbol", "handle"]);
     assert_eq!(second.stdout(), first.stdout());

@@ -9,25 +9,33 @@
 //!
 //! # Entries
 //!
-//! One file per source file, named for the FNV-1a 64 hash of its canonical
-//! path in 16 lower-case hex digits, `.json` (`3f2a9c0d41e7b885.json`):
+//! One file per source file, named for the FNV-1a 64 hash of its absolute
+//! path (the working directory joined with the path, `.` components
+//! dropped, symlinks not resolved: no system call per path component) in
+//! 16 lower-case hex digits, `.defs` (`3f2a9c0d41e7b885.defs`). An entry
+//! is binary, all integers little-endian:
 //!
-//! ```json
-//! {"format":1,"rules":1,"lang":"rust","path":"/home/u/app/src/lib.rs",
-//!  "size":2048,"mtime_ns":1732950000123456789,
-//!  "defs":[{"kind":"function","name":"run","short":"run",
-//!           "start_line":3,"end_line":9,"name_line":3}]}
+//! ```text
+//! magic      11 bytes  "scout-defs\n"
+//! format     u32       ENTRY_FORMAT
+//! rules      u32       RULES_VERSION of defs
+//! size       u64       the source's size in bytes
+//! mtime_ns   i64       its modification time, ns since the Unix epoch
+//! lang       u8 length, then the language's name
+//! path       u32 length, then the absolute path's bytes
+//! count      u32       definitions that follow, each:
+//!   kind       u8        index in DefKind::ALL
+//!   start_line, end_line, name_line   u32 each (1-based)
+//!   name, short          u32 length, then UTF-8 bytes, each
 //! ```
 //!
-//! `format` is [`ENTRY_FORMAT`], `rules` is [`super::RULES_VERSION`],
-//! `path` the canonical path (lossily UTF-8), `size` in bytes, `mtime_ns`
-//! the modification time in nanoseconds since the Unix epoch (negative
-//! before it), `defs` as [`super::extract`] returned them (lines 1-based).
-//! An entry is used only when all of these match the file as it is now;
-//! anything else (another version, a changed file, a hash collision, a
-//! torn or corrupt file) is a miss, and the entry is rebuilt. No failure
-//! of the cache is ever an error: an unwritable directory means parsing
-//! every time.
+//! An entry is used only when all of these match the file as it is now
+//! and nothing is left over; anything else (another version, a changed
+//! file, a hash collision, a torn or corrupt file: a [`DecodeError`]) is
+//! a miss, and the entry is rebuilt. No failure of the cache is ever an
+//! error: an unwritable directory means parsing every time. Entries of
+//! format 1 (JSON, `.json`, keyed by canonical path) are never read;
+//! pruning removes them like any entry left untouched.
 //!
 //! # Concurrency and pruning
 //!
@@ -42,19 +50,22 @@
 
 use std::fs::{self, File};
 use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
-use super::{extract, Def, MAX_PARSE_BYTES, RULES_VERSION};
+use super::{extract, Def, DefKind, MAX_PARSE_BYTES, RULES_VERSION};
 use crate::lang::Lang;
 
 /// The version of the entry layout described in the module doc.
-pub const ENTRY_FORMAT: u32 = 1;
+pub const ENTRY_FORMAT: u32 = 2;
+/// The first bytes of every entry.
+const MAGIC: &[u8] = b"scout-defs\n";
+/// The suffix of entry files; format 1's (`.json`) are only pruned.
+const SUFFIX: &str = ".defs";
+const OLD_SUFFIX: &str = ".json";
 /// Entries untouched for this long are removed by the next prune.
 pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// Prunes are at least this far apart.
@@ -69,7 +80,7 @@ const STALE_TEMP: Duration = Duration::from_secs(24 * 60 * 60);
 pub const SUBDIR: &str = "defs";
 /// The file whose mtime records the last prune.
 const MARKER: &str = ".pruned";
-/// Prefix of temporary files (they never end in `.json`).
+/// Prefix of temporary files (they never end in `.defs`).
 const TEMP_PREFIX: &str = ".tmp-";
 
 /// Definitions of files, from the disk cache when fresh.
@@ -85,9 +96,9 @@ pub struct DefsCache {
 /// What identifies one version of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Key {
-    /// The canonical path, lossily UTF-8 (as stored).
-    path: String,
-    /// The entry's file name (from the raw bytes of the canonical path).
+    /// The absolute path's bytes (as stored).
+    path: Vec<u8>,
+    /// The entry's file name (from the path's hash).
     file_name: String,
     size: u64,
     mtime_ns: i64,
@@ -95,15 +106,169 @@ struct Key {
 }
 
 /// One entry, as stored (see the module doc).
-#[derive(Debug, Serialize, Deserialize)]
-struct Entry {
-    format: u32,
-    rules: u32,
-    lang: String,
-    path: String,
-    size: u64,
-    mtime_ns: i64,
-    defs: Vec<Def>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub format: u32,
+    pub rules: u32,
+    pub lang: String,
+    pub path: Vec<u8>,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub defs: Vec<Def>,
+}
+
+/// Why bytes are not an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not starting with the magic bytes (another format, or garbage).
+    Magic,
+    /// The bytes end inside a field.
+    Truncated,
+    /// A kind code outside [`DefKind::ALL`].
+    Kind(u8),
+    /// A name or the language is not UTF-8.
+    Utf8,
+    /// Bytes left after the last definition.
+    Trailing,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Magic => write!(f, "not a definitions entry"),
+            DecodeError::Truncated => write!(f, "the entry ends inside a field"),
+            DecodeError::Kind(code) => write!(f, "unknown definition kind {code}"),
+            DecodeError::Utf8 => write!(f, "a name is not UTF-8"),
+            DecodeError::Trailing => write!(f, "bytes after the last definition"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+impl Entry {
+    /// The entry's bytes, as the module doc lays them out.
+    pub fn encode(&self) -> Vec<u8> {
+        let names: usize = self.defs.iter().map(|d| d.name.len() + d.short.len()).sum();
+        let mut out = Vec::with_capacity(64 + self.path.len() + 21 * self.defs.len() + names);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&self.format.to_le_bytes());
+        out.extend_from_slice(&self.rules.to_le_bytes());
+        out.extend_from_slice(&self.size.to_le_bytes());
+        out.extend_from_slice(&self.mtime_ns.to_le_bytes());
+        let lang = &self.lang.as_bytes()[..self.lang.len().min(255)];
+        out.push(lang.len() as u8);
+        out.extend_from_slice(lang);
+        put_bytes(&mut out, &self.path);
+        out.extend_from_slice(&(self.defs.len() as u32).to_le_bytes());
+        for def in &self.defs {
+            let code = DefKind::ALL
+                .iter()
+                .position(|k| *k == def.kind)
+                .unwrap_or(0);
+            out.push(code as u8);
+            for line in [def.start_line, def.end_line, def.name_line] {
+                out.extend_from_slice(&line.to_le_bytes());
+            }
+            put_bytes(&mut out, def.name.as_bytes());
+            put_bytes(&mut out, def.short.as_bytes());
+        }
+        out
+    }
+
+    /// Reads an entry; any bytes that are not exactly one entry are an
+    /// error. Never allocates more than the input's length would allow.
+    pub fn decode(bytes: &[u8]) -> Result<Entry, DecodeError> {
+        let mut input = bytes
+            .strip_prefix(MAGIC)
+            .map(Reader)
+            .ok_or(DecodeError::Magic)?;
+        let format = input.u32()?;
+        let rules = input.u32()?;
+        let size = input.u64()?;
+        let mtime_ns = input.u64()? as i64;
+        let lang_len = input.take(1)?[0] as usize;
+        let lang = utf8(input.take(lang_len)?)?;
+        let path = input.bytes()?.to_vec();
+        let count = input.u32()? as usize;
+        // Each definition takes at least 21 bytes: a count that the rest
+        // cannot hold is a torn entry, not a reason to allocate.
+        if count > input.0.len() / 21 {
+            return Err(DecodeError::Truncated);
+        }
+        let mut defs = Vec::with_capacity(count);
+        for _ in 0..count {
+            let code = input.take(1)?[0];
+            let kind = *DefKind::ALL
+                .get(code as usize)
+                .ok_or(DecodeError::Kind(code))?;
+            let (start_line, end_line, name_line) = (input.u32()?, input.u32()?, input.u32()?);
+            let name = utf8(input.bytes()?)?;
+            let short = utf8(input.bytes()?)?;
+            defs.push(Def {
+                kind,
+                name,
+                short,
+                start_line,
+                end_line,
+                name_line,
+            });
+        }
+        if !input.0.is_empty() {
+            return Err(DecodeError::Trailing);
+        }
+        Ok(Entry {
+            format,
+            rules,
+            lang,
+            path,
+            size,
+            mtime_ns,
+            defs,
+        })
+    }
+}
+
+/// A length (u32) and the bytes.
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+fn utf8(bytes: &[u8]) -> Result<String, DecodeError> {
+    String::from_utf8(bytes.to_vec()).map_err(|_| DecodeError::Utf8)
+}
+
+/// What is left of an entry's bytes to decode.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if self.0.len() < n {
+            return Err(DecodeError::Truncated);
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self) -> Result<u32, DecodeError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
+    }
+
+    fn u64(&mut self) -> Result<u64, DecodeError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
+    }
+
+    /// A u32 length and that many bytes.
+    fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
 }
 
 impl DefsCache {
@@ -123,33 +288,43 @@ impl DefsCache {
         self.dir.as_deref()
     }
 
-    /// Definitions of each file, in input order, parsed in parallel (up to
-    /// `available_parallelism` threads) where the cache has no fresh
-    /// entry. A file that cannot be read, is not a regular file, or is
-    /// larger than [`MAX_PARSE_BYTES`] has none.
+    /// Definitions of each file, in input order: fresh cache entries
+    /// are read on this thread, and the files without one are parsed in
+    /// parallel (up to `available_parallelism` threads), so a warm search
+    /// starts no thread. A file that cannot be read, is not a regular
+    /// file, or is larger than [`MAX_PARSE_BYTES`] has none.
     pub fn defs_many(&self, files: &[(PathBuf, Lang)]) -> Vec<Vec<Def>> {
+        let mut results = vec![Vec::new(); files.len()];
+        let mut misses: Vec<(usize, Option<Key>)> = Vec::new();
+        for (i, (path, lang)) in files.iter().enumerate() {
+            match self.lookup(path, *lang) {
+                Lookup::Hit(defs) => results[i] = defs,
+                Lookup::Miss(key) => misses.push((i, key)),
+                Lookup::Unparsable => {}
+            }
+        }
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(files.len());
+            .min(misses.len());
         if threads <= 1 {
-            return files
-                .iter()
-                .map(|(path, lang)| self.defs(path, *lang))
-                .collect();
+            for (i, key) in misses {
+                results[i] = self.parse(&files[i].0, files[i].1, key);
+            }
+            return results;
         }
         let next = AtomicUsize::new(0);
-        let mut results = vec![Vec::new(); files.len()];
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     scope.spawn(|| {
                         let mut done = Vec::new();
                         loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some((path, lang)) = files.get(i) else {
+                            let at = next.fetch_add(1, Ordering::Relaxed);
+                            let Some((i, key)) = misses.get(at) else {
                                 break;
                             };
-                            done.push((i, self.defs(path, *lang)));
+                            let (path, lang) = &files[*i];
+                            done.push((*i, self.parse(path, *lang, key.clone())));
                         }
                         done
                     })
@@ -173,18 +348,32 @@ impl DefsCache {
     /// (and stored). Empty for a file that cannot be read, is not a
     /// regular file, or is larger than [`MAX_PARSE_BYTES`].
     pub fn defs(&self, path: &Path, lang: Lang) -> Vec<Def> {
+        match self.lookup(path, lang) {
+            Lookup::Hit(defs) => defs,
+            Lookup::Miss(key) => self.parse(path, lang, key),
+            Lookup::Unparsable => Vec::new(),
+        }
+    }
+
+    /// The fresh entry for `path`, if there is one.
+    fn lookup(&self, path: &Path, lang: Lang) -> Lookup {
         let Ok(meta) = fs::metadata(path) else {
-            return Vec::new();
+            return Lookup::Unparsable;
         };
         if !meta.is_file() || meta.len() > MAX_PARSE_BYTES as u64 {
-            return Vec::new();
+            return Lookup::Unparsable;
         }
         let key = self.dir.as_ref().and_then(|_| Key::of(path, &meta, lang));
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
             if let Some(defs) = load(dir, key) {
-                return defs;
+                return Lookup::Hit(defs);
             }
         }
+        Lookup::Miss(key)
+    }
+
+    /// Parses `path` and stores its entry under `key`, when caching.
+    fn parse(&self, path: &Path, lang: Lang, key: Option<Key>) -> Vec<Def> {
         let Ok(source) = fs::read(path) else {
             return Vec::new();
         };
@@ -207,15 +396,25 @@ impl DefsCache {
     }
 }
 
+/// What the cache has for one file.
+enum Lookup {
+    /// A fresh entry's definitions.
+    Hit(Vec<Def>),
+    /// No fresh entry: parse, and store under the key when there is one.
+    Miss(Option<Key>),
+    /// Not a regular file, too large, or gone: no definitions.
+    Unparsable,
+}
+
 impl Key {
-    /// The key of `path` as it is now; `None` when it has no canonical
+    /// The key of `path` as it is now; `None` when it has no absolute
     /// path or no modification time.
     fn of(path: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
-        let canonical = fs::canonicalize(path).ok()?;
+        let absolute = std::path::absolute(path).ok()?;
         let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
         Some(Key {
-            path: canonical.to_string_lossy().into_owned(),
-            file_name: entry_name(&canonical),
+            file_name: entry_name(&absolute),
+            path: absolute.into_os_string().into_vec(),
             size: meta.len(),
             mtime_ns,
             lang: lang.name(),
@@ -244,9 +443,9 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
         .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
-/// The entry file name for a canonical path: 16 hex digits and `.json`.
-fn entry_name(canonical: &Path) -> String {
-    format!("{:016x}.json", fnv1a64(canonical.as_os_str().as_bytes()))
+/// The entry file name for an absolute path: 16 hex digits and `.defs`.
+fn entry_name(absolute: &Path) -> String {
+    format!("{:016x}{SUFFIX}", fnv1a64(absolute.as_os_str().as_bytes()))
 }
 
 /// Nanoseconds since the Unix epoch (negative before it), saturating.
@@ -263,7 +462,7 @@ fn load(dir: &Path, key: &Key) -> Option<Vec<Def>> {
     let mut file = File::open(dir.join(&key.file_name)).ok()?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).ok()?;
-    let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+    let entry = Entry::decode(&bytes).ok()?;
     if !key.matches(&entry) {
         return None;
     }
@@ -292,9 +491,7 @@ fn store(dir: &Path, key: Key, defs: Vec<Def>) {
         mtime_ns: key.mtime_ns,
         defs,
     };
-    let Ok(bytes) = serde_json::to_vec(&entry) else {
-        return;
-    };
+    let bytes = entry.encode();
     let Ok(mut temp) = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
@@ -340,7 +537,8 @@ fn prune(dir: &Path, now: SystemTime) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.as_bytes();
-        let max_age = if name.ends_with(b".json") {
+        let max_age = if name.ends_with(SUFFIX.as_bytes()) || name.ends_with(OLD_SUFFIX.as_bytes())
+        {
             MAX_AGE
         } else if name.starts_with(TEMP_PREFIX.as_bytes()) {
             STALE_TEMP
@@ -387,7 +585,7 @@ mod tests {
             .unwrap()
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .filter(|p| p.extension().is_some_and(|e| e == "defs"))
             .collect();
         found.sort();
         found
@@ -416,6 +614,79 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.label()));
         }
+    }
+
+    fn sample_entry() -> Entry {
+        Entry {
+            format: ENTRY_FORMAT,
+            rules: RULES_VERSION,
+            lang: "rust".into(),
+            path: b"/src/\xffodd name.rs".to_vec(),
+            size: 2048,
+            mtime_ns: -1_732_950_000_123_456_789,
+            defs: extract(
+                Lang::Rust,
+                b"struct Point { x: u8 }\nimpl Point {\n    fn r\xc3\xa9sum\xc3\xa9(&self) {}\n}\n",
+            ),
+        }
+    }
+
+    #[test]
+    fn every_kind_has_one_code() {
+        // Exhaustive: a new kind does not compile until it has a code.
+        fn code(kind: DefKind) -> usize {
+            match kind {
+                DefKind::Function => 0,
+                DefKind::Method => 1,
+                DefKind::Class => 2,
+                DefKind::Struct => 3,
+                DefKind::Enum => 4,
+                DefKind::Trait => 5,
+                DefKind::Interface => 6,
+                DefKind::Impl => 7,
+                DefKind::Module => 8,
+                DefKind::Type => 9,
+                DefKind::Macro => 10,
+                DefKind::Constant => 11,
+                DefKind::Property => 12,
+            }
+        }
+        for (i, kind) in DefKind::ALL.iter().enumerate() {
+            assert_eq!(code(*kind), i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn an_entry_decodes_to_what_was_encoded() {
+        let entry = sample_entry();
+        assert!(entry.defs.len() >= 3, "{:?}", entry.defs);
+        assert_eq!(Entry::decode(&entry.encode()), Ok(entry));
+    }
+
+    #[test]
+    fn every_torn_or_altered_entry_is_a_typed_error() {
+        let bytes = sample_entry().encode();
+        for cut in 0..bytes.len() {
+            assert!(Entry::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Entry::decode(&longer), Err(DecodeError::Trailing));
+        assert_eq!(Entry::decode(b"{\"format\":1}"), Err(DecodeError::Magic));
+        // The first definition's kind code is right after the count.
+        let at = bytes.len()
+            - sample_entry()
+                .defs
+                .iter()
+                .map(|d| 17 + d.name.len() + 4 + d.short.len())
+                .sum::<usize>();
+        let mut bad_kind = bytes.clone();
+        bad_kind[at] = 200;
+        assert_eq!(Entry::decode(&bad_kind), Err(DecodeError::Kind(200)));
+        // A count no bytes could hold allocates nothing and is torn.
+        let mut huge = bytes[..at - 4].to_vec();
+        huge.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(Entry::decode(&huge), Err(DecodeError::Truncated));
     }
 
     #[test]
@@ -452,10 +723,12 @@ mod tests {
         let (_tmp, source, cache) = setup();
         cache.defs(&source, Lang::Rust);
         let entry = entries(cache.dir().unwrap()).remove(0);
-        for garbage in [&b""[..], b"{\"format\":1,", b"\xff\xfe", b"[]"] {
+        let whole = fs::read(&entry).unwrap();
+        let torn = &whole[..whole.len() - 3];
+        for garbage in [&b""[..], b"{\"format\":1,", b"\xff\xfe", b"[]", torn] {
             fs::write(&entry, garbage).unwrap();
             assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
-            let stored: Entry = serde_json::from_slice(&fs::read(&entry).unwrap()).unwrap();
+            let stored = Entry::decode(&fs::read(&entry).unwrap()).unwrap();
             assert_eq!(names(&stored.defs), ["alpha"]);
         }
     }
@@ -465,10 +738,10 @@ mod tests {
         let (_tmp, source, cache) = setup();
         cache.defs(&source, Lang::Rust);
         let path = entries(cache.dir().unwrap()).remove(0);
-        let mut entry: Entry = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let mut entry = Entry::decode(&fs::read(&path).unwrap()).unwrap();
         entry.rules = RULES_VERSION + 1;
         entry.defs[0].name = "stale".into();
-        fs::write(&path, serde_json::to_vec(&entry).unwrap()).unwrap();
+        fs::write(&path, entry.encode()).unwrap();
         assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
     }
 
@@ -547,16 +820,22 @@ mod tests {
         // Pruned less than a day ago: the old entry stays.
         cache.defs(&recent_source, Lang::Rust);
         assert!(old.exists());
-        let recent = dir.join(entry_name(&fs::canonicalize(&recent_source).unwrap()));
+        let recent = dir.join(entry_name(&std::path::absolute(&recent_source).unwrap()));
         set_mtime(&recent, now - Duration::from_secs(10 * 24 * 3600));
 
-        // A day later, the next write prunes it, and only it.
+        // Format 1's entries are never read again; they age out alike.
+        let json = dir.join("00000000000000ab.json");
+        fs::write(&json, "{}").unwrap();
+        set_mtime(&json, now - MAX_AGE - Duration::from_secs(3600));
+
+        // A day later, the next write prunes them, and only them.
         set_mtime(
             &dir.join(MARKER),
             now - PRUNE_EVERY - Duration::from_secs(60),
         );
         cache.defs(&other, Lang::Rust);
         assert!(!old.exists());
+        assert!(!json.exists());
         assert!(recent.exists());
         assert_eq!(entries(&dir).len(), 2);
         let marked = mtime(&dir.join(MARKER));

@@ -82,6 +82,24 @@ pub enum DefKind {
 }
 
 impl DefKind {
+    /// Every kind, in declaration order (the index is the kind's code in
+    /// the definitions cache).
+    pub const ALL: [DefKind; 13] = [
+        DefKind::Function,
+        DefKind::Method,
+        DefKind::Class,
+        DefKind::Struct,
+        DefKind::Enum,
+        DefKind::Trait,
+        DefKind::Interface,
+        DefKind::Impl,
+        DefKind::Module,
+        DefKind::Type,
+        DefKind::Macro,
+        DefKind::Constant,
+        DefKind::Property,
+    ];
+
     /// The lower-case word for this kind: `"function"`, `"method"`, ...
     pub fn label(self) -> &'static str {
         match self {

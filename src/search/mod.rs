@@ -177,7 +177,8 @@ fn frame<'a>(
 /// Writes the page: the JSON document; nothing when nothing matched (the
 /// exit status says so); rg's own lines when they are smaller than the
 /// page (I2); else the text page. The attached code follows either of the
-/// last two. Returns what was shown, for the session memory.
+/// last two. Returns what was shown, for the session memory (nothing
+/// when this search records nothing).
 fn emit(
     settings: &SearchSettings,
     report: &Report<'_>,

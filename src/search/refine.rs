@@ -32,7 +32,7 @@ pub fn refine(
     for (slot, file_defs) in span.slots.iter().zip(&defs) {
         apply_parser(&mut ranked[slot.file], file_defs, name);
     }
-    reorder(ranked, span, &defs)
+    reorder(ranked, span, defs)
 }
 
 /// Source bytes a page may parse, at most, in rank order. Parsing costs
@@ -151,7 +151,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// Orders a page's files by their scores after the parser's corrections
 /// (the page keeps the same files), returning their definitions in the new
 /// order.
-fn reorder(ranked: &[Ranked], span: &mut PageSpan, defs: &[Vec<Def>]) -> Vec<Vec<Def>> {
+fn reorder(ranked: &[Ranked], span: &mut PageSpan, mut defs: Vec<Vec<Def>>) -> Vec<Vec<Def>> {
     let mut order: Vec<usize> = (0..span.slots.len()).collect();
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&ranked[span.slots[a].file], &ranked[span.slots[b].file]);
@@ -162,5 +162,8 @@ fn reorder(ranked: &[Ranked], span: &mut PageSpan, defs: &[Vec<Def>]) -> Vec<Vec
     });
     let slots = order.iter().map(|&i| span.slots[i]).collect();
     span.slots = slots;
-    order.into_iter().map(|i| defs[i].clone()).collect()
+    order
+        .into_iter()
+        .map(|i| std::mem::take(&mut defs[i]))
+        .collect()
 }

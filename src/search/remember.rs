@@ -30,7 +30,7 @@ pub fn load(settings: &SearchSettings, err: &mut dyn Write) -> Result<Option<Mem
 }
 
 /// Adds what a page showed to the session's memory, when this search
-/// remembers.
+/// records it.
 pub fn record(settings: &SearchSettings, shown: &[Shown], err: &mut dyn Write) -> Result<()> {
     if let (Some(session), true) = (&settings.session, settings.remember) {
         if let Some(warning) = session.record(shown) {
@@ -107,8 +107,12 @@ fn memory_key(cwd: &Path, path: &[u8]) -> String {
     cwd.join(path).to_string_lossy().into_owned()
 }
 
-/// What a page quoted, for the session memory.
+/// What a page quoted, for the session memory (nothing when this search
+/// records nothing: no file is stat'ed for it then).
 pub fn shown_on_page(settings: &SearchSettings, report: &Report<'_>) -> Vec<Shown> {
+    if !settings.records_memory() {
+        return Vec::new();
+    }
     report
         .span()
         .slots
@@ -131,9 +135,13 @@ pub fn shown_on_page(settings: &SearchSettings, report: &Report<'_>) -> Vec<Show
         .collect()
 }
 
-/// What rg's plain lines showed, for the session memory.
+/// What rg's plain lines showed, for the session memory (nothing when
+/// this search records nothing).
 pub fn shown_in_plain(settings: &SearchSettings, lines: &[PlainLine]) -> Vec<Shown> {
     let mut shown: Vec<Shown> = Vec::new();
+    if !settings.records_memory() {
+        return shown;
+    }
     for line in lines {
         let key = memory_key(&settings.cwd, &line.path);
         match shown.last_mut() {

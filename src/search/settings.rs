@@ -73,6 +73,11 @@ pub fn session_from_env() -> Option<Session> {
 }
 
 impl SearchSettings {
+    /// Whether this search adds what it shows to a session's memory.
+    pub fn records_memory(&self) -> bool {
+        self.session.is_some() && self.remember
+    }
+
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
     pub fn resolve(args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
