@@ -1,3 +1,15 @@
+//! Link settings for the `scout` binary.
+//!
+//! On Linux the binary is linked as a fixed-address executable (no PIE):
+//! the grammar tables hold tens of thousands of pointers, and in a
+//! position-independent executable the dynamic loader must relocate each
+//! one before `main`, touching every page that holds them (BENCHMARKS.md,
+//! "Start-up": 19,428 run-time relocations become 171). Only the binary
+//! is affected: the library, tests and build scripts link as usual.
+
 fn main() {
-    println!("cargo:rustc-link-arg-bins=-no-pie");
+    println!("cargo:rerun-if-changed=build.rs");
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
 }
