@@ -369,7 +369,10 @@ fn definitions_are_cached_under_the_cache_directory() {
     // names as length-prefixed bytes.
     let entry = std::fs::read(fx.home.path().join("cache/scout/defs").join(&cached[0])).unwrap();
     assert!(entry.starts_with(b"scout-defs\n"), "{entry:?}");
-    assert!(entry.windows(10).any(|w| w == b"\x06\0\0\0handle"), "{entry:?}");
+    assert!(
+        entry.windows(10).any(|w| w == b"\x06\0\0\0handle"),
+        "{entry:?}"
+    );
 
     let second = fx.run(&["read", "src/server.rs", "--symbol", "handle"]);
     assert_eq!(second.stdout(), first.stdout());

@@ -28,16 +28,11 @@ pub fn passthrough(
         Some(_) => settings.flags.sorted_records(),
         None => settings.flags.plain(),
     };
-    let cap = settings.passthrough_cap.unwrap_or(u64::MAX);
-    // Bytes printed and in all; matching lines shown, cut and in all (rg's
-    // warnings about binary files it stopped reading are lines of its
-    // output, not matches).
-    let (mut printed, mut total) = (0u64, 0u64);
-    let (mut shown, mut cut, mut matching) = (0u64, 0u64, 0u64);
-    let mut full = false;
+    let mut capped = Capped {
+        cap: settings.passthrough_cap.unwrap_or(u64::MAX),
+        ..Capped::default()
+    };
     let mut reader = RecordReader::default();
-    let mut spans = Vec::new();
-    let mut write_error = None;
     let outcome = run_plain(&settings.rg, &command, |line| {
         let (piece, is_match) = match &matcher {
             None => (Piece::Raw(line), !crate::rg::is_stopped_notice(line)),
@@ -51,43 +46,22 @@ pub fn passthrough(
                 Some(Record::BinaryMatches { .. }) => (Piece::Raw(line), true),
             },
         };
-        let whole = piece.len();
-        total += whole;
-        matching += u64::from(is_match);
-        if full || write_error.is_some() {
-            return Flow::Continue;
-        }
-        let written = if whole <= cap - printed {
-            piece.write(out).map(|()| whole)
-        } else {
-            match matcher.as_ref().and_then(|m| piece.cut(m, &mut spans)) {
-                Some(short) if short.len() as u64 <= cap - printed => {
-                    cut += 1;
-                    out.write_all(&short).map(|()| short.len() as u64)
-                }
-                _ => {
-                    full = true;
-                    return Flow::Continue;
-                }
-            }
-        };
-        match written {
-            Ok(bytes) => {
-                printed += bytes;
-                shown += u64::from(is_match);
-                Flow::Continue
-            }
-            Err(e) => {
-                write_error = Some(e);
-                Flow::Stop
-            }
-        }
+        capped.take(&piece, is_match, matcher.as_ref(), out)
     })?;
-    if let Some(e) = write_error {
+    if let Some(e) = capped.write_error {
         return Err(e).context("writing the output");
     }
     let partial = check_rg(settings, &outcome, err)?;
-    if printed < total {
+    if capped.printed < capped.total {
+        let Capped {
+            cap,
+            printed,
+            total,
+            shown,
+            cut,
+            matching,
+            ..
+        } = capped;
         let cut_note = if cut > 0 {
             format!(", {cut} of them cut to {MAX_QUOTE_BYTES} bytes around the match")
         } else {
@@ -101,11 +75,77 @@ pub fn passthrough(
             settings.flags.repro()
         )?;
     }
-    Ok(partial.unwrap_or(if matching > 0 {
+    Ok(partial.unwrap_or(if capped.matching > 0 {
         ExitStatus::Shown
     } else {
         ExitStatus::NoMatch
     }))
+}
+
+/// rg's lines written up to a cap in bytes, and what was and was not.
+#[derive(Default)]
+struct Capped {
+    /// Bytes that may be printed.
+    cap: u64,
+    /// Bytes printed, and in all.
+    printed: u64,
+    total: u64,
+    /// Matching lines shown, cut to fit, and in all (rg's warnings about
+    /// binary files it stopped reading are lines of its output, not
+    /// matches).
+    shown: u64,
+    cut: u64,
+    matching: u64,
+    /// Set once a line did not fit: nothing after it is printed.
+    full: bool,
+    spans: Vec<(usize, usize)>,
+    write_error: Option<std::io::Error>,
+}
+
+impl Capped {
+    /// Prints `piece` if it fits what is left of the cap (cut around its
+    /// match when a matcher can find it and the whole does not fit), and
+    /// counts it either way.
+    fn take(
+        &mut self,
+        piece: &Piece<'_>,
+        is_match: bool,
+        matcher: Option<&Matcher>,
+        out: &mut dyn Write,
+    ) -> Flow {
+        let whole = piece.len();
+        self.total += whole;
+        self.matching += u64::from(is_match);
+        if self.full || self.write_error.is_some() {
+            return Flow::Continue;
+        }
+        let left = self.cap - self.printed;
+        let written = if whole <= left {
+            piece.write(out).map(|()| whole)
+        } else {
+            match matcher.and_then(|m| piece.cut(m, &mut self.spans)) {
+                Some(short) if short.len() as u64 <= left => {
+                    self.cut += 1;
+                    out.write_all(&short).map(|()| short.len() as u64)
+                }
+                _ => {
+                    self.full = true;
+                    return Flow::Continue;
+                }
+            }
+        };
+        match written {
+            Ok(bytes) => {
+                self.printed += bytes;
+                self.shown += u64::from(is_match);
+                Flow::Continue
+            }
+            Err(e) => {
+                self.write_error = Some(e);
+                Flow::Stop
+            }
+        }
+    }
 }
 
 /// One line of passthrough output: as rg printed it, or a record to print

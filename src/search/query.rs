@@ -136,135 +136,150 @@ pub fn longest_literal_run(pattern: &str) -> String {
             .unwrap_or_default();
     }
     let chars: Vec<char> = pattern.chars().collect();
-    let mut best = String::new();
-    let mut run = String::new();
+    let mut runs = Runs::default();
     let mut i = 0;
-    let end_run = |run: &mut String, best: &mut String| {
-        if run.chars().count() > best.chars().count() {
-            *best = run.clone();
-        }
-        run.clear();
-    };
     while i < chars.len() {
-        let c = chars[i];
-        // A quantifier after a character makes that character optional or
-        // repeated: `ab?c` requires only `a` then `c`, not "abc".
-        let next = chars.get(i + 1).copied();
-        let width;
-        let literal: Option<char> = match c {
-            '\\' => {
-                width = 2;
-                match next {
-                    Some(n) if n.is_ascii_punctuation() => Some(n),
-                    Some('t') => Some('\t'),
-                    _ => None,
-                }
-            }
-            '[' => {
-                // Skip the class: `[]...]` and `[^]...]` hold a literal `]`.
-                let mut j = i + 1;
-                if chars.get(j) == Some(&'^') {
-                    j += 1;
-                }
-                if chars.get(j) == Some(&']') {
-                    j += 1;
-                }
-                let mut depth = 1;
-                while j < chars.len() && depth > 0 {
-                    match chars[j] {
-                        '\\' => j += 1,
-                        '[' => depth += 1,
-                        ']' => depth -= 1,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                width = j - i;
-                None
-            }
-            '.' | '^' | '$' | '(' | ')' | '|' => {
-                width = 1;
-                None
-            }
-            '*' | '?' | '+' | '{' => {
-                width = 1;
-                None
-            }
-            other => {
-                width = 1;
-                Some(other)
-            }
+        let (literal, width) = atom(&chars, i);
+        i = match literal {
+            Some(ch) => after_literal(&chars, i, width, ch, &mut runs),
+            None => after_construct(&chars, i, width, &mut runs),
         };
-        let after = chars.get(i + width).copied();
-        match (literal, after) {
-            (Some(_), Some('*' | '?')) => {
-                end_run(&mut run, &mut best);
+    }
+    runs.end();
+    runs.best
+}
+
+/// The literal runs of a pattern seen so far: the longest, and the one
+/// being read.
+#[derive(Default)]
+struct Runs {
+    best: String,
+    run: String,
+}
+
+impl Runs {
+    fn push(&mut self, ch: char) {
+        self.run.push(ch);
+    }
+
+    /// Ends the current run, keeping it if it is the longest.
+    fn end(&mut self) {
+        if self.run.chars().count() > self.best.chars().count() {
+            self.best = self.run.clone();
+        }
+        self.run.clear();
+    }
+}
+
+/// The atom at `chars[i]`: the character it matches literally, if it is
+/// one, and how many characters it spans (an escape 2, a class all of it).
+fn atom(chars: &[char], i: usize) -> (Option<char>, usize) {
+    match chars[i] {
+        '\\' => {
+            let literal = match chars.get(i + 1).copied() {
+                Some(n) if n.is_ascii_punctuation() => Some(n),
+                Some('t') => Some('\t'),
+                _ => None,
+            };
+            (literal, 2)
+        }
+        '[' => {
+            // Skip the class: `[]...]` and `[^]...]` hold a literal `]`.
+            let mut j = i + 1;
+            if chars.get(j) == Some(&'^') {
+                j += 1;
             }
-            (Some(ch), Some('{')) => {
-                // `x{0,3}` makes x optional; `x{2}` requires it at least once.
-                let optional = chars.get(i + width + 1) == Some(&'0');
-                if optional {
-                    end_run(&mut run, &mut best);
-                } else {
-                    // The last repetition of `ch` is followed by what comes next.
-                    run.push(ch);
-                    end_run(&mut run, &mut best);
-                    run.push(ch);
-                }
-                let close = (i + width..chars.len()).find(|&j| chars[j] == '}');
-                i = close.map_or(chars.len(), |j| j + 1);
-                continue;
+            if chars.get(j) == Some(&']') {
+                j += 1;
             }
-            (Some(ch), Some('+')) => {
-                run.push(ch);
-                end_run(&mut run, &mut best);
-                run.push(ch);
-                i += width + 1;
-                continue;
+            let mut depth = 1;
+            while j < chars.len() && depth > 0 {
+                match chars[j] {
+                    '\\' => j += 1,
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                j += 1;
             }
-            (Some(ch), _) => run.push(ch),
-            (None, _) => {
-                if c == '{' {
-                    // Skip a repetition count such as `{2,5}`.
-                    let mut j = i;
-                    while j < chars.len() && chars[j] != '}' {
-                        j += 1;
-                    }
-                    i = j + 1;
-                    end_run(&mut run, &mut best);
-                    continue;
-                }
-                if c == '(' && next == Some('?') {
-                    // `(?i)` and friends change how everything after reads.
-                    let mut j = i;
-                    while j < chars.len() && chars[j] != ')' && chars[j] != ':' {
-                        j += 1;
-                    }
-                    i = j + 1;
-                    end_run(&mut run, &mut best);
-                    continue;
-                }
-                if c == '(' {
-                    // A group with alternatives, or an optional group,
-                    // requires none of its literals: skip it whole.
-                    let close = matching_paren(&chars, i);
-                    let inner: String = chars[i + 1..close.min(chars.len())].iter().collect();
-                    let quantified = matches!(chars.get(close + 1), Some('?' | '*'))
-                        || (chars.get(close + 1) == Some(&'{')
-                            && chars.get(close + 2) == Some(&'0'));
-                    if split_top_level_alternation(&inner).len() > 1 || quantified {
-                        i = close + 1;
-                        end_run(&mut run, &mut best);
-                        continue;
-                    }
-                }
-                end_run(&mut run, &mut best);
+            (None, j - i)
+        }
+        '.' | '^' | '$' | '(' | ')' | '|' | '*' | '?' | '+' | '{' => (None, 1),
+        other => (Some(other), 1),
+    }
+}
+
+/// Reads the literal `ch` (the atom at `i`, `width` wide) with the
+/// quantifier after it, if any; returns where reading goes on. A
+/// quantifier makes the character optional or repeated: `ab?c` requires
+/// only `a` then `c`, not "abc".
+fn after_literal(chars: &[char], i: usize, width: usize, ch: char, runs: &mut Runs) -> usize {
+    match chars.get(i + width).copied() {
+        Some('*' | '?') => {
+            runs.end();
+            i + width
+        }
+        Some('{') => {
+            // `x{0,3}` makes x optional; `x{2}` requires it at least once.
+            let optional = chars.get(i + width + 1) == Some(&'0');
+            if optional {
+                runs.end();
+            } else {
+                // The last repetition of `ch` is followed by what comes next.
+                runs.push(ch);
+                runs.end();
+                runs.push(ch);
+            }
+            let close = (i + width..chars.len()).find(|&j| chars[j] == '}');
+            close.map_or(chars.len(), |j| j + 1)
+        }
+        Some('+') => {
+            runs.push(ch);
+            runs.end();
+            runs.push(ch);
+            i + width + 1
+        }
+        _ => {
+            runs.push(ch);
+            i + width
+        }
+    }
+}
+
+/// Reads the construct at `i` that is not a literal (`width` wide), which
+/// ends the current run; returns where reading goes on.
+fn after_construct(chars: &[char], i: usize, width: usize, runs: &mut Runs) -> usize {
+    runs.end();
+    match (chars[i], chars.get(i + 1)) {
+        // A repetition count such as `{2,5}`.
+        ('{', _) => {
+            (i..chars.len())
+                .find(|&j| chars[j] == '}')
+                .unwrap_or(chars.len())
+                + 1
+        }
+        // `(?i)` and friends change how everything after reads.
+        ('(', Some('?')) => {
+            (i..chars.len())
+                .find(|&j| chars[j] == ')' || chars[j] == ':')
+                .unwrap_or(chars.len())
+                + 1
+        }
+        ('(', _) => {
+            // A group with alternatives, or an optional group, requires
+            // none of its literals: skip it whole.
+            let close = matching_paren(chars, i);
+            let inner: String = chars[i + 1..close.min(chars.len())].iter().collect();
+            let quantified = matches!(chars.get(close + 1), Some('?' | '*'))
+                || (chars.get(close + 1) == Some(&'{') && chars.get(close + 2) == Some(&'0'));
+            if split_top_level_alternation(&inner).len() > 1 || quantified {
+                close + 1
+            } else {
+                i + width
             }
         }
-        i += width;
+        _ => i + width,
     }
-    end_run(&mut run, &mut best);
-    best
 }
 
 /// The index of the `)` that closes the `(` at `open` (or `chars.len()`).

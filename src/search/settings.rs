@@ -72,6 +72,47 @@ pub fn session_from_env() -> Option<Session> {
     Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir())
 }
 
+/// The query (`-e PATTERN` or the first positional) and the paths
+/// (with `-e`, the first positional is a path).
+fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
+    let paths = std::mem::take(&mut args.paths);
+    Ok(match (args.regexp.take(), args.query.take()) {
+        (Some(pattern), Some(first_path)) => {
+            let mut all = vec![OsString::from(first_path)];
+            all.extend(paths);
+            (pattern, all)
+        }
+        (Some(pattern), None) => (pattern, paths),
+        (None, Some(query)) => (query, paths),
+        (None, None) if args.session.forget => (String::new(), paths),
+        (None, None) => bail!("no query given; try `scout search NAME`"),
+    })
+}
+
+/// The requested paths that exist, and those that do not (named on
+/// stderr, exit 3); an error when none exists.
+fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<OsString>)> {
+    let mut missing = Vec::new();
+    paths.retain(|p| {
+        let exists = Path::new(p).symlink_metadata().is_ok();
+        if !exists {
+            missing.push(p.clone());
+        }
+        exists
+    });
+    if paths.is_empty() && !missing.is_empty() {
+        let names: Vec<String> = missing
+            .iter()
+            .map(|p| shell::quote(p.as_encoded_bytes()))
+            .collect();
+        bail!(
+            "no such file or directory: {}; nothing to search",
+            names.join(", ")
+        );
+    }
+    Ok((paths, missing))
+}
+
 impl SearchSettings {
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
@@ -80,18 +121,8 @@ impl SearchSettings {
 
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
-    pub fn resolve(args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
-        let (text, mut paths) = match (args.regexp, args.query) {
-            (Some(pattern), Some(first_path)) => {
-                let mut paths = vec![OsString::from(first_path)];
-                paths.extend(args.paths);
-                (pattern, paths)
-            }
-            (Some(pattern), None) => (pattern, args.paths),
-            (None, Some(query)) => (query, args.paths),
-            (None, None) if args.session.forget => (String::new(), args.paths),
-            (None, None) => bail!("no query given; try `scout search NAME`"),
-        };
+    pub fn resolve(mut args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
+        let (text, paths) = query_and_paths(&mut args)?;
         if text.is_empty() && !args.session.forget {
             bail!("the query is empty; give a name, a phrase or a pattern");
         }
@@ -104,25 +135,7 @@ impl SearchSettings {
             args.matching.kind
         };
         let query = Query::plan(&text, kind, args.matching.ignore_case, args.matching.word);
-
-        let mut missing = Vec::new();
-        paths.retain(|p| {
-            let exists = Path::new(p).symlink_metadata().is_ok();
-            if !exists {
-                missing.push(p.clone());
-            }
-            exists
-        });
-        if paths.is_empty() && !missing.is_empty() {
-            let names: Vec<String> = missing
-                .iter()
-                .map(|p| shell::quote(p.as_encoded_bytes()))
-                .collect();
-            bail!(
-                "no such file or directory: {}; nothing to search",
-                names.join(", ")
-            );
-        }
+        let (paths, missing) = existing_paths(paths)?;
         let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
 
         let rg = Rg::from_env()?;
