@@ -46,8 +46,12 @@ pub fn record(settings: &SearchSettings, shown: &[Shown], err: &mut dyn Write) -
 pub struct Recalled<'m> {
     /// Per slot: the line ranges shown of the file while it had its
     /// current size and mtime; `None` for no memory at all.
-    ranges: Option<Vec<Option<&'m [(u64, u64)]>>>,
+    ranges: Option<Vec<SlotRanges<'m>>>,
 }
+
+/// The line ranges (first, last) the session was shown of one slot's
+/// file, if it remembers the file as it is now.
+type SlotRanges<'m> = Option<&'m [(u64, u64)]>;
 
 impl<'m> Recalled<'m> {
     /// Looks up the files of `span` in `memory`.
