@@ -1,8 +1,8 @@
 //! The command line: flags and their help, nothing else.
 //!
 //! Where rg has a flag with the same meaning, scout spells it the same way
-//! (`-i -w -F -g --hidden -m -l --type -e`): agents type rg's flags by
-//! habit. Validation and the environment are `settings`' business.
+//! (`-i -w -F -g --hidden -m -l --type -e --color`): agents type rg's flags
+//! by habit. Validation and the environment are `settings`' business.
 
 use std::ffi::OsString;
 
@@ -93,6 +93,9 @@ Examples:
   scout doctor                   check rg, directories and the tree
   scout completions bash         shell completions
 
+On a terminal, output is coloured as rg colours it (--color auto|always|never;
+NO_COLOR is honoured); a pipe always gets plain text.
+
 Exit status: 0 matches shown, 1 no match, 2 bad input or broken environment,
 3 some paths could not be searched (the rest was).";
 
@@ -175,6 +178,28 @@ pub struct SearchArgs {
 
     #[command(flatten)]
     pub session: SessionArgs,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
+}
+
+/// When to colour the output, as rg's `--color`.
+#[derive(Debug, Args)]
+pub struct ColorArgs {
+    /// When to colour paths, line numbers, matches, headings and the header and footer lines, as rg does. Colour never changes what is shown or counted; --json is never coloured.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// `--color`'s values, rg's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Only when stdout is a terminal, NO_COLOR is unset or empty, and TERM is set and not dumb.
+    Auto,
+    /// Always colour, even into a pipe or a file.
+    Always,
+    /// Never colour.
+    Never,
 }
 
 /// Session memory: inside an agent session (SCOUT_SESSION_ID, else
@@ -377,6 +402,9 @@ pub struct GrepArgs {
 
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// What `scout grep` prints.
@@ -453,6 +481,9 @@ pub struct ReadArgs {
     /// Token budget, estimated as bytes / 4; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::views::read::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: u64,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 #[derive(Debug, Args)]
@@ -554,6 +585,9 @@ mod tests {
             &["scout", "read", "src/a.rs", "--symbol", "Server.handle"],
             &["scout", "read", "a.rs", "-r", ":20"],
             &["scout", "read", "a.rs", "--budget-tokens", "0"],
+            &["scout", "search", "x", "--color", "always"],
+            &["scout", "grep", "x", "--color", "never"],
+            &["scout", "read", "a.rs", "--color", "auto"],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
         ] {
@@ -581,6 +615,8 @@ mod tests {
             &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
             &["scout", "read", "a.rs", "--budget-tokens", "x"],
             &["scout", "frobnicate"],
+            &["scout", "search", "x", "--color", "sometimes"],
+            &["scout", "files", "*", "--color", "always"],
         ] {
             assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");
         }

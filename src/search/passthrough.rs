@@ -176,8 +176,8 @@ impl Piece<'_> {
         if quote.cut_bytes() == 0 {
             return None;
         }
-        let mut out = Piece::head(path, *number);
+        let mut out = render::style::Styled::from(Piece::head(path, *number));
         render::text::quote_text(&mut out, &quote);
-        Some(out)
+        Some(out.into_plain())
     }
 }
