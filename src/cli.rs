@@ -97,7 +97,10 @@ On a terminal, output is coloured as rg colours it (--color auto|always|never;
 NO_COLOR is honoured); a pipe always gets plain text.
 
 Exit status: 0 matches shown, 1 no match, 2 bad input or broken environment,
-3 some paths could not be searched (the rest was).";
+3 some paths could not be searched (the rest was).
+
+The manual, with every command's options: man scout (./install.sh installs
+it), or scout man | man -l -";
 
 /// Code search for AI coding agents: ranked, budgeted, exact pages over ripgrep.
 #[derive(Debug, Parser)]
@@ -146,6 +149,12 @@ pub enum Command {
         after_help = "Examples:\n  scout completions bash > ~/.local/share/bash-completion/completions/scout\n  scout completions zsh > ~/.zfunc/_scout"
     )]
     Completions(CompletionsArgs),
+    /// Print scout's man page (roff), or write every page into a directory.
+    #[command(
+        hide = true,
+        after_help = "Examples:\n  scout man | man -l -\n  scout man --dir ~/.local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -501,6 +510,13 @@ pub struct DoctorArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write scout.1 and a page per subcommand (scout-search.1, ...) into DIR, created if missing, instead of printing scout.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
@@ -590,6 +606,8 @@ mod tests {
             &["scout", "read", "a.rs", "--color", "auto"],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
+            &["scout", "man"],
+            &["scout", "man", "--dir", "/tmp/man1"],
         ] {
             if let Err(e) = Cli::try_parse_from(argv) {
                 panic!("{argv:?} did not parse: {e}");

@@ -14,6 +14,7 @@ pub mod defs;
 pub mod dirs;
 pub mod exit;
 pub mod lang;
+pub mod man;
 pub mod render;
 pub mod rg;
 pub mod search;
@@ -92,6 +93,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             commands::memory::run(&args, search::settings::session_from_env(), out, err)
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
+        Some(Command::Man(args)) => commands::man::run(&args, out),
         Some(Command::Completions(args)) => {
             let mut command = Cli::command();
             clap_complete::generate(args.shell, &mut command, "scout", out);
