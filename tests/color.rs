@@ -287,3 +287,38 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         assert!(!plain.contains('\x1b'), "{vars:?}: {plain:?}");
     }
 }
+
+#[test]
+fn passthrough_lines_are_colored_and_capped_on_their_plain_bytes() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn f() { g(1); }\nlet x = 1;\n")
+        .write("b.rs", format!("{}(2)\nh(3);\n", "y".repeat(400)));
+    for cap in ["0", "60", "260"] {
+        // No literal anchor of 3 characters: rg's lines, unranked.
+        let args = ["search", r"\w\(", "--passthrough-cap", cap];
+        let piped = fx.run(&args);
+        let colored = fx.run(&[&args[..], &["--color", "always"]].concat());
+        assert_eq!(strip(&colored.stdout()), piped.stdout(), "cap {cap}");
+        assert_eq!(colored.stderr(), piped.stderr(), "cap {cap}");
+        assert!(
+            colored.stdout().starts_with(&format!(
+                "{PATH}a.rs{RESET}:{LINE}1{RESET}:fn {MATCH}f({RESET}) {{ {MATCH}g({RESET}1); }}\n"
+            )),
+            "{}",
+            colored.describe()
+        );
+    }
+    let cut = fx.run(&[
+        "search",
+        r"\w\(",
+        "--passthrough-cap",
+        "260",
+        "--color",
+        "always",
+    ]);
+    assert!(
+        cut.stdout().contains(&format!("{FRAME}[cut ")),
+        "the long line is cut, its marker dimmed: {}",
+        cut.describe()
+    );
+}
