@@ -256,8 +256,8 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         return;
     }
     let fx = tree();
-    let on_terminal = |vars: &[(&str, &str)]| {
-        let line = format!("{} search fetch_records", env!("CARGO_BIN_EXE_scout"));
+    let on_terminal_with = |args: &str, vars: &[(&str, &str)]| {
+        let line = format!("{} {args}", env!("CARGO_BIN_EXE_scout"));
         let mut cmd = Command::new(script);
         cmd.args(["-qec", &line, "/dev/null"])
             .current_dir(fx.root())
@@ -272,6 +272,7 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         let output = cmd.output().expect("script runs");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
+    let on_terminal = |vars: &[(&str, &str)]| on_terminal_with("search fetch_records", vars);
     let colored = on_terminal(&[("TERM", "xterm")]);
     assert!(
         colored.contains(&format!("{FRAME}query: fetch_records")),
@@ -285,7 +286,13 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         let plain = on_terminal(vars);
         assert!(plain.contains("query: fetch_records"), "{plain:?}");
         assert!(!plain.contains('\x1b'), "{vars:?}: {plain:?}");
+        // A usage error follows the same rules.
+        let error = on_terminal_with("search --bogus x", vars);
+        assert!(error.contains("--bogus"), "{error:?}");
+        assert!(!error.contains('\x1b'), "{vars:?}: {error:?}");
     }
+    let error = on_terminal_with("search --bogus x", &[("TERM", "xterm")]);
+    assert!(error.contains('\x1b'), "{error:?}");
 }
 
 #[test]
