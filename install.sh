@@ -2,13 +2,14 @@
 # install.sh: from a clone to a working `scout`, safely re-runnable.
 #
 # Checks for cargo, installs ripgrep when it is missing, builds scout in
-# release mode (--locked), installs the binary, verifies it runs and runs
-# `scout doctor`. Every failure stops with a message that names the fix.
+# release mode (--locked), installs the binary and its man pages, verifies
+# it runs and runs `scout doctor`. Every failure stops with a message that
+# names the fix; man pages that cannot be written are only a note.
 set -eu
 
 usage() {
     cat <<'USAGE'
-Usage: ./install.sh [--help]
+Usage: ./install.sh [--man-dir DIR] [--help]
 
 Installs scout from this checkout:
   1. checks that cargo (Rust) is installed;
@@ -20,20 +21,33 @@ Installs scout from this checkout:
      builds the default one);
   4. copies the binary to $SCOUT_INSTALL_DIR (default: ~/.local/bin),
      unless an identical one is already there;
-  5. runs `scout --version` and `scout doctor`.
+  5. runs `scout --version`, writes the man pages (scout.1, scout-search.1,
+     ...) with `scout man --dir` where the man directory is writable, and
+     runs `scout doctor`.
+
+Options:
+  --man-dir DIR       where to put the man pages (default: $SCOUT_MAN_DIR,
+                      else ${XDG_DATA_HOME:-~/.local/share}/man/man1)
 
 Environment:
   SCOUT_INSTALL_DIR   where to put the scout binary (default ~/.local/bin)
+  SCOUT_MAN_DIR       where to put the man pages (as --man-dir)
   SCOUT_RG            an rg binary to use instead of the one on PATH
   SCOUT_STATIC        auto (default) or no: whether to try the static build
 USAGE
 }
 
-case "${1:-}" in
-    -h|--help) usage; exit 0 ;;
-    "") ;;
-    *) echo "install.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
-esac
+MAN_DIR=${SCOUT_MAN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/man/man1}
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        --man-dir)
+            [ $# -ge 2 ] && [ -n "$2" ] || { echo "install.sh: --man-dir needs a directory (try --help)" >&2; exit 2; }
+            MAN_DIR=$2; shift 2 ;;
+        --man-dir=*) MAN_DIR=${1#--man-dir=}; shift ;;
+        *) echo "install.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -129,6 +143,18 @@ case ":$PATH:" in
     *) say "note: $DEST is not on your PATH; add it, e.g.:"
        say "    echo 'export PATH=\"$DEST:\$PATH\"' >> ~/.profile && . ~/.profile" ;;
 esac
+
+# 6. man pages: a convenience, so a directory that cannot be written is a
+# note, not a failure.
+if (mkdir -p "$MAN_DIR" && "$DEST/scout" man --dir "$MAN_DIR" >/dev/null) 2>/dev/null; then
+    say "man pages: $MAN_DIR (man scout, man scout-search, ...)"
+    if command -v man >/dev/null 2>&1 && ! man -w scout >/dev/null 2>&1; then
+        say "note: man does not look in $(dirname "$MAN_DIR") yet; add it, e.g.:"
+        say "    echo 'export MANPATH=\"$(dirname "$MAN_DIR"):\$MANPATH\"' >> ~/.profile"
+    fi
+else
+    say "note: cannot write man pages to $MAN_DIR; pick a writable one with --man-dir DIR (or read them with: scout man | man -l -)"
+fi
 say "scout doctor:"
 if "$DEST/scout" doctor; then
     say "done. Try: scout search <identifier> ."

@@ -1,8 +1,8 @@
 //! The command line: flags and their help, nothing else.
 //!
 //! Where rg has a flag with the same meaning, scout spells it the same way
-//! (`-i -w -F -g --hidden -m -l --type -e`): agents type rg's flags by
-//! habit. Validation and the environment are `settings`' business.
+//! (`-i -w -F -g --hidden -m -l --type -e --color`): agents type rg's flags
+//! by habit. Validation and the environment are `settings`' business.
 
 use std::ffi::OsString;
 
@@ -93,8 +93,14 @@ Examples:
   scout doctor                   check rg, directories and the tree
   scout completions bash         shell completions
 
+On a terminal, output is coloured as rg colours it (--color auto|always|never;
+NO_COLOR is honoured); a pipe always gets plain text.
+
 Exit status: 0 matches shown, 1 no match, 2 bad input or broken environment,
-3 some paths could not be searched (the rest was).";
+3 some paths could not be searched (the rest was).
+
+The manual, with every command's options: man scout (./install.sh installs
+it), or scout man | man -l -";
 
 /// Code search for AI coding agents: ranked, budgeted, exact pages over ripgrep.
 #[derive(Debug, Parser)]
@@ -143,6 +149,12 @@ pub enum Command {
         after_help = "Examples:\n  scout completions bash > ~/.local/share/bash-completion/completions/scout\n  scout completions zsh > ~/.zfunc/_scout"
     )]
     Completions(CompletionsArgs),
+    /// Print scout's man page (roff), or write every page into a directory.
+    #[command(
+        hide = true,
+        after_help = "Examples:\n  scout man | man -l -\n  scout man --dir ~/.local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -175,6 +187,28 @@ pub struct SearchArgs {
 
     #[command(flatten)]
     pub session: SessionArgs,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
+}
+
+/// When to colour the output, as rg's `--color`.
+#[derive(Debug, Args)]
+pub struct ColorArgs {
+    /// When to colour paths, line numbers, matches, headings and the header and footer lines, as rg does. Colour never changes what is shown or counted; --json is never coloured.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// `--color`'s values, rg's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Only when stdout is a terminal, NO_COLOR is unset or empty, and TERM is set and not dumb.
+    Auto,
+    /// Always colour, even into a pipe or a file.
+    Always,
+    /// Never colour.
+    Never,
 }
 
 /// Session memory: inside an agent session (SCOUT_SESSION_ID, else
@@ -377,6 +411,9 @@ pub struct GrepArgs {
 
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 /// What `scout grep` prints.
@@ -453,6 +490,9 @@ pub struct ReadArgs {
     /// Token budget, estimated as bytes / 4; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = crate::views::read::DEFAULT_BUDGET_TOKENS)]
     pub budget_tokens: u64,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
 }
 
 #[derive(Debug, Args)]
@@ -467,6 +507,13 @@ pub struct DoctorArgs {
     /// Print the checks as one JSON document.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write scout.1 and a page per subcommand (scout-search.1, ...) into DIR, created if missing, instead of printing scout.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -554,8 +601,13 @@ mod tests {
             &["scout", "read", "src/a.rs", "--symbol", "Server.handle"],
             &["scout", "read", "a.rs", "-r", ":20"],
             &["scout", "read", "a.rs", "--budget-tokens", "0"],
+            &["scout", "search", "x", "--color", "always"],
+            &["scout", "grep", "x", "--color", "never"],
+            &["scout", "read", "a.rs", "--color", "auto"],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
+            &["scout", "man"],
+            &["scout", "man", "--dir", "/tmp/man1"],
         ] {
             if let Err(e) = Cli::try_parse_from(argv) {
                 panic!("{argv:?} did not parse: {e}");
@@ -581,6 +633,8 @@ mod tests {
             &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
             &["scout", "read", "a.rs", "--budget-tokens", "x"],
             &["scout", "frobnicate"],
+            &["scout", "search", "x", "--color", "sometimes"],
+            &["scout", "files", "*", "--color", "always"],
         ] {
             assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");
         }

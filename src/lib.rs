@@ -14,6 +14,7 @@ pub mod defs;
 pub mod dirs;
 pub mod exit;
 pub mod lang;
+pub mod man;
 pub mod render;
 pub mod rg;
 pub mod search;
@@ -27,8 +28,9 @@ use std::io::{IsTerminal, Write};
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
 
-use cli::{Cli, Command};
+use cli::{Cli, ColorChoice, Command};
 use exit::ExitStatus;
+use render::style::Color;
 
 /// scout's version line, with the rg it would use (or why there is none).
 pub fn version_text() -> String {
@@ -45,13 +47,17 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Ok(cli) => cli,
         Err(e) => {
             // Styled only for a person at a terminal: escape codes are noise
-            // to an agent reading a pipe.
+            // to an agent reading a pipe. The rules are --color auto's
+            // (NO_COLOR, TERM=dumb), for the stream the text goes to.
             let terminal = if e.use_stderr() {
                 std::io::stderr().is_terminal()
             } else {
                 std::io::stdout().is_terminal()
             };
-            let text = if terminal {
+            let color = Color::resolve(ColorChoice::Auto, terminal, &|name| {
+                std::env::var(name).ok()
+            });
+            let text = if color == Color::Always {
                 e.render().ansi().to_string()
             } else {
                 e.render().to_string()
@@ -92,6 +98,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             commands::memory::run(&args, search::settings::session_from_env(), out, err)
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
+        Some(Command::Man(args)) => commands::man::run(&args, out),
         Some(Command::Completions(args)) => {
             let mut command = Cli::command();
             clap_complete::generate(args.shell, &mut command, "scout", out);

@@ -22,16 +22,25 @@ pub fn join<'a>(words: impl IntoIterator<Item = &'a [u8]>) -> String {
 /// `scout`), without any `FLAG N` or `FLAG=N`: the base of a command that
 /// sets FLAG anew (the next page, a larger limit).
 pub fn words_without<'a>(argv: &'a [std::ffi::OsString], flag: &str) -> Vec<&'a [u8]> {
+    words_without_any(argv, &[flag])
+}
+
+/// [`words_without`] for several flags at once.
+pub fn words_without_any<'a>(argv: &'a [std::ffi::OsString], flags: &[&str]) -> Vec<&'a [u8]> {
     let mut words: Vec<&[u8]> = vec![b"scout"];
-    let with_equals = format!("{flag}=");
     let mut skip_next = false;
     for arg in argv.iter().skip(1) {
         let bytes = arg.as_encoded_bytes();
+        let with_equals = |flag: &&str| {
+            bytes.len() > flag.len()
+                && bytes.starts_with(flag.as_bytes())
+                && bytes[flag.len()] == b'='
+        };
         if skip_next {
             skip_next = false;
-        } else if bytes == flag.as_bytes() {
+        } else if flags.iter().any(|f| bytes == f.as_bytes()) {
             skip_next = true;
-        } else if !bytes.starts_with(with_equals.as_bytes()) {
+        } else if !flags.iter().any(with_equals) {
             words.push(bytes);
         }
     }
@@ -69,6 +78,23 @@ mod tests {
         assert_eq!(
             join(words_without(&argv, "--page")),
             "scout search 'a b' src"
+        );
+        let argv: Vec<std::ffi::OsString> = [
+            "scout",
+            "search",
+            "x",
+            "--color",
+            "always",
+            "--page",
+            "2",
+            "--color=never",
+        ]
+        .iter()
+        .map(Into::into)
+        .collect();
+        assert_eq!(
+            join(words_without_any(&argv, &["--page", "--color"])),
+            "scout search x"
         );
     }
 }

@@ -66,7 +66,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::cli::{CallArgs, Cli, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode};
+use crate::cli::{
+    CallArgs, Cli, ColorArgs, ColorChoice, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode,
+};
 use crate::exit::ExitStatus;
 use crate::search::settings::SearchSettings;
 use crate::views::files::{self, FilesSettings};
@@ -468,6 +470,10 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8
         offset: request.offset.unwrap_or(0),
         limits: LimitArgs {
             timeout: request.timeout,
+        },
+        // A JSON answer is never coloured.
+        color: ColorArgs {
+            color: ColorChoice::Never,
         },
     };
     let settings = GrepSettings::resolve(args, env)?;

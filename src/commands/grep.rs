@@ -4,7 +4,9 @@
 //! when there is something to say) lines in square brackets: the count
 //! mode's total, where the page sits among all results with the command
 //! for the next page, and a time-out with how far the search got. rg's
-//! complaints about unreadable files go to stderr.
+//! complaints about unreadable files go to stderr. With colour on, paths,
+//! line numbers and matches are coloured as rg colours them, and the
+//! bracketed lines as a page's footer ([`crate::render::style`]).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -13,6 +15,8 @@ use anyhow::Result;
 
 use crate::cli::OutputMode;
 use crate::exit::ExitStatus;
+use crate::render::style::{Painter, Role, Styled};
+use crate::rg::{Matcher, SearchFlags};
 use crate::views::grep::{self, GrepResult, GrepSettings, Items};
 use crate::views::{self, plural, MAX_OUTPUT_BYTES};
 
@@ -28,7 +32,14 @@ pub fn run(
     for warning in &result.warnings {
         writeln!(err, "scout: {warning}")?;
     }
-    out.write_all(&page(&result, argv))?;
+    let painter = Painter::new(settings.color, || {
+        Matcher::new(&SearchFlags {
+            patterns: vec![settings.pattern.clone()],
+            ignore_case: settings.flags.ignore_case,
+            ..SearchFlags::default()
+        })
+    });
+    painter.write(out, &page(&result, argv, settings))?;
     if result.total == 0 {
         writeln!(err, "scout: no match")?;
     }
@@ -36,27 +47,56 @@ pub fn run(
 }
 
 /// The text of a page.
-pub fn page(result: &GrepResult, argv: &[OsString]) -> Vec<u8> {
-    let mut text = Vec::new();
+pub fn page(result: &GrepResult, argv: &[OsString], settings: &GrepSettings) -> Styled {
+    let mut text = Styled::new();
     match &result.items {
-        Items::Lines(lines) | Items::Files(lines) => {
+        Items::Lines(lines) => {
             for line in lines {
-                text.extend_from_slice(line);
-                text.push(b'\n');
+                content_line(&mut text, line, settings);
+                text.push(b"\n");
+            }
+        }
+        Items::Files(paths) => {
+            for path in paths {
+                text.push_styled(Role::Path, path);
+                text.push(b"\n");
             }
         }
         Items::Counts(counts) => {
             for (path, count) in counts {
-                text.extend_from_slice(path);
-                text.extend_from_slice(format!(":{count}\n").as_bytes());
+                text.push_styled(Role::Path, path);
+                let _ = writeln!(text, ":{count}");
             }
         }
     }
     for note in notes(result, argv) {
-        text.extend_from_slice(note.as_bytes());
-        text.push(b'\n');
+        text.push_styled(Role::Frame, note.as_bytes());
+        text.push(b"\n");
     }
     text
+}
+
+/// One of rg's content lines, its fields given their roles (a context
+/// line's text has none: rg colours only matches on matching lines).
+fn content_line(text: &mut Styled, line: &[u8], settings: &GrepSettings) {
+    let Some(fields) = settings.flags.split_line(line, settings.with_filename) else {
+        text.push(line);
+        return;
+    };
+    let sep = if fields.matching { b":" } else { b"-" };
+    if let Some(path) = fields.path {
+        text.push_styled(Role::Path, path);
+        text.push(sep);
+    }
+    if let Some(number) = fields.number {
+        text.push_styled(Role::LineNumber, number);
+        text.push(sep);
+    }
+    if fields.matching {
+        text.push_styled(Role::Quote, fields.text);
+    } else {
+        text.push(fields.text);
+    }
 }
 
 /// The bracketed lines after the results.

@@ -27,6 +27,10 @@
 //! block that was cut, `+K lines not shown (KIND NAME): scout read PATH
 //! --range X:Y` for each definition not reached.
 //!
+//! With colour on, the path, the definition heading, the line numbers and
+//! the lines saying what was left out are coloured as on a search page
+//! ([`crate::render::style`]).
+//!
 //! `--symbol` with no match exits 1 and prints, instead,
 //! `no definition named NAME in PATH; its definitions:` then one
 //! `KIND NAME (A-B)` per definition in file order (cut at the budget with
@@ -42,6 +46,7 @@ use crate::defs::cache::DefsCache;
 use crate::defs::Def;
 use crate::exit::ExitStatus;
 use crate::lang::Lang;
+use crate::render::style::{Painter, Role, Styled};
 use crate::search::fold::cut_around;
 use crate::views::read::{self, Block, ReadSettings, Selected, Selection};
 
@@ -72,7 +77,7 @@ pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
                     above = block.last;
                 }
             }
-            out.write_all(&page(settings, &lines, &blocks))?;
+            Painter::new(settings.color, || None).write(out, &page(settings, &lines, &blocks))?;
             Ok(ExitStatus::Shown)
         }
         Selected::NoSymbol(defs) => {
@@ -88,11 +93,13 @@ pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
 
 /// The text of the blocks, within the settings' budget (see the module
 /// doc). `lines` are the file's lines; blocks are in file order.
-pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Vec<u8> {
-    let mut out = Vec::new();
+pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Styled {
+    let mut out = Styled::new();
     if blocks.is_empty() {
-        out.extend_from_slice(settings.path.as_bytes());
-        out.extend_from_slice(b"  (0 lines)\n");
+        out.push_styled(Role::Path, settings.path.as_bytes());
+        out.push(b"  ");
+        out.push_styled(Role::Frame, b"(0 lines)");
+        out.push(b"\n");
         return out;
     }
     let count = lines.len();
@@ -107,10 +114,10 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Vec<u
             None => 0,
         };
         let head = header(settings, block, count);
-        let mut body = Vec::new();
+        let mut body = Styled::new();
         let mut next = block.first;
         while next <= block.last {
-            let mut line = Vec::new();
+            let mut line = Styled::new();
             numbered_line(&mut line, next, lines[next as usize - 1]);
             if let Some(budget) = settings.budget_bytes {
                 let rest = if next < block.last {
@@ -124,21 +131,21 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Vec<u
                     break;
                 }
             }
-            body.extend_from_slice(&line);
+            body.append(&line);
             next += 1;
         }
         if next == block.first {
             for skipped in &blocks[i..] {
-                out.extend_from_slice(&left_out(settings, skipped, skipped.first));
+                out.push_styled(Role::Frame, &left_out(settings, skipped, skipped.first));
             }
             return out;
         }
-        out.extend_from_slice(&head);
-        out.extend_from_slice(&body);
+        out.append(&head);
+        out.append(&body);
         if next <= block.last {
-            out.extend_from_slice(&left_out(settings, block, next));
+            out.push_styled(Role::Frame, &left_out(settings, block, next));
             for skipped in &blocks[i + 1..] {
-                out.extend_from_slice(&left_out(settings, skipped, skipped.first));
+                out.push_styled(Role::Frame, &left_out(settings, skipped, skipped.first));
             }
             return out;
         }
@@ -147,20 +154,28 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Vec<u
 }
 
 /// `PATH  KIND NAME (A-B)` or `PATH  (A-B of N lines)`, with its newline.
-fn header(settings: &ReadSettings, block: &Block, count: usize) -> Vec<u8> {
-    let mut out = settings.path.as_bytes().to_vec();
-    let _ = match &block.def {
-        Some(def) if block.first < def.start_line => writeln!(
-            out,
-            "  {} ({}-{}), comments and attributes from {}",
-            def.title(),
-            def.start_line,
-            block.last,
-            block.first
+fn header(settings: &ReadSettings, block: &Block, count: usize) -> Styled {
+    let mut out = Styled::new();
+    out.push_styled(Role::Path, settings.path.as_bytes());
+    out.push(b"  ");
+    match &block.def {
+        Some(def) if block.first < def.start_line => {
+            out.write_styled(
+                Role::Heading,
+                format_args!("{} ({}-{})", def.title(), def.start_line, block.last),
+            );
+            let _ = write!(out, ", comments and attributes from {}", block.first);
+        }
+        Some(def) => out.write_styled(
+            Role::Heading,
+            format_args!("{} ({}-{})", def.title(), block.first, block.last),
         ),
-        Some(def) => writeln!(out, "  {} ({}-{})", def.title(), block.first, block.last),
-        None => writeln!(out, "  ({}-{} of {count} lines)", block.first, block.last),
-    };
+        None => out.write_styled(
+            Role::Frame,
+            format_args!("({}-{} of {count} lines)", block.first, block.last),
+        ),
+    }
+    out.push(b"\n");
     out
 }
 
@@ -178,14 +193,19 @@ fn left_out(settings: &ReadSettings, block: &Block, from: u32) -> Vec<u8> {
 }
 
 /// Writes `LINE: TEXT`, TEXT cut to its first 200 bytes with a marker.
-fn numbered_line(out: &mut Vec<u8>, number: u32, line: &[u8]) {
+fn numbered_line(out: &mut Styled, number: u32, line: &[u8]) {
     let (text, _, cut) = cut_around(line, (0, 0));
-    let _ = write!(out, "{number}: ");
-    out.extend_from_slice(text);
+    out.write_styled(Role::LineNumber, format_args!("{number}"));
+    out.push(b": ");
+    out.push(text);
     if cut > 0 {
-        let _ = write!(out, "… [cut {cut} of {} bytes]", line.len());
+        out.push("… ".as_bytes());
+        out.write_styled(
+            Role::Frame,
+            format_args!("[cut {cut} of {} bytes]", line.len()),
+        );
     }
-    out.push(b'\n');
+    out.push(b"\n");
 }
 
 /// What `--symbol NAME` prints when nothing has that name: the file's
@@ -237,6 +257,7 @@ mod tests {
             budget_bytes: (budget_tokens > 0).then_some(budget_tokens as usize * 4),
             budget_tokens,
             cache_dir: None,
+            color: crate::render::style::Color::Never,
         }
     }
 
@@ -266,7 +287,7 @@ mod tests {
     #[test]
     fn a_whole_small_file_is_numbered_under_one_header() {
         let s = settings(Selection::Whole, 1500);
-        let text = page(&s, &[b"fn a() {", b"}"], &whole(2));
+        let text = page(&s, &[b"fn a() {", b"}"], &whole(2)).into_plain();
         assert_eq!(text, b"src/a.rs  (1-2 of 2 lines)\n1: fn a() {\n2: }\n");
     }
 
@@ -274,7 +295,7 @@ mod tests {
     fn a_long_line_keeps_its_first_200_bytes_and_says_what_was_cut() {
         let s = settings(Selection::Whole, 0);
         let long = "x".repeat(50_000);
-        let text = String::from_utf8(page(&s, &[long.as_bytes()], &whole(1))).unwrap();
+        let text = String::from_utf8(page(&s, &[long.as_bytes()], &whole(1)).into_plain()).unwrap();
         let line = text.lines().nth(1).unwrap();
         assert_eq!(
             line,
@@ -293,7 +314,7 @@ mod tests {
         );
         let lines: Vec<String> = (1..=100).map(|i| format!("line number {i}")).collect();
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
-        let text = String::from_utf8(page(&s, &refs, &whole(100))).unwrap();
+        let text = String::from_utf8(page(&s, &refs, &whole(100)).into_plain()).unwrap();
         assert!(text.len() <= 200, "{text}");
         let last = text.lines().last().unwrap();
         let shown = text.lines().count() - 2;
@@ -310,7 +331,7 @@ mod tests {
     #[test]
     fn at_least_one_line_is_shown_however_small_the_budget() {
         let s = settings(Selection::Whole, 1);
-        let text = String::from_utf8(page(&s, &[b"a", b"b"], &whole(2))).unwrap();
+        let text = String::from_utf8(page(&s, &[b"a", b"b"], &whole(2)).into_plain()).unwrap();
         assert_eq!(
             text,
             "src/a.rs  (1-2 of 2 lines)\n1: a\n+1 line not shown: scout read src/a.rs --range 2:2 --budget-tokens 1\n"
@@ -323,7 +344,7 @@ mod tests {
         let lines: Vec<String> = (1..=40).map(|i| format!("body {i}")).collect();
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
         let blocks = [def_block("f", 1, 20), def_block("g.f", 30, 40)];
-        let text = String::from_utf8(page(&s, &refs, &blocks)).unwrap();
+        let text = String::from_utf8(page(&s, &refs, &blocks).into_plain()).unwrap();
         let tail: Vec<&str> = text.lines().rev().take(2).collect();
         assert_eq!(
             tail[0],

@@ -1,10 +1,12 @@
 //! Rendering a search result as text (for agents and people) or JSON (for
 //! programs). Only this module writes what scout prints on stdout; the
-//! commands hand it a writer.
+//! commands hand it a writer. [`style`] is the one place that colours
+//! what every command prints.
 
 pub mod braces;
 pub mod json;
 pub mod plain;
+pub mod style;
 pub mod text;
 
 use crate::defs::Def;

@@ -1,24 +1,37 @@
 //! rg's own lines, printed as `rg -n` would print them, for an answer
-//! smaller than a page (invariant I2).
+//! smaller than a page (invariant I2); coloured as rg colours them when
+//! colour is on.
 
 use std::io::Write;
 
 use anyhow::Result;
 
+use super::style::{Painter, Role, Styled};
 use crate::search::fold::PlainLine;
 
 /// Writes rg's plain lines: `path:line:text` (or `line:text` when rg would
 /// not name the file).
-pub fn write_lines(out: &mut dyn Write, lines: &[PlainLine], with_filename: bool) -> Result<()> {
-    let mut buf = Vec::new();
-    for PlainLine { path, number, text } in lines {
+pub fn write_lines(
+    out: &mut dyn Write,
+    lines: &[PlainLine],
+    with_filename: bool,
+    painter: &Painter,
+) -> Result<()> {
+    let mut text = Styled::new();
+    for PlainLine {
+        path,
+        number,
+        text: line,
+    } in lines
+    {
         if with_filename {
-            buf.extend_from_slice(path);
-            buf.push(b':');
+            text.push_styled(Role::Path, path);
+            text.push(b":");
         }
-        write!(buf, "{number}:")?;
-        buf.extend_from_slice(text);
+        text.write_styled(Role::LineNumber, format_args!("{number}"));
+        text.push(b":");
+        text.push_styled(Role::Quote, line);
     }
-    out.write_all(&buf)?;
+    painter.write(out, &text)?;
     Ok(())
 }

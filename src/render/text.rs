@@ -35,9 +35,16 @@
 //! Attached code
 //! (`code: PATH  KIND NAME (A-B)`, then `LINE: TEXT`) is rendered by
 //! [`code`] and follows the page.
+//!
+//! Pages are written as [`Styled`] text: the header and footer, paths,
+//! headings, line numbers and quoted text carry a [`Role`], which only
+//! [`super::style::Painter`] turns into colour as the page is written.
+//! Every size here (the budget's reserve, [`file_block_len`], the token
+//! estimate) is of the plain bytes.
 
 use std::io::Write;
 
+use super::style::{Role, Styled};
 use super::{braces, Code, Report};
 use crate::defs::Def;
 use crate::search::fold::{FileTally, Quote};
@@ -96,15 +103,15 @@ pub struct Block<'a> {
 /// Writes one file's block: header, optional score, the chosen lines
 /// grouped under their enclosing definitions, and the lines already shown
 /// collapsed into one line.
-pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
+pub fn file_block(out: &mut Styled, block: &Block<'_>) {
     let tally = block.tally;
-    out.extend_from_slice(&tally.path);
+    out.push_styled(Role::Path, &tally.path);
     let _ = write!(out, "  ({}x)", tally.hits);
     if tally.def_lines > 0 {
-        out.extend_from_slice(b" [def]");
+        out.push(b" [def]");
     }
     if tally.binary {
-        out.extend_from_slice(b" [binary]");
+        out.push(b" [binary]");
     }
     let quotes: Vec<&Quote> = chosen_quotes(tally, block.lines)
         .into_iter()
@@ -120,25 +127,21 @@ pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
             numbers.join(", ")
         );
     }
-    out.push(b'\n');
+    out.push(b"\n");
     if block.explain {
         let _ = write!(out, "  score {}:", block.score.total);
         for (i, (signal, points)) in block.score.signals.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
             let _ = write!(out, "{sep}{signal} {points:+}");
         }
-        out.push(b'\n');
+        out.push(b"\n");
     }
     for g in group(&quotes, block.defs) {
         let indent = match g.def {
             Some(def) => {
-                let _ = writeln!(
-                    out,
-                    "  {} ({}-{})",
-                    def.title(),
-                    def.start_line,
-                    def.end_line
-                );
+                out.push(b"  ");
+                heading(out, def);
+                out.push(b"\n");
                 "    "
             }
             None => "  ",
@@ -149,32 +152,46 @@ pub fn file_block(out: &mut Vec<u8>, block: &Block<'_>) {
     }
 }
 
+/// Writes a definition's heading, `KIND NAME (A-B)`, without a line end.
+fn heading(out: &mut Styled, def: &Def) {
+    out.write_styled(
+        Role::Heading,
+        format_args!("{} ({}-{})", def.title(), def.start_line, def.end_line),
+    );
+}
+
 /// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut.
-pub fn quote_line(out: &mut Vec<u8>, indent: &str, quote: &Quote) {
-    let _ = write!(out, "{indent}{}: ", quote.line);
+pub fn quote_line(out: &mut Styled, indent: &str, quote: &Quote) {
+    out.push(indent.as_bytes());
+    out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+    out.push(b": ");
     quote_text(out, quote);
 }
 
 /// Writes a quote's `TEXT` and its line end: `…` where bytes were cut,
 /// then ` [cut K of M bytes]`.
-pub fn quote_text(out: &mut Vec<u8>, quote: &Quote) {
+pub fn quote_text(out: &mut Styled, quote: &Quote) {
     if quote.cut_before > 0 {
-        out.extend_from_slice("…".as_bytes());
+        out.push("…".as_bytes());
     }
-    out.extend_from_slice(&quote.text);
+    out.push_styled(Role::Quote, &quote.text);
     if quote.cut_after > 0 {
-        out.extend_from_slice("…".as_bytes());
+        out.push("…".as_bytes());
     }
     if quote.cut_bytes() > 0 {
         let full = quote.text.len() + quote.cut_bytes();
-        let _ = write!(out, " [cut {} of {full} bytes]", quote.cut_bytes());
+        out.push(b" ");
+        out.write_styled(
+            Role::Frame,
+            format_args!("[cut {} of {full} bytes]", quote.cut_bytes()),
+        );
     }
-    out.push(b'\n');
+    out.push(b"\n");
 }
 
 /// The bytes of a file block, as [`file_block`] would write it.
 pub fn file_block_len(tally: &FileTally, score: &Score, lines: usize, explain: bool) -> usize {
-    let mut scratch = Vec::with_capacity(256);
+    let mut scratch = Styled::with_capacity(256);
     let block = Block {
         tally,
         score,
@@ -339,7 +356,9 @@ fn header(report: &Report<'_>, tokens_estimate: usize, elapsed_ms: Option<u64>) 
 /// A rendered page and its size in estimated tokens.
 #[derive(Debug)]
 pub struct Page {
-    pub bytes: Vec<u8>,
+    /// The page; its plain bytes are what the budget and the estimate
+    /// count.
+    pub text: Styled,
     /// Estimated tokens of the page without its elapsed time (so that it
     /// is the same for identical searches).
     pub tokens: usize,
@@ -347,7 +366,7 @@ pub struct Page {
 
 /// Renders the whole page.
 pub fn page(report: &Report<'_>) -> Page {
-    let mut body = Vec::new();
+    let mut body = Styled::new();
     for (i, slot) in report.span().slots.iter().enumerate() {
         let ranked = &report.ranked[slot.file];
         let lines = if report.files_only { 0 } else { slot.lines };
@@ -361,31 +380,31 @@ pub fn page(report: &Report<'_>) -> Page {
         };
         file_block(&mut body, &block);
     }
-    body.extend_from_slice(&footer(report));
+    body.push_styled(Role::Frame, &footer(report));
     let draft = header(report, 0, None).len() + body.len();
     let estimate = tokens(draft + tokens(draft).to_string().len() - 1);
-    let mut out = header(report, estimate, Some(report.elapsed_ms));
-    out.extend_from_slice(&body);
+    let mut out = Styled::new();
+    out.push_styled(
+        Role::Frame,
+        &header(report, estimate, Some(report.elapsed_ms)),
+    );
+    out.append(&body);
     Page {
-        bytes: out,
+        text: out,
         tokens: estimate,
     }
 }
 
 /// The attached code: per definition, `code: PATH  KIND NAME (A-B)` then
 /// its lines as `scout read` numbers them (`LINE: TEXT`).
-pub fn code(blocks: &[Code]) -> Vec<u8> {
-    let mut out = Vec::new();
+pub fn code(blocks: &[Code]) -> Styled {
+    let mut out = Styled::new();
     for block in blocks {
-        out.extend_from_slice(b"code: ");
-        out.extend_from_slice(&block.path);
-        let _ = writeln!(
-            out,
-            "  {} ({}-{})",
-            block.def.title(),
-            block.def.start_line,
-            block.def.end_line
-        );
+        out.push(b"code: ");
+        out.push_styled(Role::Path, &block.path);
+        out.push(b"  ");
+        heading(&mut out, &block.def);
+        out.push(b"\n");
         for line in &block.lines {
             quote_line(&mut out, "", line);
         }

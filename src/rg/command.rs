@@ -319,6 +319,77 @@ pub fn parse_count_line(line: &[u8]) -> Option<(&[u8], u64)> {
     Some((&line[..colon], count))
 }
 
+/// A line of [`GrepOutput::Lines`] output split into rg's fields, so that
+/// each can be coloured (nothing else depends on the split).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentLine<'a> {
+    /// The path, when rg names files.
+    pub path: Option<&'a [u8]>,
+    /// The line number, as digits, under `-n`.
+    pub number: Option<&'a [u8]>,
+    /// A matching line (`:` after its fields), not a context line (`-`).
+    pub matching: bool,
+    pub text: &'a [u8],
+}
+
+impl GrepFlags {
+    /// Splits one line rg printed for this search: `PATH:N:TEXT` for a
+    /// matching line, `PATH-N-TEXT` for a context line, without `PATH`
+    /// when `with_filename` is false (rg searching one file) and without
+    /// `N` under `-N`. `None` for a `--` separator, and where the fields
+    /// cannot be told apart: a context line under `-N`. rg does not
+    /// escape paths, so a path holding `:7:` splits in the wrong place;
+    /// only its colour is wrong then.
+    pub fn split_line<'a>(&self, line: &'a [u8], with_filename: bool) -> Option<ContentLine<'a>> {
+        let digits = |from: usize| {
+            line[from..]
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .map(|n| from + n)
+                .filter(|&end| end > from)
+        };
+        let field_end = |sep: u8| (sep == b':' || sep == b'-').then_some(sep);
+        match (with_filename, self.line_number) {
+            (true, true) => (1..line.len()).find_map(|i| {
+                let sep = field_end(line[i])?;
+                let end = digits(i + 1)?;
+                (line[end] == sep).then(|| ContentLine {
+                    path: Some(&line[..i]),
+                    number: Some(&line[i + 1..end]),
+                    matching: sep == b':',
+                    text: &line[end + 1..],
+                })
+            }),
+            (false, true) => {
+                let end = digits(0)?;
+                let sep = field_end(line[end])?;
+                Some(ContentLine {
+                    path: None,
+                    number: Some(&line[..end]),
+                    matching: sep == b':',
+                    text: &line[end + 1..],
+                })
+            }
+            (true, false) if self.before == 0 && self.after == 0 => {
+                let colon = line.iter().position(|&b| b == b':')?;
+                Some(ContentLine {
+                    path: Some(&line[..colon]),
+                    number: None,
+                    matching: true,
+                    text: &line[colon + 1..],
+                })
+            }
+            (true, false) => None,
+            (false, false) => (self.before == 0 && self.after == 0).then_some(ContentLine {
+                path: None,
+                number: None,
+                matching: true,
+                text: line,
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,5 +475,58 @@ mod tests {
             ..SearchFlags::default()
         };
         assert_eq!(flags.repro(), "rg -n --no-heading -g '!*.md' -e 'fn main('");
+    }
+
+    #[test]
+    fn content_lines_split_into_rg_fields() {
+        let flags = GrepFlags {
+            pattern: "x".into(),
+            output: GrepOutput::Lines,
+            after: 1,
+            before: 0,
+            line_number: true,
+            ignore_case: false,
+            multiline: false,
+            types: Vec::new(),
+            globs: Vec::new(),
+            path: None,
+        };
+        let split = |line: &'static str, with_filename| {
+            flags
+                .split_line(line.as_bytes(), with_filename)
+                .map(|c| (c.path, c.number, c.matching, c.text))
+        };
+        let b = |s: &'static str| Some(s.as_bytes());
+        assert_eq!(
+            split("2024-notes/a-1.md:12:let x = 1-2-3;", true),
+            Some((
+                b("2024-notes/a-1.md"),
+                b("12"),
+                true,
+                &b"let x = 1-2-3;"[..]
+            ))
+        );
+        assert_eq!(
+            split("src/a.rs-13-  y:1:", true),
+            Some((b("src/a.rs"), b("13"), false, &b"  y:1:"[..]))
+        );
+        assert_eq!(split("7:x", false), Some((None, b("7"), true, &b"x"[..])));
+        assert_eq!(split("--", true), None);
+        let unnumbered = GrepFlags {
+            line_number: false,
+            after: 0,
+            ..flags.clone()
+        };
+        assert_eq!(
+            unnumbered
+                .split_line(b"a.rs:x: y", true)
+                .map(|c| (c.path, c.text)),
+            Some((b("a.rs"), &b"x: y"[..]))
+        );
+        let with_context = GrepFlags {
+            line_number: false,
+            ..flags
+        };
+        assert_eq!(with_context.split_line(b"a.rs-x", true), None);
     }
 }

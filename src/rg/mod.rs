@@ -14,8 +14,8 @@ mod process;
 mod records;
 
 pub use command::{
-    parse_count_line, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags, MAX_COLUMNS,
-    VCS_DIRS,
+    parse_count_line, ContentLine, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags,
+    MAX_COLUMNS, VCS_DIRS,
 };
 pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
 pub use lines::{run_lines, Ending, LineSink, LinesOutcome};

@@ -47,7 +47,7 @@ use anyhow::{Context, Result};
 use crate::defs::Def;
 use crate::exit::ExitStatus;
 use crate::render::{self, Report};
-use crate::rg::{run_plain, Flow, SearchFlags};
+use crate::rg::{run_plain, Flow, Matcher, SearchFlags};
 use crate::search::collect::Collected;
 use crate::search::fold::{FileTally, Fold, Plain};
 use crate::search::page::{omitted, PageSpan};
@@ -120,7 +120,7 @@ fn ranked(
         &report,
         settings
             .budget_bytes
-            .map(|b| b.saturating_sub(page.bytes.len())),
+            .map(|b| b.saturating_sub(page.text.len())),
     );
     let shown = emit(settings, &report, page, plain, &flags, out, err)?;
     remember::record(settings, &shown, err)?;
@@ -177,8 +177,10 @@ fn frame<'a>(
 /// Writes the page: the JSON document; nothing when nothing matched (the
 /// exit status says so); rg's own lines when they are smaller than the
 /// page (I2); else the text page. The attached code follows either of the
-/// last two. Returns what was shown, for the session memory (nothing
-/// when this search records nothing).
+/// last two. Every choice is made on the plain bytes; colour, when on, is
+/// added only as they are written ([`render::style`]). Returns what was
+/// shown, for the session memory (nothing when this search records
+/// nothing).
 fn emit(
     settings: &SearchSettings,
     report: &Report<'_>,
@@ -189,6 +191,7 @@ fn emit(
     err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
     let code = render::text::code(&report.code);
+    let painter = render::style::Painter::new(settings.color, || Matcher::new(flags));
     if settings.json {
         let document = render::json::document(report, page.tokens);
         render::json::write_document(out, &document)?;
@@ -197,9 +200,9 @@ fn emit(
     if report.ranked.is_empty() {
         return Ok(Vec::new());
     }
-    if settings.files_only || settings.explain || page.bytes.len() as u64 <= plain.bytes {
-        out.write_all(&page.bytes)?;
-        out.write_all(&code)?;
+    if settings.files_only || settings.explain || page.text.len() as u64 <= plain.bytes {
+        painter.write(out, &page.text)?;
+        painter.write(out, &code)?;
         return Ok(remember::shown_on_page(settings, report));
     }
     if let Some(fallback) = &report.fallback {
@@ -207,7 +210,7 @@ fn emit(
     }
     let mut shown = Vec::new();
     if let Some(lines) = plain.into_sorted_lines() {
-        render::plain::write_lines(out, &lines, settings.with_filename)?;
+        render::plain::write_lines(out, &lines, settings.with_filename, &painter)?;
         shown = remember::shown_in_plain(settings, &lines);
     } else {
         // More lines than the fold kept: rg prints them again.
@@ -225,7 +228,7 @@ fn emit(
             return Err(e).context("writing the output");
         }
     }
-    out.write_all(&code)?;
+    painter.write(out, &code)?;
     Ok(shown)
 }
 

@@ -1,7 +1,9 @@
 //! The unranked path (invariant I1): a pattern with no literal anchor of
 //! 3+ characters cannot be ranked, so rg's lines are printed as they are,
 //! in path order, capped at `--passthrough-cap` bytes, with the cut
-//! announced on stderr and the command that shows everything.
+//! announced on stderr and the command that shows everything. With colour
+//! on, the lines read as records are coloured as rg colours them; the cap
+//! counts their plain bytes.
 
 use std::io::Write;
 
@@ -9,6 +11,7 @@ use anyhow::{Context, Result};
 
 use crate::exit::ExitStatus;
 use crate::render;
+use crate::render::style::{Color, Painter, Role, Styled};
 use crate::rg::{run_plain, Flow, Matcher, Record, RecordReader};
 use crate::search::collect::check_rg;
 use crate::search::fold::{cut_around, strip_terminator, Quote, MAX_QUOTE_BYTES};
@@ -24,6 +27,7 @@ pub fn passthrough(
     // for what is left of the cap can be cut around its match instead of
     // ending the output (one 1 MB line would otherwise show nothing).
     let matcher = Matcher::new(&settings.flags).filter(|_| !settings.rg_config);
+    let painter = Painter::new(settings.color, || matcher.clone());
     let command = match &matcher {
         Some(_) => settings.flags.sorted_records(),
         None => settings.flags.plain(),
@@ -46,7 +50,7 @@ pub fn passthrough(
                 Some(Record::BinaryMatches { .. }) => (Piece::Raw(line), true),
             },
         };
-        capped.take(&piece, is_match, matcher.as_ref(), out)
+        capped.take(&piece, is_match, matcher.as_ref(), &painter, out)
     })?;
     if let Some(e) = capped.write_error {
         return Err(e).context("writing the output");
@@ -111,6 +115,7 @@ impl Capped {
         piece: &Piece<'_>,
         is_match: bool,
         matcher: Option<&Matcher>,
+        painter: &Painter,
         out: &mut dyn Write,
     ) -> Flow {
         let whole = piece.len();
@@ -121,12 +126,12 @@ impl Capped {
         }
         let left = self.cap - self.printed;
         let written = if whole <= left {
-            piece.write(out).map(|()| whole)
+            piece.write(out, painter).map(|()| whole)
         } else {
             match matcher.and_then(|m| piece.cut(m, &mut self.spans)) {
                 Some(short) if short.len() as u64 <= left => {
                     self.cut += 1;
-                    out.write_all(&short).map(|()| short.len() as u64)
+                    painter.write(out, &short).map(|()| short.len() as u64)
                 }
                 _ => {
                     self.full = true;
@@ -160,12 +165,14 @@ enum Piece<'a> {
 }
 
 impl Piece<'_> {
-    fn head(path: &[u8], number: u64) -> Vec<u8> {
-        let mut out = path.to_vec();
+    fn head(path: &[u8], number: u64) -> Styled {
+        let mut out = Styled::new();
         if !path.is_empty() {
-            out.push(b':');
+            out.push_styled(Role::Path, path);
+            out.push(b":");
         }
-        out.extend_from_slice(format!("{number}:").as_bytes());
+        out.write_styled(Role::LineNumber, format_args!("{number}"));
+        out.push(b":");
         out
     }
 
@@ -181,11 +188,20 @@ impl Piece<'_> {
         }
     }
 
-    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write(&self, out: &mut dyn Write, painter: &Painter) -> std::io::Result<()> {
         match self {
             Piece::Raw(line) => out.write_all(line),
             Piece::Line { path, number, text } => {
-                out.write_all(&Piece::head(path, *number))?;
+                if painter.color() == Color::Always {
+                    let mut line = Piece::head(path, *number);
+                    line.push_styled(Role::Quote, strip_terminator(text));
+                    line.push(&text[strip_terminator(text).len()..]);
+                    if !text.ends_with(b"\n") {
+                        line.push(b"\n");
+                    }
+                    return painter.write(out, &line);
+                }
+                out.write_all(Piece::head(path, *number).plain())?;
                 out.write_all(text)?;
                 if !text.ends_with(b"\n") {
                     out.write_all(b"\n")?;
@@ -197,7 +213,7 @@ impl Piece<'_> {
 
     /// The line cut to [`MAX_QUOTE_BYTES`] around its first match, marked
     /// as on a ranked page; `None` when it is short or not a record.
-    fn cut(&self, matcher: &Matcher, spans: &mut Vec<(usize, usize)>) -> Option<Vec<u8>> {
+    fn cut(&self, matcher: &Matcher, spans: &mut Vec<(usize, usize)>) -> Option<Styled> {
         let Piece::Line { path, number, text } = self else {
             return None;
         };

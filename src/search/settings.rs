@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use crate::cli::SearchArgs;
+use crate::render::style::Color;
 use crate::rg::{Rg, SearchFlags};
 use crate::search::query::{Kind, Query};
 use crate::session::Session;
@@ -65,6 +66,8 @@ pub struct SearchSettings {
     /// `--json` events): not with a config file, nor with
     /// `SCOUT_RG_OUTPUT=json`.
     pub plain_records: bool,
+    /// Whether the text page is coloured (never with `--json`).
+    pub color: Color,
 }
 
 /// The session from the process environment (read once).
@@ -174,8 +177,9 @@ impl SearchSettings {
                 .then_some(args.output.passthrough_cap),
             // Without --json either: the text page and the JSON document
             // are laid out alike, so their footers must be the same size.
+            // Nor --color: colour must not change the layout (#16).
             command: shell::join(
-                shell::words_without(argv, "--page")
+                shell::words_without_any(argv, &["--page", "--color"])
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
@@ -189,6 +193,11 @@ impl SearchSettings {
             cwd: std::env::current_dir().unwrap_or_default(),
             rg_config: crate::rg::config_in_effect(),
             plain_records: !crate::rg::config_in_effect() && !crate::rg::json_forced(),
+            color: if args.output.json {
+                Color::Never
+            } else {
+                Color::from_process(args.color.color)
+            },
         })
     }
 }

@@ -13,6 +13,7 @@
 //! or a `--` separator in content mode, a path, or a `path:count`.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::cli::{GrepArgs, OutputMode};
 use crate::exit::ExitStatus;
+use crate::render::style::Color;
 use crate::rg::{
     parse_count_line, run_lines, Ending, Flow, GrepFlags, GrepOutput, LineSink, LinesOutcome, Rg,
 };
@@ -40,6 +42,11 @@ pub struct GrepSettings {
     pub timeout: Option<Duration>,
     /// The pattern as given, for messages.
     pub pattern: String,
+    /// rg names the file on each line (it does unless it searches one
+    /// file).
+    pub with_filename: bool,
+    /// Whether the text page is coloured.
+    pub color: Color,
 }
 
 impl GrepSettings {
@@ -69,6 +76,7 @@ impl GrepSettings {
             (Some(n), _) | (None, Some(n)) => (n, n),
             (None, None) => (args.before.unwrap_or(0), args.after.unwrap_or(0)),
         };
+        let with_filename = !path.as_ref().is_some_and(|p| Path::new(p).is_file());
         let timeout = views::resolve_timeout(args.limits.timeout, env)?;
         let rg = Rg::from_env()?;
         let flags = GrepFlags {
@@ -99,6 +107,8 @@ impl GrepSettings {
             head_limit: (args.head_limit > 0).then_some(args.head_limit),
             timeout,
             pattern,
+            with_filename,
+            color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), env),
         })
     }
 }

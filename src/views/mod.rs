@@ -148,10 +148,11 @@ fn normalize(path: &Path) -> PathBuf {
 }
 
 /// The command line typed (`argv`, `scout` first), with every `FLAG N` /
-/// `FLAG=N` removed and `FLAG value` appended: the command for the next
-/// page.
+/// `FLAG=N` (and `--color WHEN`) removed and `FLAG value` appended: the
+/// command for the next page.
 pub fn command_with(argv: &[OsString], flag: &str, value: &str) -> String {
-    let mut words = shell::words_without(argv, flag);
+    // Without --color, which changes nothing shown (#16).
+    let mut words = shell::words_without_any(argv, &[flag, "--color"]);
     words.push(flag.as_bytes());
     words.push(value.as_bytes());
     shell::join(words)

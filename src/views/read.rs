@@ -9,6 +9,7 @@
 //! come from [`crate::defs`] through its cache.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -18,6 +19,7 @@ use crate::cli::ReadArgs;
 use crate::defs::{Def, MAX_PARSE_BYTES};
 use crate::dirs::{self, OsEnvLookup};
 use crate::lang::Lang;
+use crate::render::style::Color;
 use crate::shell;
 
 /// `--budget-tokens` when not given.
@@ -42,6 +44,8 @@ pub struct ReadSettings {
     /// scout's cache directory (definitions are cached under it); `None`
     /// means no caching.
     pub cache_dir: Option<PathBuf>,
+    /// Whether the lines are coloured.
+    pub color: Color,
 }
 
 /// What part of the file to show.
@@ -64,7 +68,8 @@ pub struct LineRange {
 }
 
 impl ReadSettings {
-    /// Validates `args`; `env` gives the cache directory.
+    /// Validates `args`; `env` gives the cache directory and, with the
+    /// terminal, whether to colour.
     pub fn resolve(args: ReadArgs, env: OsEnvLookup<'_>) -> Result<ReadSettings> {
         if args.file.is_empty() {
             bail!("the FILE is empty; try `scout read src/main.rs`");
@@ -92,6 +97,9 @@ impl ReadSettings {
             },
             budget_tokens: args.budget_tokens,
             cache_dir: dirs::cache_dir_in(env),
+            color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
+                env(name).and_then(|v| v.into_string().ok())
+            }),
         })
     }
 
