@@ -82,8 +82,8 @@ fn fold_search<'s>(
     flags: &SearchFlags,
     err: &mut dyn Write,
 ) -> Result<(Fold<'s>, Option<ExitStatus>)> {
-    if let Some(matcher) = Matcher::new(flags).filter(|_| settings.plain_records) {
-        if let Some(folded) = fold_records(settings, scorer, options, flags, &matcher, err)? {
+    if settings.plain_records {
+        if let Some(folded) = fold_records(settings, scorer, options, flags, err)? {
             return Ok(folded);
         }
     }
@@ -106,24 +106,32 @@ fn fold_search<'s>(
 }
 
 /// The fast path of [`fold_search`]: rg's plain records, a third of the
-/// bytes of `--json`, with spans found by `matcher`. `None` sends the
+/// bytes of `--json`, with spans found by a [`Matcher`]. `None` sends the
 /// search to `--json`: when an explicitly named binary file matched, whose
-/// lines (and so counts) only `--json` gives, or when a line was not an rg
-/// record at all (an rg whose format differs, or not rg).
+/// lines (and so counts) only `--json` gives, when a line was not an rg
+/// record at all (an rg whose format differs, or not rg), or when the
+/// pattern does not compile here as rg would read it.
+///
+/// The matcher is compiled when the first record arrives, not before rg
+/// starts: its ~0.1 ms then overlaps rg's own start, and a search with no
+/// match never compiles it.
 fn fold_records<'s>(
     settings: &SearchSettings,
     scorer: &'s Scorer,
     options: FoldOptions,
     flags: &SearchFlags,
-    matcher: &Matcher,
     err: &mut dyn Write,
 ) -> Result<Option<(Fold<'s>, Option<ExitStatus>)>> {
     let mut fold = Fold::new(scorer, options);
     let mut reader = RecordReader::default();
+    let mut matcher: Option<Option<Matcher>> = None;
     let mut complete = true;
     let outcome = run_plain(&settings.rg, &flags.records(), |line| {
         if let Some(record) = reader.feed(line) {
-            complete = fold.push_record(record, matcher);
+            complete = match matcher.get_or_insert_with(|| Matcher::new(flags)) {
+                Some(matcher) => fold.push_record(record, matcher),
+                None => false,
+            };
         }
         if complete {
             Flow::Continue
