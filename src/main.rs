@@ -8,7 +8,9 @@ use scout::exit::ExitStatus;
 fn main() -> ExitCode {
     let argv: Vec<_> = std::env::args_os().collect();
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Under 64 KiB, like rg's read buffer (src/rg/process.rs): freeing a
+    // chunk that large makes glibc consolidate its free lists.
+    let mut out = std::io::BufWriter::with_capacity(32 * 1024, stdout.lock());
     let mut err = std::io::stderr();
     let result = scout::run(argv, &mut out, &mut err).and_then(|status| {
         out.flush()?;
