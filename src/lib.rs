@@ -1,11 +1,15 @@
 //! scout: code search for AI coding agents, over ripgrep.
 //!
-//! The pipeline of `scout search`, one module per step:
-//! argv → [`cli`] → [`settings`] → [`query`] → [`rg`] events → [`fold`]
-//! tallies → [`rank`] → [`page`] → [`render`] → [`exit::ExitStatus`].
-//! The faithful views: `scout grep` ([`grep`]) and `scout files`
-//! ([`files`]), sharing [`view`]; `scout call` answers JSON requests
-//! with any of them.
+//! - [`search`]: the ranked search, one stage per module (plan, collect,
+//!   rank, lay out, refine, remember, attach, render); its module doc
+//!   walks through them.
+//! - [`views`]: the faithful views `scout grep` and `scout files`, and
+//!   `scout read`.
+//! - [`rg`]: everything about rg; [`render`]: everything printed;
+//!   [`session`]: the memory; [`defs`]: definitions and their cache.
+//! - [`commands`]: one module per command, from settings to an exit
+//!   status; `scout call` answers JSON requests with any of them.
+//!
 //! `main` only calls [`run`] and maps its outcome to an exit code.
 
 pub mod cli;

@@ -6,7 +6,7 @@
 //! 2. **collect** ([`collect`]): run rg and [`fold`] its records (or its
 //!    `--json` events) into per-file tallies with exact counts and a
 //!    bounded set of candidate lines; the multi-word fallback;
-//! 3. **rank** ([`rank`]): integer scores, no I/O;
+//! 3. **rank** ([`mod@rank`]): integer scores, no I/O;
 //! 4. **lay out** ([`layout`], over [`page`]): every page cut from the
 //!    ranked order within the budget, before anything is parsed;
 //! 5. **refine** ([`refine`]): the parser's definitions for the shown
