@@ -24,6 +24,22 @@ fn doctor_is_ok_with_a_working_rg() {
         run.describe()
     );
     assert!(!out.contains("fail"), "{}", run.describe());
+    assert!(!out.contains("rg output"), "{}", run.describe());
+}
+
+#[test]
+fn doctor_warns_when_searches_must_read_rgs_json() {
+    let mut fx = Fixture::new();
+    fx.set_env("SCOUT_RG_OUTPUT", "json");
+    let run = fx.run(&["doctor"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains(
+            "warn  rg output: SCOUT_RG_OUTPUT=json is set: searches read rg's --json events"
+        ),
+        "{}",
+        run.describe()
+    );
 }
 
 #[test]

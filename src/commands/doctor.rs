@@ -181,6 +181,21 @@ fn rg_checks() -> Vec<Check> {
         };
         checks.push(Check::ok("rg choice", detail));
     }
+    if crate::rg::config_in_effect() || crate::rg::json_forced() {
+        let why = if crate::rg::json_forced() {
+            format!("{}=json is set", crate::rg::OUTPUT_ENV)
+        } else {
+            "RIPGREP_CONFIG_PATH is set".to_string()
+        };
+        checks.push(Check::warn(
+            "rg output",
+            format!("{why}: searches read rg's --json events, the same pages but slower"),
+            format!(
+                "unset {} (and RIPGREP_CONFIG_PATH) unless you are checking that both outputs agree",
+                crate::rg::OUTPUT_ENV
+            ),
+        ));
+    }
     checks
 }
 
