@@ -179,6 +179,13 @@ impl Entry {
     /// Reads an entry; any bytes that are not exactly one entry are an
     /// error. Never allocates more than the input's length would allow.
     pub fn decode(bytes: &[u8]) -> Result<Entry, DecodeError> {
+        Entry::decode_wanted(bytes, None)
+    }
+
+    /// Reads an entry, keeping only the definitions `wanted` keeps (all
+    /// of them for `None`): the others are checked for their layout but
+    /// never copied, which is most of a warm search's decoding.
+    pub fn decode_wanted(bytes: &[u8], wanted: Option<&Wanted>) -> Result<Entry, DecodeError> {
         let mut input = bytes
             .strip_prefix(MAGIC)
             .map(Reader)
@@ -196,26 +203,42 @@ impl Entry {
         if count > input.0.len() / 21 {
             return Err(DecodeError::Truncated);
         }
-        let mut defs = Vec::with_capacity(count);
+        let mut views = Vec::with_capacity(count);
         for _ in 0..count {
             let code = input.take(1)?[0];
             let kind = *DefKind::ALL
                 .get(code as usize)
                 .ok_or(DecodeError::Kind(code))?;
             let (start_line, end_line, name_line) = (input.u32()?, input.u32()?, input.u32()?);
-            let name = utf8(input.bytes()?)?;
-            let short = utf8(input.bytes()?)?;
-            defs.push(Def {
+            let (name, short) = (input.bytes()?, input.bytes()?);
+            views.push(DefView {
                 kind,
-                name,
-                short,
                 start_line,
                 end_line,
                 name_line,
+                name,
+                short,
             });
         }
         if !input.0.is_empty() {
             return Err(DecodeError::Trailing);
+        }
+        let keep = wanted.map(|w| w.kept(&views));
+        let mut defs = Vec::with_capacity(
+            keep.as_ref()
+                .map_or(count, |k| k.iter().filter(|&&k| k).count()),
+        );
+        for (i, view) in views.iter().enumerate() {
+            if keep.as_ref().is_none_or(|k| k[i]) {
+                defs.push(Def {
+                    kind: view.kind,
+                    name: utf8(view.name)?,
+                    short: utf8(view.short)?,
+                    start_line: view.start_line,
+                    end_line: view.end_line,
+                    name_line: view.name_line,
+                });
+            }
         }
         Ok(Entry {
             format,
@@ -226,6 +249,90 @@ impl Entry {
             mtime_ns,
             defs,
         })
+    }
+}
+
+/// One definition as it lies in an entry's bytes, names not yet copied
+/// nor checked for UTF-8.
+struct DefView<'a> {
+    kind: DefKind,
+    start_line: u32,
+    end_line: u32,
+    name_line: u32,
+    name: &'a [u8],
+    short: &'a [u8],
+}
+
+/// What a definition is, to [`Wanted`]: its unqualified name and lines.
+trait Shape {
+    fn short(&self) -> &[u8];
+    /// First, last and name line, 1-based.
+    fn lines(&self) -> (u32, u32, u32);
+}
+
+impl Shape for DefView<'_> {
+    fn short(&self) -> &[u8] {
+        self.short
+    }
+    fn lines(&self) -> (u32, u32, u32) {
+        (self.start_line, self.end_line, self.name_line)
+    }
+}
+
+impl Shape for Def {
+    fn short(&self) -> &[u8] {
+        self.short.as_bytes()
+    }
+    fn lines(&self) -> (u32, u32, u32) {
+        (self.start_line, self.end_line, self.name_line)
+    }
+}
+
+/// The definitions of a file a search page needs: those named `name` (as
+/// [`super::definition_lines`] matches them), and every one whose range
+/// holds one of `lines` (the page's candidate lines) or the name line of
+/// one named `name`. Ranges nest, so the innermost definition around any
+/// of those lines, the only one grouping, headings, attached code and
+/// `--json` symbols ask for, is always kept.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    pub name: Option<String>,
+    /// 1-based lines.
+    pub lines: Vec<u64>,
+}
+
+impl Wanted {
+    /// Per definition of `defs`: whether it is kept.
+    fn kept<T: Shape>(&self, defs: &[T]) -> Vec<bool> {
+        let named = |d: &T| {
+            self.name
+                .as_ref()
+                .is_some_and(|n| d.short() == n.as_bytes())
+        };
+        let mut lines: Vec<u64> = self.lines.clone();
+        lines.extend(
+            defs.iter()
+                .filter(|d| named(d))
+                .map(|d| u64::from(d.lines().2)),
+        );
+        defs.iter()
+            .map(|d| {
+                let (start, end, _) = d.lines();
+                named(d)
+                    || lines
+                        .iter()
+                        .any(|&l| u64::from(start) <= l && l <= u64::from(end))
+            })
+            .collect()
+    }
+
+    /// `defs` without the definitions this does not keep.
+    pub fn retain(&self, defs: Vec<Def>) -> Vec<Def> {
+        let keep = self.kept(&defs);
+        defs.into_iter()
+            .zip(keep)
+            .filter_map(|(d, k)| k.then_some(d))
+            .collect()
     }
 }
 
@@ -294,10 +401,22 @@ impl DefsCache {
     /// starts no thread. A file that cannot be read, is not a regular
     /// file, or is larger than [`MAX_PARSE_BYTES`] has none.
     pub fn defs_many(&self, files: &[(PathBuf, Lang)]) -> Vec<Vec<Def>> {
+        self.many(files, None)
+    }
+
+    /// As [`DefsCache::defs_many`], keeping of each file (aligned with
+    /// `files`) only the definitions its [`Wanted`] keeps, the same from
+    /// the cache as from the parser.
+    pub fn defs_many_wanted(&self, files: &[(PathBuf, Lang)], wanted: &[Wanted]) -> Vec<Vec<Def>> {
+        self.many(files, Some(wanted))
+    }
+
+    fn many(&self, files: &[(PathBuf, Lang)], wanted: Option<&[Wanted]>) -> Vec<Vec<Def>> {
+        let wanted_at = |i: usize| wanted.and_then(|w| w.get(i));
         let mut results = vec![Vec::new(); files.len()];
         let mut misses: Vec<(usize, Option<Key>)> = Vec::new();
         for (i, (path, lang)) in files.iter().enumerate() {
-            match self.lookup(path, *lang) {
+            match self.lookup(path, *lang, wanted_at(i)) {
                 Lookup::Hit(defs) => results[i] = defs,
                 Lookup::Miss(key) => misses.push((i, key)),
                 Lookup::Unparsable => {}
@@ -308,7 +427,7 @@ impl DefsCache {
             .min(misses.len());
         if threads <= 1 {
             for (i, key) in misses {
-                results[i] = self.parse(&files[i].0, files[i].1, key);
+                results[i] = self.parse(&files[i].0, files[i].1, key, wanted_at(i));
             }
             return results;
         }
@@ -324,7 +443,7 @@ impl DefsCache {
                                 break;
                             };
                             let (path, lang) = &files[*i];
-                            done.push((*i, self.parse(path, *lang, key.clone())));
+                            done.push((*i, self.parse(path, *lang, key.clone(), wanted_at(*i))));
                         }
                         done
                     })
@@ -348,15 +467,15 @@ impl DefsCache {
     /// (and stored). Empty for a file that cannot be read, is not a
     /// regular file, or is larger than [`MAX_PARSE_BYTES`].
     pub fn defs(&self, path: &Path, lang: Lang) -> Vec<Def> {
-        match self.lookup(path, lang) {
+        match self.lookup(path, lang, None) {
             Lookup::Hit(defs) => defs,
-            Lookup::Miss(key) => self.parse(path, lang, key),
+            Lookup::Miss(key) => self.parse(path, lang, key, None),
             Lookup::Unparsable => Vec::new(),
         }
     }
 
     /// The fresh entry for `path`, if there is one.
-    fn lookup(&self, path: &Path, lang: Lang) -> Lookup {
+    fn lookup(&self, path: &Path, lang: Lang, wanted: Option<&Wanted>) -> Lookup {
         let Ok(meta) = fs::metadata(path) else {
             return Lookup::Unparsable;
         };
@@ -365,15 +484,22 @@ impl DefsCache {
         }
         let key = self.dir.as_ref().and_then(|_| Key::of(path, &meta, lang));
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
-            if let Some(defs) = load(dir, key) {
+            if let Some(defs) = load(dir, key, wanted) {
                 return Lookup::Hit(defs);
             }
         }
         Lookup::Miss(key)
     }
 
-    /// Parses `path` and stores its entry under `key`, when caching.
-    fn parse(&self, path: &Path, lang: Lang, key: Option<Key>) -> Vec<Def> {
+    /// Parses `path` and stores its entry (every definition) under `key`,
+    /// when caching; returns the definitions `wanted` keeps.
+    fn parse(
+        &self,
+        path: &Path,
+        lang: Lang,
+        key: Option<Key>,
+        wanted: Option<&Wanted>,
+    ) -> Vec<Def> {
         let Ok(source) = fs::read(path) else {
             return Vec::new();
         };
@@ -384,7 +510,10 @@ impl DefsCache {
                 prune_if_due(dir, SystemTime::now());
             }
         }
-        defs
+        match wanted {
+            Some(wanted) => wanted.retain(defs),
+            None => defs,
+        }
     }
 
     /// Whether the entry directory exists or could be created (asked
@@ -458,11 +587,11 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
 
 /// The definitions stored for `key`, if its entry is whole and fresh.
 /// Touches the entry when it is older than [`TOUCH_AFTER`].
-fn load(dir: &Path, key: &Key) -> Option<Vec<Def>> {
+fn load(dir: &Path, key: &Key, wanted: Option<&Wanted>) -> Option<Vec<Def>> {
     let mut file = File::open(dir.join(&key.file_name)).ok()?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).ok()?;
-    let entry = Entry::decode(&bytes).ok()?;
+    let entry = Entry::decode_wanted(&bytes, wanted).ok()?;
     if !key.matches(&entry) {
         return None;
     }
@@ -657,6 +786,43 @@ mod tests {
     }
 
     #[test]
+    fn wanted_keeps_what_a_page_asks_of_the_definitions() {
+        let source = b"mod outer {\n    struct Point { x: u8 }\n    impl Point {\n        fn area(&self) -> u8 {\n            self.x\n        }\n        fn x(&self) -> u8 { self.x }\n    }\n    fn x() {}\n}\nfn unrelated() {}\n";
+        let all = extract(Lang::Rust, source);
+        let wanted = Wanted {
+            name: Some("x".into()),
+            lines: vec![5],
+        };
+        let kept = wanted.retain(all.clone());
+        // The innermost definition around every asked line, and around
+        // the name line of every definition of `x`, is the same.
+        for line in [5, 7, 9] {
+            assert_eq!(
+                crate::defs::enclosing(&kept, line),
+                crate::defs::enclosing(&all, line),
+                "line {line}"
+            );
+        }
+        assert_eq!(
+            crate::defs::definition_lines(&kept, "x"),
+            crate::defs::definition_lines(&all, "x")
+        );
+        assert!(kept.len() < all.len(), "{kept:?}");
+        assert!(!kept.iter().any(|d| d.short == "unrelated"), "{kept:?}");
+        // The cache and the parser keep the same.
+        let entry = Entry {
+            defs: all,
+            ..sample_entry()
+        };
+        assert_eq!(
+            Entry::decode_wanted(&entry.encode(), Some(&wanted))
+                .unwrap()
+                .defs,
+            kept
+        );
+    }
+
+    #[test]
     fn an_entry_decodes_to_what_was_encoded() {
         let entry = sample_entry();
         assert!(entry.defs.len() >= 3, "{:?}", entry.defs);
@@ -760,13 +926,13 @@ mod tests {
                         store(&dir, key.clone(), defs.clone());
                         // A reader never sees a torn entry.
                         if dir.join(&key.file_name).exists() {
-                            assert_eq!(load(&dir, &key).as_deref(), Some(&defs[..]));
+                            assert_eq!(load(&dir, &key, None).as_deref(), Some(&defs[..]));
                         }
                     }
                 });
             }
         });
-        assert_eq!(load(&dir, &key), Some(defs));
+        assert_eq!(load(&dir, &key, None), Some(defs));
         let leftovers: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .flatten()

@@ -4,7 +4,7 @@
 //! the page's files are reordered by the corrected scores (the page keeps
 //! its files, so other pages do not move).
 
-use crate::defs::cache::DefsCache;
+use crate::defs::cache::{DefsCache, Wanted};
 use crate::defs::Def;
 use crate::lang::Lang;
 use crate::search::fold::{cut_around, FileTally, Quote};
@@ -48,7 +48,7 @@ const PARSE_BUDGET_BYTES: u64 = 256 * 1024;
 /// their lines without headings).
 fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> Vec<Vec<Def>> {
     let mut budget = PARSE_BUDGET_BYTES;
-    let wanted: Vec<(usize, PathBuf, Lang)> = span
+    let chosen: Vec<(usize, PathBuf, Lang)> = span
         .slots
         .iter()
         .enumerate()
@@ -67,10 +67,24 @@ fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> 
             Some((i, path, lang))
         })
         .collect();
-    let files: Vec<(PathBuf, Lang)> = wanted.iter().map(|(_, p, l)| (p.clone(), *l)).collect();
-    let parsed = DefsCache::new(settings.cache_dir.clone()).defs_many(&files);
+    let files: Vec<(PathBuf, Lang)> = chosen.iter().map(|(_, p, l)| (p.clone(), *l)).collect();
+    // Only the definitions around the file's candidate lines (and those
+    // of the queried name, whose lines the parser may add) are ever used.
+    let needs: Vec<Wanted> = chosen
+        .iter()
+        .map(|(i, _, _)| Wanted {
+            name: settings.query.name.clone(),
+            lines: ranked[span.slots[*i].file]
+                .tally
+                .quotes
+                .iter()
+                .map(|q| q.line)
+                .collect(),
+        })
+        .collect();
+    let parsed = DefsCache::new(settings.cache_dir.clone()).defs_many_wanted(&files, &needs);
     let mut defs = vec![Vec::new(); span.slots.len()];
-    for ((i, _, _), file_defs) in wanted.into_iter().zip(parsed) {
+    for ((i, _, _), file_defs) in chosen.into_iter().zip(parsed) {
         defs[i] = file_defs;
     }
     defs
