@@ -1194,3 +1194,33 @@ fn rgs_json_events_and_plain_records_print_the_same_page() {
     }
     assert!(records[0].1.contains("src/core.rs"), "{:?}", records[0]);
 }
+
+#[test]
+fn the_parser_overrules_a_lexical_definition_in_a_file_whose_definitions_are_elsewhere() {
+    // `var helper = (...)` reads as a definition to the lexical rules; the
+    // parser, which knows the file's only definition is `other`, says it
+    // is not. The page decodes only the definitions around its lines, and
+    // must still know that the file has some (found by bench/same.py on
+    // TypeScript's vendored `__createBinding`).
+    let fx = Fixture::new();
+    fx.write(
+        "lib/main.js",
+        "var helper = (this && this.helper) || (Object.create ? 1 : 0);\nhelper(1);\nfunction other() {\n  return 1;\n}\n",
+    );
+    fx.write("lib/use.js", "helper(2);\n");
+    for _ in 0..2 {
+        // Cold, then from the cache.
+        let run = fx.run(&["search", "helper", "--json"]);
+        let file = run.json_result("lib/main.js");
+        assert_eq!(file["def"], false, "{}", run.describe());
+        assert!(
+            file["signals"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["signal"] == "parser-def"),
+            "{}",
+            run.describe()
+        );
+    }
+}

@@ -293,7 +293,8 @@ impl Shape for Def {
 /// holds one of `lines` (the page's candidate lines) or the name line of
 /// one named `name`. Ranges nest, so the innermost definition around any
 /// of those lines, the only one grouping, headings, attached code and
-/// `--json` symbols ask for, is always kept.
+/// `--json` symbols ask for, is always kept; so is one definition of a
+/// file that has any, so that it never reads as a file without.
 #[derive(Debug, Clone, Default)]
 pub struct Wanted {
     pub name: Option<String>,
@@ -315,7 +316,8 @@ impl Wanted {
                 .filter(|d| named(d))
                 .map(|d| u64::from(d.lines().2)),
         );
-        defs.iter()
+        let mut keep: Vec<bool> = defs
+            .iter()
             .map(|d| {
                 let (start, end, _) = d.lines();
                 named(d)
@@ -323,7 +325,17 @@ impl Wanted {
                         .iter()
                         .any(|&l| u64::from(start) <= l && l <= u64::from(end))
             })
-            .collect()
+            .collect();
+        // A file with definitions must not look like one without: the
+        // parser overrules the lexical rules only on a file it has
+        // definitions for. One that holds none of the lines changes no
+        // grouping and defines no other name.
+        if !keep.contains(&true) {
+            if let Some(first) = keep.first_mut() {
+                *first = true;
+            }
+        }
+        keep
     }
 
     /// `defs` without the definitions this does not keep.
@@ -809,6 +821,12 @@ mod tests {
         );
         assert!(kept.len() < all.len(), "{kept:?}");
         assert!(!kept.iter().any(|d| d.short == "unrelated"), "{kept:?}");
+        // Nothing asked for still leaves the file with a definition.
+        let nothing = Wanted {
+            name: Some("absent".into()),
+            lines: vec![],
+        };
+        assert_eq!(nothing.retain(all.clone()).len(), 1);
         // The cache and the parser keep the same.
         let entry = Entry {
             defs: all,
