@@ -40,13 +40,16 @@ pub fn record(settings: &SearchSettings, shown: &[Shown], err: &mut dyn Write) -
     Ok(())
 }
 
+/// Line ranges shown of one file, 1-based and inclusive.
+type Ranges<'m> = &'m [(u64, u64)];
+
 /// What the memory holds of each file on one page, as it is now: read
 /// (and each file stat'ed) once, then asked for any number of layouts of
 /// the same page's files.
 pub struct Recalled<'m> {
     /// Per slot: the line ranges shown of the file while it had its
     /// current size and mtime; `None` for no memory at all.
-    ranges: Option<Vec<Option<&'m [(u64, u64)]>>>,
+    ranges: Option<Vec<Option<Ranges<'m>>>>,
 }
 
 impl<'m> Recalled<'m> {
