@@ -83,6 +83,25 @@ no match it lists the file's definitions and exits 1.
 Exit status: 0 shown, 1 no definition with that name, 2 bad FILE, range or
 flag (a missing file, a directory, a binary file, no parser for --symbol).";
 
+const HOOK_EXAMPLES: &str = "\
+Examples:
+  scout hook PreToolUse  < payload.json    what Claude Code runs before Read, Bash and Grep
+  scout hook PostToolUse < payload.json    ... and after Read and Bash
+
+Installed by `scout setup claude`; not meant to be typed. Reads the hook's
+JSON on stdin. Before a call, the rules may add a warning to the agent's
+context (never a block): `reread` (lines the session already has, from an
+unchanged file) and `unbudgeted-search` (rg, grep -r or Grep over the whole
+tree with no limit, in a tree of 200+ files). After a Read, or a shell read
+(cat, head, tail, sed -n, nl; behind rtk; in simple pipelines), the lines
+read enter the session's memory, so `scout search` collapses them.
+
+Turn a rule off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json):
+  {\"rules\": {\"reread\": \"off\", \"unbudgeted-search\": \"warn\"}}
+
+Always exits 0 and prints nothing on failure: what went wrong is one line in
+$XDG_STATE_HOME/scout/hooks.log (~/.local/state/scout/hooks.log).";
+
 const TOP_EXAMPLES: &str = "\
 Examples:
   scout search useState          ranked, budgeted search (definitions first)
@@ -135,6 +154,9 @@ pub enum Command {
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
     )]
     Memory(MemoryArgs),
+    /// Run as a Claude Code hook: record reads in the session memory, warn about wasteful calls.
+    #[command(after_help = HOOK_EXAMPLES)]
+    Hook(HookArgs),
     /// Check the environment (rg, directories, the tree) and say what to fix.
     #[command(after_help = "Examples:\n  scout doctor\n  scout doctor --json")]
     Doctor(DoctorArgs),
@@ -460,6 +482,13 @@ pub struct CallArgs {
     /// The JSON request; '-' or none reads it from stdin.
     #[arg(value_name = "REQUEST", allow_hyphen_values = true)]
     pub request: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The hook event: PreToolUse, PostToolUse or PostToolUseFailure.
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
 }
 
 #[derive(Debug, Args)]

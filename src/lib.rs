@@ -13,6 +13,7 @@ pub mod commands;
 pub mod defs;
 pub mod dirs;
 pub mod exit;
+pub mod hooks;
 pub mod lang;
 pub mod render;
 pub mod rg;
@@ -43,6 +44,16 @@ pub fn version_text() -> String {
 pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
     let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
+        // A hook never fails, whatever its arguments (#14).
+        Err(e)
+            if argv.get(1).is_some_and(|a| a == "hook")
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
+            return Ok(commands::hook::refused(&e.to_string(), &dirs::process_env));
+        }
         Err(e) => {
             // Styled only for a person at a terminal: escape codes are noise
             // to an agent reading a pipe.
@@ -90,6 +101,20 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Memory(args)) => {
             commands::memory::run(&args, search::settings::session_from_env(), out, err)
+        }
+        Some(Command::Hook(args)) => {
+            let mut answer = Vec::new();
+            let status = commands::hook::run(
+                args.event,
+                &mut std::io::stdin(),
+                &dirs::process_env,
+                &mut answer,
+            );
+            // Straight to stdout with errors ignored, not through `out`,
+            // whose flush in `main` could turn a closed stdout into exit 2.
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(&answer).and_then(|()| stdout.flush());
+            Ok(status)
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
         Some(Command::Completions(args)) => {

@@ -4,6 +4,7 @@ pub mod call;
 pub mod doctor;
 pub mod files;
 pub mod grep;
+pub mod hook;
 pub mod memory;
 pub mod read;
 pub mod search;
