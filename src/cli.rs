@@ -102,6 +102,25 @@ Turn a rule off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json
 Always exits 0 and prints nothing on failure: what went wrong is one line in
 $XDG_STATE_HOME/scout/hooks.log (~/.local/state/scout/hooks.log).";
 
+const SETUP_CLAUDE_EXAMPLES: &str = "\
+Examples:
+  scout setup claude                 hooks in this project's .claude/settings.json
+  scout setup claude --user          hooks in ~/.claude/settings.json, for every project
+  scout setup claude --dry-run       print the resulting settings file, change nothing
+  scout setup claude --remove        take scout's hooks out again (only scout's)
+
+Adds three hook entries running this scout binary: PreToolUse (Read, Bash,
+Grep), PostToolUse (Read, Bash) and PostToolUseFailure (Bash). Everything
+else in the file is kept byte for byte; running it twice changes nothing; a
+backup (settings.json.scout-backup-TIME) is written before any change; a file
+that is not valid JSON is left alone, with the line and column where it breaks.
+
+With the hooks, what the agent reads with its own tools enters the session
+memory, and two rules may warn (never block): reread and unbudgeted-search.
+Turn one off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json):
+  {\"rules\": {\"reread\": \"off\", \"unbudgeted-search\": \"warn\"}}
+`scout doctor` says whether the hooks are installed and run this scout.";
+
 const TOP_EXAMPLES: &str = "\
 Examples:
   scout search useState          ranked, budgeted search (definitions first)
@@ -109,7 +128,8 @@ Examples:
   scout files '**/*.rs'          file names by glob, newest first
   scout read src/cli.rs --symbol parse_args   one definition, numbered
   scout call '{\"mode\":\"files\",\"pattern\":\"*.rs\"}'   one JSON request, one JSON answer
-  scout doctor                   check rg, directories and the tree
+  scout setup claude             hooks: reads enter the memory, wasteful calls get a warning
+  scout doctor                   check rg, directories, the tree and the hooks
   scout completions bash         shell completions
 
 Exit status: 0 matches shown, 1 no match, 2 bad input or broken environment,
@@ -154,6 +174,8 @@ pub enum Command {
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
     )]
     Memory(MemoryArgs),
+    /// Install scout into an agent harness (Claude Code hooks).
+    Setup(SetupArgs),
     /// Run as a Claude Code hook: record reads in the session memory, warn about wasteful calls.
     #[command(after_help = HOOK_EXAMPLES)]
     Hook(HookArgs),
@@ -482,6 +504,38 @@ pub struct CallArgs {
     /// The JSON request; '-' or none reads it from stdin.
     #[arg(value_name = "REQUEST", allow_hyphen_values = true)]
     pub request: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    #[command(subcommand)]
+    pub target: SetupTarget,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SetupTarget {
+    /// Add scout's hooks to Claude Code's settings (the project's .claude/settings.json by default).
+    #[command(after_help = SETUP_CLAUDE_EXAMPLES)]
+    Claude(ClaudeSetupArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ClaudeSetupArgs {
+    /// The project's .claude/settings.json, at the root of the git work tree (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// ~/.claude/settings.json, for every project.
+    #[arg(long)]
+    pub user: bool,
+
+    /// Print the resulting settings file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Take scout's hooks out (and nothing else).
+    #[arg(long)]
+    pub remove: bool,
 }
 
 #[derive(Debug, Args)]

@@ -32,6 +32,12 @@ pub fn state_dir() -> Option<PathBuf> {
     state_dir_in(&process_env)
 }
 
+/// `$XDG_CONFIG_HOME/scout` (`~/.config/scout`), from the process
+/// environment.
+pub fn config_dir() -> Option<PathBuf> {
+    config_dir_in(&process_env)
+}
+
 /// `$XDG_CONFIG_HOME/scout` (`$HOME/.config/scout`), from `env`; `None`
 /// when neither variable is set to a non-empty value.
 pub fn config_dir_in(env: OsEnvLookup<'_>) -> Option<PathBuf> {

@@ -19,6 +19,7 @@ pub mod render;
 pub mod rg;
 pub mod search;
 pub mod session;
+pub mod setup;
 pub mod shell;
 pub mod views;
 
@@ -102,6 +103,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Some(Command::Memory(args)) => {
             commands::memory::run(&args, search::settings::session_from_env(), out, err)
         }
+        Some(Command::Setup(args)) => commands::setup::run(&args, &dirs::process_env, out, err),
         Some(Command::Hook(args)) => {
             let mut answer = Vec::new();
             let status = commands::hook::run(

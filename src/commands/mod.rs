@@ -8,3 +8,4 @@ pub mod hook;
 pub mod memory;
 pub mod read;
 pub mod search;
+pub mod setup;
