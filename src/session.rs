@@ -24,6 +24,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 pub mod hook_log;
+pub mod pending;
 
 /// Agent session variables, in the order they are read.
 pub const SESSION_VARS: [&str; 3] = [

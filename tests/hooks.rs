@@ -360,3 +360,180 @@ fn a_missing_file_or_another_tool_is_no_failure() {
     quiet(&hook(&fx, "PostToolUse", &edit));
     assert!(log_lines(&fx).is_empty(), "{:?}", log_lines(&fx));
 }
+
+/// `payload` as a subagent sends it: the lead's session id, plus
+/// `agent_id` and `agent_type`.
+fn from_agent(mut p: Value, agent: &str, call: &str) -> Value {
+    p["agent_id"] = json!(agent);
+    p["agent_type"] = json!("general-purpose");
+    p["tool_use_id"] = json!(call);
+    p
+}
+
+fn read_post(fx: &Fixture) -> Value {
+    payload(
+        fx,
+        "PostToolUse",
+        "Read",
+        json!({"file_path": fx.root().join("src/core.py")}),
+        Some(read_response(fx, "src/core.py", 1, 3, 3)),
+    )
+}
+
+fn read_pre(fx: &Fixture) -> Value {
+    payload(
+        fx,
+        "PreToolUse",
+        "Read",
+        json!({"file_path": fx.root().join("src/core.py")}),
+        None,
+    )
+}
+
+#[test]
+fn two_subagents_and_the_lead_do_not_share_memory() {
+    let fx = in_session();
+    tree(&fx);
+    hook(
+        &fx,
+        "PostToolUse",
+        &from_agent(read_post(&fx), "agent-a", "toolu_a1"),
+    )
+    .expect_code(0);
+    // agent-a has these lines; agent-b and the lead do not.
+    let pre = read_pre(&fx);
+    assert!(warning(&hook(
+        &fx,
+        "PreToolUse",
+        &from_agent(pre.clone(), "agent-a", "toolu_a2")
+    ))
+    .is_some());
+    assert_eq!(
+        warning(&hook(
+            &fx,
+            "PreToolUse",
+            &from_agent(pre.clone(), "agent-b", "toolu_b1")
+        )),
+        None
+    );
+    assert_eq!(warning(&hook(&fx, "PreToolUse", &pre)), None);
+    // The lead's search (no pending note) does not collapse the subagent's read.
+    let search = fx.run(&["search", "Widget"]);
+    assert!(
+        !search.stdout().contains("already shown"),
+        "{}",
+        search.describe()
+    );
+}
+
+/// The hook's PreToolUse for a Bash call of `command` by `agent` (lead
+/// when `None`).
+fn bash_pre(fx: &Fixture, command: &str, agent: Option<&str>, call: &str) -> Value {
+    let p = payload(
+        fx,
+        "PreToolUse",
+        "Bash",
+        json!({"command": command, "description": "search"}),
+        None,
+    );
+    match agent {
+        Some(agent) => from_agent(p, agent, call),
+        None => {
+            let mut p = p;
+            p["tool_use_id"] = json!(call);
+            p
+        }
+    }
+}
+
+fn bash_post(fx: &Fixture, command: &str, agent: Option<&str>, call: &str) -> Value {
+    let mut p = bash_pre(fx, command, agent, call);
+    p["hook_event_name"] = json!("PostToolUse");
+    p["tool_response"] =
+        json!({"stdout": "", "stderr": "", "interrupted": false, "isImage": false});
+    p
+}
+
+#[test]
+fn a_scout_run_by_a_subagent_uses_that_subagents_memory() {
+    let fx = in_session();
+    tree(&fx);
+    hook(
+        &fx,
+        "PostToolUse",
+        &from_agent(read_post(&fx), "agent-a", "toolu_a1"),
+    )
+    .expect_code(0);
+    let command = "scout search Widget";
+    quiet(&hook(
+        &fx,
+        "PreToolUse",
+        &bash_pre(&fx, command, Some("agent-a"), "toolu_a2"),
+    ));
+    // While agent-a's Bash call is running, scout inside it is agent-a's.
+    let search = fx.run(&["search", "Widget"]);
+    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    quiet(&hook(
+        &fx,
+        "PostToolUse",
+        &bash_post(&fx, command, Some("agent-a"), "toolu_a2"),
+    ));
+    // Once it ended, a scout is the lead's again, whose memory lacks them.
+    let lead = fx.run(&["search", "Widget"]);
+    assert!(
+        !lead
+            .stdout()
+            .contains("src/core.py  (2x) [def]: 2 already shown"),
+        "{}",
+        lead.describe()
+    );
+}
+
+#[test]
+fn when_two_agents_could_be_running_scout_it_neither_collapses_nor_records() {
+    let fx = in_session();
+    tree(&fx);
+    hook(&fx, "PostToolUse", &read_post(&fx)).expect_code(0);
+    let command = "scout search Widget";
+    quiet(&hook(
+        &fx,
+        "PreToolUse",
+        &bash_pre(&fx, command, None, "toolu_l1"),
+    ));
+    quiet(&hook(
+        &fx,
+        "PreToolUse",
+        &bash_pre(&fx, command, Some("agent-a"), "toolu_a1"),
+    ));
+    let unsure = fx.run(&["search", "Widget"]);
+    unsure.expect_code(0);
+    assert!(
+        !unsure.stdout().contains("already shown"),
+        "{}",
+        unsure.describe()
+    );
+    // A failed call closes its note too.
+    let mut failed = bash_post(&fx, command, Some("agent-a"), "toolu_a1");
+    failed["hook_event_name"] = json!("PostToolUseFailure");
+    failed.as_object_mut().unwrap().remove("tool_response");
+    failed["error"] = json!("Exit code 1");
+    quiet(&hook(&fx, "PostToolUseFailure", &failed));
+    // Now only the lead's call is open: its memory collapses core.py, and
+    // the unsure search recorded nothing (m00.py shows in full).
+    let lead = fx.run(&["search", "Widget"]);
+    lead.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    assert_eq!(
+        lead.header_field("already_shown").as_deref(),
+        Some("2"),
+        "{}",
+        lead.describe()
+    );
+    // Arguments tell two agents' scout calls apart.
+    quiet(&hook(
+        &fx,
+        "PreToolUse",
+        &bash_pre(&fx, "scout search spin", Some("agent-b"), "toolu_b1"),
+    ));
+    let still_lead = fx.run(&["search", "Widget"]);
+    still_lead.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown");
+}

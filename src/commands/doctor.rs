@@ -290,13 +290,15 @@ fn hooks_check() -> Check {
         match claude::installed(&text) {
             Ok(hooks) if hooks.is_empty() => {}
             Ok(hooks) => found.push((path, flag, hooks)),
-            Err(e) => return Check::warn(
-                "hooks",
-                format!("{}: {e}", path.display()),
-                format!(
+            Err(e) => {
+                return Check::warn(
+                    "hooks",
+                    format!("{}: {e}", path.display()),
+                    format!(
                     "fix the file by hand; `scout setup claude{flag}` leaves it alone until then"
                 ),
-            ),
+                )
+            }
         }
     }
     if found.is_empty() {

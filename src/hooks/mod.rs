@@ -19,6 +19,10 @@
 //! - **PostToolUse**: what a Read or a shell read ([`shell_reads`])
 //!   returned enters the session's memory, so a later `scout search`
 //!   collapses it.
+//! - **Subagents** (`agent_id` in the payload) each read and write a
+//!   memory of their own. Around every Bash call the hooks open and close
+//!   a note of which agent runs it (`session::pending`), from which a
+//!   scout process inside the command learns whose memory is its own.
 //!
 //! Never in the way: every failure (bad JSON, an unknown event, an
 //! unreadable file, a full disk, a locked memory file) is an `Err` here,
@@ -37,6 +41,7 @@ use std::time::SystemTime;
 use anyhow::{bail, Context, Result};
 
 use crate::dirs::OsEnvLookup;
+use crate::session::pending::Note;
 use crate::session::{Memory, Session, Shown, Stamp};
 use config::{Level, Rules};
 use payload::{Payload, ReadInput, Tool, READ_DEFAULT_LIMIT};
@@ -111,11 +116,18 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
         bail!("no state directory (HOME and XDG_STATE_HOME unset)");
     };
     let rules = config::load(settings.config_file.as_deref())?;
-    let session = Session {
+    let lead = Session {
         id: payload.session_id.clone(),
         var: "session_id",
         dir: state_dir.join("seen"),
     };
+    // Each subagent remembers on its own: what it read is not in the
+    // lead's context.
+    let session = match &payload.agent_id {
+        Some(agent) => lead.for_agent(agent),
+        None => lead.clone(),
+    };
+    track_bash(event, &payload, &lead)?;
     let call = Call {
         payload: &payload,
         cwd: physical_cwd(&payload.cwd),
@@ -130,6 +142,42 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
         }
         Event::PostToolUseFailure => Ok(None),
     }
+}
+
+/// Opens (PreToolUse) or closes (PostToolUse, PostToolUseFailure) the
+/// note saying which agent runs a Bash command, for a scout inside it
+/// (`session::pending`). A background command's note stays open until it
+/// expires: the command outlives its PostToolUse.
+fn track_bash(event: Event, payload: &Payload, lead: &Session) -> Result<()> {
+    let Tool::Bash(input) = payload.tool() else {
+        return Ok(());
+    };
+    let call = payload.tool_use_id.clone().unwrap_or_else(|| {
+        format!(
+            "{}\0{}",
+            payload.agent_id.as_deref().unwrap_or(""),
+            input.command
+        )
+    });
+    match event {
+        Event::PreToolUse => {
+            let note = Note::new(
+                payload.agent_id.clone(),
+                input.command.clone(),
+                input.timeout_ms,
+                input.background,
+                SystemTime::now(),
+            );
+            lead.open_note(&call, &note)
+                .context("noting the running command")?;
+        }
+        Event::PostToolUse if input.background => {}
+        Event::PostToolUse | Event::PostToolUseFailure => {
+            lead.close_note(&call)
+                .context("closing the command's note")?;
+        }
+    }
+    Ok(())
 }
 
 /// The JSON that adds `text` to the agent's context without deciding
