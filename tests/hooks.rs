@@ -537,3 +537,39 @@ fn when_two_agents_could_be_running_scout_it_neither_collapses_nor_records() {
     let still_lead = fx.run(&["search", "Widget"]);
     still_lead.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown");
 }
+
+#[test]
+fn scout_read_joins_the_memory_and_again_shows_everything() {
+    let fx = in_session();
+    let body: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    fx.write("notes.txt", &body);
+    let first = fx.run(&["read", "notes.txt", "--range", "1:10"]);
+    first.expect_code(0);
+    assert_eq!(first.lines().len(), 11, "{}", first.describe());
+    let second = fx.run(&["read", "notes.txt", "--range", "1:20"]);
+    second.expect_code(0);
+    assert_eq!(
+        second.lines()[1],
+        "1-10: already in this session's context, unchanged (10 lines): scout read notes.txt --range 1:10 --again"
+    );
+    assert_eq!(second.lines()[2], "11: line 11");
+    let again = fx.run(&["read", "notes.txt", "--range", "1:20", "--again"]);
+    assert_eq!(again.lines().len(), 21, "{}", again.describe());
+    // What the harness's Read returned collapses too, and what scout read
+    // printed is in the memory (for a later search to collapse).
+    fx.write(
+        "src/core.py",
+        "class Widget:\n    def spin(self):\n        return Widget()\n",
+    );
+    hook(&fx, "PostToolUse", &read_post(&fx)).expect_code(0);
+    let read = fx.run(&["read", "src/core.py"]);
+    read.expect_stdout_has("1-3: already in this session's context");
+    let memory = fx.run(&["memory", "show"]);
+    memory.expect_stdout_has("notes.txt  20 lines: 1-20");
+    // Outside a session nothing collapses.
+    let mut outside = Fixture::new();
+    outside.env.clear();
+    outside.write("notes.txt", &body);
+    outside.run(&["read", "notes.txt"]).expect_code(0);
+    assert_eq!(outside.run(&["read", "notes.txt"]).lines().len(), 31);
+}

@@ -42,6 +42,13 @@ pub struct ReadSettings {
     /// scout's cache directory (definitions are cached under it); `None`
     /// means no caching.
     pub cache_dir: Option<PathBuf>,
+    /// The agent session whose memory collapses lines already seen and
+    /// records what is shown (#14); `None` outside a session.
+    pub session: Option<crate::session::Session>,
+    /// `--again`: show lines already seen, record nothing.
+    pub again: bool,
+    /// The working directory: memory keys files by absolute path.
+    pub cwd: PathBuf,
 }
 
 /// What part of the file to show.
@@ -92,6 +99,9 @@ impl ReadSettings {
             },
             budget_tokens: args.budget_tokens,
             cache_dir: dirs::cache_dir_in(env),
+            session: crate::search::settings::session_from_env(),
+            again: args.again,
+            cwd: std::env::current_dir().unwrap_or_default(),
         })
     }
 
