@@ -129,6 +129,18 @@ Turn one off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json):
   {\"rules\": {\"reread\": \"off\", \"unbudgeted-search\": \"warn\"}}
 `scout doctor` says whether the hooks are installed and run this scout.";
 
+const SETUP_AGENTS_MD_EXAMPLES: &str = "\
+Examples:
+  scout setup agents-md                     AGENTS.md at the project's root (CLAUDE.md if only it exists)
+  scout setup agents-md --file CLAUDE.md    that file
+  scout setup agents-md --dry-run           print the resulting file, change nothing
+  scout setup agents-md --remove            take scout's section out again
+
+For harnesses without hooks (Codex, Aider, ...): a short section with the
+\"which tool for which question\" table of scout's README, between
+<!-- scout:begin ... --> and <!-- scout:end --> markers. Running it again
+replaces only what is between the markers; unchanged, it changes nothing.";
+
 const TOP_EXAMPLES: &str = "\
 Examples:
   scout search useState          ranked, budgeted search (definitions first)
@@ -182,7 +194,7 @@ pub enum Command {
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
     )]
     Memory(MemoryArgs),
-    /// Install scout into an agent harness (Claude Code hooks).
+    /// Install scout into an agent harness: Claude Code hooks, or a section in AGENTS.md.
     Setup(SetupArgs),
     /// Run as a Claude Code hook: record reads in the session memory, warn about wasteful calls.
     #[command(after_help = HOOK_EXAMPLES)]
@@ -529,6 +541,24 @@ pub enum SetupTarget {
     /// Add scout's hooks to Claude Code's settings (the project's .claude/settings.json by default).
     #[command(after_help = SETUP_CLAUDE_EXAMPLES)]
     Claude(ClaudeSetupArgs),
+    /// Write a section on which scout command answers which question into AGENTS.md or CLAUDE.md.
+    #[command(name = "agents-md", after_help = SETUP_AGENTS_MD_EXAMPLES)]
+    AgentsMd(AgentsMdArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AgentsMdArgs {
+    /// The file to write; default: AGENTS.md at the project's root, else CLAUDE.md there if only it exists.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<std::path::PathBuf>,
+
+    /// Print the resulting file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Take scout's section out (and nothing else).
+    #[arg(long)]
+    pub remove: bool,
 }
 
 #[derive(Debug, Args)]

@@ -146,3 +146,44 @@ fn setup_and_hook_have_help_with_examples() {
         run.expect_stdout_has("hooks.json");
     }
 }
+
+#[test]
+fn agents_md_gets_the_tool_table_between_markers_idempotently() {
+    let fx = Fixture::new();
+    std::fs::create_dir_all(fx.root().join(".git")).unwrap();
+    fx.write("AGENTS.md", "# Agents\n\nRun `make test`.\n");
+    let run = fx.run(&["setup", "agents-md"]);
+    run.expect_code(0);
+    let text = std::fs::read_to_string(fx.root().join("AGENTS.md")).unwrap();
+    assert!(
+        text.starts_with("# Agents\n\nRun `make test`.\n\n<!-- scout:begin"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| where is `X` defined, and where is it used? | `scout search X` |"),
+        "{text}"
+    );
+    assert!(text.ends_with("<!-- scout:end -->\n"), "{text}");
+    fx.run(&["setup", "agents-md"])
+        .expect_stdout_has("up to date");
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("AGENTS.md")).unwrap(),
+        text
+    );
+    fx.run(&["setup", "agents-md", "--remove"]).expect_code(0);
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("AGENTS.md")).unwrap(),
+        "# Agents\n\nRun `make test`.\n"
+    );
+    // CLAUDE.md when it is the only one; --file chooses.
+    let claude = Fixture::new();
+    claude.write("CLAUDE.md", "notes\n");
+    claude.run(&["setup", "agents-md"]).expect_code(0);
+    assert!(std::fs::read_to_string(claude.root().join("CLAUDE.md"))
+        .unwrap()
+        .contains("scout:begin"));
+    assert!(!claude.root().join("AGENTS.md").exists());
+    let dry = claude.run(&["setup", "agents-md", "--file", "OTHER.md", "--dry-run"]);
+    dry.expect_stdout_has("<!-- scout:end -->");
+    assert!(!claude.root().join("OTHER.md").exists());
+}

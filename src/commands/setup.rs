@@ -1,15 +1,17 @@
-//! `scout setup claude [--project | --user] [--dry-run] [--remove]`:
-//! reads the settings file, has [`crate::setup`] compute the new one, and
-//! writes it (after a backup of the old one) or prints it.
+//! `scout setup claude [--project | --user] [--dry-run] [--remove]` and
+//! `scout setup agents-md [--file PATH] [--dry-run] [--remove]`: read the
+//! file, have [`crate::setup`] compute the new one, and write it (the
+//! settings after a backup of the old one) or print it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::cli::{ClaudeSetupArgs, SetupArgs, SetupTarget};
+use crate::cli::{AgentsMdArgs, ClaudeSetupArgs, SetupArgs, SetupTarget};
 use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
+use crate::setup::agents_md;
 use crate::setup::claude::{self, Scope, EVENTS};
 
 pub fn run(
@@ -20,7 +22,79 @@ pub fn run(
 ) -> Result<ExitStatus> {
     match &args.target {
         SetupTarget::Claude(args) => run_claude(args, env, out, err),
+        SetupTarget::AgentsMd(args) => run_agents_md(args, out, err),
     }
+}
+
+fn run_agents_md(
+    args: &AgentsMdArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let path = match &args.file {
+        Some(file) => file.clone(),
+        None => {
+            let cwd = std::env::current_dir().context("the current directory is unusable")?;
+            let root = cwd
+                .ancestors()
+                .find(|d| d.join(".git").exists())
+                .unwrap_or(&cwd)
+                .to_path_buf();
+            let (agents, claude) = (root.join("AGENTS.md"), root.join("CLAUDE.md"));
+            if !agents.exists() && claude.exists() {
+                claude
+            } else {
+                agents
+            }
+        }
+    };
+    let old = read_settings(&path)?;
+    let doc = old.as_deref().unwrap_or("");
+    let new = if args.remove {
+        agents_md::remove(doc)
+    } else {
+        agents_md::write(doc)
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
+    if args.dry_run {
+        out.write_all(new.as_deref().unwrap_or(doc).as_bytes())?;
+        let what = if new.is_some() {
+            "this is what it would write"
+        } else {
+            "nothing would change"
+        };
+        writeln!(
+            err,
+            "scout: dry run, {} not written: {what}",
+            path.display()
+        )?;
+        return Ok(ExitStatus::Shown);
+    }
+    match new {
+        None if args.remove => writeln!(
+            out,
+            "no scout section in {}; nothing changed",
+            path.display()
+        )?,
+        None => writeln!(
+            out,
+            "scout's section in {} is up to date; nothing changed",
+            path.display()
+        )?,
+        Some(new) => {
+            write_atomically(&path, &new)?;
+            if args.remove {
+                writeln!(out, "removed scout's section from {}", path.display())?;
+            } else {
+                writeln!(
+                    out,
+                    "wrote scout's section (which tool for which question) in {}",
+                    path.display()
+                )?;
+            }
+        }
+    }
+    Ok(ExitStatus::Shown)
 }
 
 fn run_claude(
@@ -113,7 +187,7 @@ fn run_claude(
     Ok(ExitStatus::Shown)
 }
 
-/// The settings file's text, `None` when there is none.
+/// The file's text, `None` when there is none.
 fn read_settings(path: &Path) -> Result<Option<String>> {
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {

@@ -8,5 +8,6 @@
 //! This module computes file contents; `commands::setup` reads and writes
 //! the files (with a backup) and prints.
 
+pub mod agents_md;
 pub mod claude;
 pub mod json_edit;
