@@ -117,8 +117,9 @@ Examples:
   scout setup claude --dry-run       print the resulting settings file, change nothing
   scout setup claude --remove        take scout's hooks out again (only scout's)
 
-Adds three hook entries running this scout binary: PreToolUse (Read, Bash,
-Grep), PostToolUse (Read, Bash) and PostToolUseFailure (Bash). Everything
+Adds four hook entries running this scout binary: PreToolUse (Read, Bash,
+Grep), PostToolUse (Read, Bash), PostToolUseFailure (Bash) and SessionStart
+(exports SCOUT_SESSION_ID to the agent's Bash commands). Everything
 else in the file is kept byte for byte; running it twice changes nothing; a
 backup (settings.json.scout-backup-TIME) is written before any change; a file
 that is not valid JSON is left alone, with the line and column where it breaks.
@@ -582,7 +583,7 @@ pub struct ClaudeSetupArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// The hook event: PreToolUse, PostToolUse or PostToolUseFailure.
+    /// The hook event: PreToolUse, PostToolUse, PostToolUseFailure or SessionStart.
     #[arg(value_name = "EVENT")]
     pub event: Option<String>,
 }

@@ -573,3 +573,65 @@ fn scout_read_joins_the_memory_and_again_shows_everything() {
     outside.run(&["read", "notes.txt"]).expect_code(0);
     assert_eq!(outside.run(&["read", "notes.txt"]).lines().len(), 31);
 }
+
+#[test]
+fn session_start_exports_the_session_id_to_later_bash_commands() {
+    // Not in a session by environment: as in Claude Code's Bash tool.
+    let mut fx = Fixture::new();
+    tree(&fx);
+    let env_file = fx.home.path().join("session-env/hook-0.sh");
+    std::fs::create_dir_all(env_file.parent().unwrap()).unwrap();
+    fx.set_env("CLAUDE_ENV_FILE", &env_file);
+    let start = json!({
+        "session_id": SESSION, "transcript_path": "/t.jsonl", "cwd": fx.root(),
+        "hook_event_name": "SessionStart", "source": "startup", "model": "claude-opus-4"
+    });
+    quiet(&hook(&fx, "SessionStart", &start));
+    quiet(&hook(&fx, "SessionStart", &start));
+    let exported = std::fs::read_to_string(&env_file).unwrap();
+    assert_eq!(exported, format!("export SCOUT_SESSION_ID={SESSION}\n"));
+    hook(&fx, "PostToolUse", &read_post(&fx)).expect_code(0);
+    // What Claude Code does before each Bash command: source the file.
+    let output = fx
+        .command(&[])
+        .env_remove("CLAUDE_ENV_FILE")
+        .after_sourcing(&env_file, &["search", "Widget"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Without CLAUDE_ENV_FILE there is nowhere to export to: logged.
+    let bare = in_session();
+    quiet(&hook(&bare, "SessionStart", &start));
+    assert_eq!(log_lines(&bare).len(), 1, "{:?}", log_lines(&bare));
+}
+
+/// Runs `scout ARGS` through `sh`, after sourcing `env_file`.
+trait AfterSourcing {
+    fn after_sourcing(&mut self, env_file: &std::path::Path, args: &[&str]) -> &mut Self;
+}
+
+impl AfterSourcing for std::process::Command {
+    fn after_sourcing(&mut self, env_file: &std::path::Path, args: &[&str]) -> &mut Self {
+        let mut shell = std::process::Command::new("/bin/sh");
+        shell
+            .arg("-c")
+            .arg(format!(". '{}' && exec \"$0\" \"$@\"", env_file.display()));
+        shell.arg(self.get_program()).args(args);
+        if let Some(dir) = self.get_current_dir() {
+            shell.current_dir(dir);
+        }
+        shell.env_clear();
+        for (k, v) in self.get_envs() {
+            if let Some(v) = v {
+                shell.env(k, v);
+            }
+        }
+        *self = shell;
+        self
+    }
+}

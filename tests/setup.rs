@@ -47,6 +47,10 @@ fn install_merges_keeps_the_rest_and_is_idempotent() {
         format!("{scout} hook PostToolUse")
     );
     assert_eq!(value["hooks"]["PostToolUseFailure"][0]["matcher"], "Bash");
+    assert_eq!(
+        value["hooks"]["SessionStart"][0],
+        serde_json::json!({"hooks": [{"type": "command", "command": format!("{scout} hook SessionStart"), "timeout": 10}]})
+    );
     // Untouched parts keep their bytes.
     for kept in [
         "  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n",

@@ -165,7 +165,7 @@ fn run_claude(
             out,
             "  {:<19} {:<15} {}",
             event.name(),
-            matcher,
+            if matcher.is_empty() { "(all)" } else { matcher },
             claude::hook_command(&exe, event)
         )?;
     }

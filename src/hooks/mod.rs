@@ -19,6 +19,9 @@
 //! - **PostToolUse**: what a Read or a shell read ([`shell_reads`])
 //!   returned enters the session's memory, so a later `scout search`
 //!   collapses it.
+//! - **SessionStart**: the session id is exported to later Bash commands
+//!   (through `CLAUDE_ENV_FILE`) as `SCOUT_SESSION_ID`, so scout itself
+//!   finds the memory the hooks write.
 //! - **Subagents** (`agent_id` in the payload) each read and write a
 //!   memory of their own. Around every Bash call the hooks open and close
 //!   a note of which agent runs it (`session::pending`), from which a
@@ -56,6 +59,9 @@ pub enum Event {
     PostToolUse,
     /// A tool call that failed; only closes what PreToolUse opened.
     PostToolUseFailure,
+    /// A session starts (or resumes, or is cleared or compacted): scout
+    /// exports the session id to the agent's later Bash commands.
+    SessionStart,
 }
 
 impl Event {
@@ -65,6 +71,7 @@ impl Event {
             "PreToolUse" => Some(Event::PreToolUse),
             "PostToolUse" => Some(Event::PostToolUse),
             "PostToolUseFailure" => Some(Event::PostToolUseFailure),
+            "SessionStart" => Some(Event::SessionStart),
             _ => None,
         }
     }
@@ -74,6 +81,7 @@ impl Event {
             Event::PreToolUse => "PreToolUse",
             Event::PostToolUse => "PostToolUse",
             Event::PostToolUseFailure => "PostToolUseFailure",
+            Event::SessionStart => "SessionStart",
         }
     }
 }
@@ -87,6 +95,9 @@ pub struct HookSettings {
     pub state_dir: Option<PathBuf>,
     /// The rules' configuration file.
     pub config_file: Option<PathBuf>,
+    /// `CLAUDE_ENV_FILE`: a script Claude Code sources before each Bash
+    /// command, which SessionStart hooks may append exports to.
+    pub env_file: Option<PathBuf>,
 }
 
 impl HookSettings {
@@ -95,6 +106,9 @@ impl HookSettings {
             event,
             state_dir: crate::dirs::state_dir_in(env),
             config_file: crate::dirs::config_dir_in(env).map(|d| config::path(&d)),
+            env_file: env("CLAUDE_ENV_FILE")
+                .filter(|f| !f.is_empty())
+                .map(PathBuf::from),
         }
     }
 }
@@ -104,7 +118,7 @@ impl HookSettings {
 pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
     let name = settings.event.as_deref().unwrap_or("");
     let Some(event) = Event::parse(name) else {
-        bail!("unknown hook event {name:?}; scout handles PreToolUse, PostToolUse and PostToolUseFailure");
+        bail!("unknown hook event {name:?}; scout handles PreToolUse, PostToolUse, PostToolUseFailure and SessionStart");
     };
     let payload = Payload::parse(stdin)?;
     if let Some(named) = &payload.hook_event_name {
@@ -115,6 +129,9 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
     let Some(state_dir) = &settings.state_dir else {
         bail!("no state directory (HOME and XDG_STATE_HOME unset)");
     };
+    if event == Event::SessionStart {
+        return export_session(settings, &payload.session_id).map(|()| None);
+    }
     let rules = config::load(settings.config_file.as_deref())?;
     let lead = Session {
         id: payload.session_id.clone(),
@@ -140,8 +157,35 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
             call.after()?;
             Ok(None)
         }
-        Event::PostToolUseFailure => Ok(None),
+        Event::PostToolUseFailure | Event::SessionStart => Ok(None),
     }
+}
+
+/// SessionStart: appends `export SCOUT_SESSION_ID=ID` to `CLAUDE_ENV_FILE`
+/// (once), so the scout commands the agent runs in Bash know the session
+/// the hooks record under. Claude Code does not give Bash commands the
+/// session id itself (anthropics/claude-code#18629, #47018); the
+/// reference's SessionStart section documents `CLAUDE_ENV_FILE` for this.
+fn export_session(settings: &HookSettings, session_id: &str) -> Result<()> {
+    let Some(file) = &settings.env_file else {
+        bail!("CLAUDE_ENV_FILE is not set, so scout commands in Bash cannot learn the session id; set SCOUT_SESSION_ID yourself");
+    };
+    let line = format!(
+        "export {}={}\n",
+        crate::session::SESSION_VARS[0],
+        crate::shell::quote(session_id.as_bytes())
+    );
+    let existing = std::fs::read_to_string(file).unwrap_or_default();
+    if existing.lines().last() == Some(line.trim_end()) {
+        return Ok(());
+    }
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .with_context(|| format!("writing {}", file.display()))
 }
 
 /// Opens (PreToolUse) or closes (PostToolUse, PostToolUseFailure) the
@@ -176,6 +220,7 @@ fn track_bash(event: Event, payload: &Payload, lead: &Session) -> Result<()> {
             lead.close_note(&call)
                 .context("closing the command's note")?;
         }
+        Event::SessionStart => {}
     }
     Ok(())
 }

@@ -13,6 +13,11 @@
 //! | PreToolUse | `Read\|Bash\|Grep` | the rules warn before a call |
 //! | PostToolUse | `Read\|Bash` | reads enter the memory; Bash closes its pending note |
 //! | PostToolUseFailure | `Bash` | a failed command closes its pending note |
+//! | SessionStart | (none: every source) | exports `SCOUT_SESSION_ID` to Bash |
+//!
+//! SessionStart matches on how the session started (`startup`, `resume`,
+//! `clear`, `compact`); scout's group has no matcher, which the reference
+//! reads as all of them.
 //!
 //! A group is scout's when every hook in it runs `.../scout hook EVENT`;
 //! only such groups are replaced or removed, so other hooks (even in the
@@ -30,10 +35,11 @@ use crate::hooks::Event;
 use crate::shell;
 
 /// The events scout hooks, and the tools each is for.
-pub const EVENTS: [(Event, &str); 3] = [
+pub const EVENTS: [(Event, &str); 4] = [
     (Event::PreToolUse, "Read|Bash|Grep"),
     (Event::PostToolUse, "Read|Bash"),
     (Event::PostToolUseFailure, "Bash"),
+    (Event::SessionStart, ""),
 ];
 
 /// Seconds Claude Code waits for a hook before cancelling it; scout's
@@ -80,6 +86,8 @@ pub fn hook_command(exe: &Path, event: Event) -> String {
 /// order.
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
+    /// Tools (or sources) matched; omitted (all) when empty.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub matcher: String,
     pub hooks: Vec<HookEntry>,
 }
@@ -328,7 +336,7 @@ mod tests {
         assert!(installed_doc.contains("\"env\": {\"A\":  \"1\"}"));
         assert_eq!(install(&installed_doc, Path::new(EXE)).unwrap(), None);
         let found = installed(&installed_doc).unwrap();
-        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found.len(), 4, "{found:?}");
         let value: Value = serde_json::from_str(&installed_doc).unwrap();
         assert_eq!(value["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
         assert_eq!(value["hooks"]["PostToolUse"][0]["matcher"], "Read|Bash");
@@ -353,9 +361,9 @@ mod tests {
             found.iter().all(|(_, exe)| exe == Path::new("/new/scout")),
             "{found:?}"
         );
-        assert_eq!(found.len(), 3);
+        assert_eq!(found.len(), 4);
         let fresh = install("", Path::new(EXE)).unwrap().unwrap();
-        assert_eq!(installed(&fresh).unwrap().len(), 3);
+        assert_eq!(installed(&fresh).unwrap().len(), 4);
     }
 
     #[test]
