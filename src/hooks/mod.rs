@@ -256,7 +256,11 @@ impl Call<'_> {
                 if self.rules.reread == Level::Warn {
                     let memory = self.memory()?;
                     let path = self.key(Path::new(&input.file_path));
-                    if let Some(count) = count_lines(&path) {
+                    // Only a file the memory holds is read to count its lines.
+                    if let Some(count) = remembered(&memory, &path)
+                        .then(|| count_lines(&path))
+                        .flatten()
+                    {
                         let wanted = read_tool_lines(&input, count);
                         warnings.extend(self.reread(&memory, &path, &wanted));
                     }
@@ -269,7 +273,8 @@ impl Call<'_> {
                         let memory = self.memory()?;
                         for read in reads {
                             let path = self.key(&read.path);
-                            if let Some(count) = count_lines(&path) {
+                            let count = remembered(&memory, &path).then(|| count_lines(&path));
+                            if let Some(count) = count.flatten() {
                                 warnings.extend(self.reread(&memory, &path, &read.resolve(count)));
                             }
                         }
@@ -372,6 +377,11 @@ impl Call<'_> {
             lines: ranges.iter().flat_map(|&(a, b)| a..=b).collect(),
         })
     }
+}
+
+/// Whether the memory holds anything of the file keyed `key`.
+fn remembered(memory: &Memory, key: &Path) -> bool {
+    memory.files.contains_key(key.to_string_lossy().as_ref())
 }
 
 /// The lines the Read tool reads of a file of `count` lines: from

@@ -103,7 +103,14 @@ impl Session {
     pub fn open_note(&self, call: &str, note: &Note) -> std::io::Result<()> {
         let dir = self.pending_dir();
         std::fs::create_dir_all(&dir)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+        let mut tmp = match tempfile::NamedTempFile::new_in(&dir) {
+            // Another hook removed the directory with its last note.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(&dir)?;
+                tempfile::NamedTempFile::new_in(&dir)?
+            }
+            other => other?,
+        };
         serde_json::to_writer(&mut tmp, note)?;
         tmp.persist(self.note_file(call)).map_err(|e| e.error)?;
         Ok(())
@@ -113,7 +120,12 @@ impl Session {
     pub fn close_note(&self, call: &str) -> std::io::Result<()> {
         match std::fs::remove_file(self.note_file(call)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
+            _ => {
+                // The session's directory goes with its last note (this
+                // fails, harmlessly, while others are open).
+                let _ = std::fs::remove_dir(self.pending_dir());
+                Ok(())
+            }
         }
     }
 
