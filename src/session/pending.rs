@@ -111,7 +111,7 @@ impl Session {
             }
             other => other?,
         };
-        serde_json::to_writer(&mut tmp, note)?;
+        std::io::Write::write_all(&mut tmp, &serde_json::to_vec(note)?)?;
         tmp.persist(self.note_file(call)).map_err(|e| e.error)?;
         Ok(())
     }
