@@ -120,6 +120,14 @@ pub fn unbudgeted_bash(command: &str, cwd: &Path) -> Option<String> {
     let pipelines = shell_line::parse(command)?;
     for pipeline in &pipelines {
         let (first, rest) = pipeline.stages.split_first()?;
+        // After `cd DIR` the search covers DIR only: scoped, as by a path.
+        let texts = first.texts();
+        if texts.first() == Some(&"cd") {
+            if texts.get(1).is_some_and(|d| !is_whole_tree(d, cwd)) {
+                return None;
+            }
+            continue;
+        }
         let limited_later = rest.iter().any(|s| {
             s.words.first().is_some_and(|w| {
                 let name = w.text.rsplit('/').next().unwrap_or(&w.text);
@@ -520,6 +528,7 @@ mod tests {
             "rg $PAT",
             "cat a",
             "rg -inm3 foo",
+            "cd src && rg foo",
         ] {
             assert_eq!(unbudgeted_bash(command, cwd), None, "{command}");
         }
