@@ -149,6 +149,10 @@ fn setup_and_hook_have_help_with_examples() {
         run.expect_stdout_has("Examples:");
         run.expect_stdout_has("hooks.json");
     }
+    let run = fx.run(&["setup", "agents-md", "--help"]);
+    run.expect_code(0);
+    run.expect_stdout_has("Examples:");
+    run.expect_stdout_has("scout:begin");
 }
 
 #[test]

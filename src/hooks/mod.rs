@@ -132,7 +132,6 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
     if event == Event::SessionStart {
         return export_session(settings, &payload.session_id).map(|()| None);
     }
-    let rules = config::load(settings.config_file.as_deref())?;
     let lead = Session {
         id: payload.session_id.clone(),
         var: "session_id",
@@ -144,7 +143,10 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
         Some(agent) => lead.for_agent(agent),
         None => lead.clone(),
     };
+    // Before the rules' configuration is read: even with a broken one,
+    // a scout inside the command must not take another agent's memory.
     track_bash(event, &payload, &lead)?;
+    let rules = config::load(settings.config_file.as_deref())?;
     let call = Call {
         payload: &payload,
         cwd: physical_cwd(&payload.cwd),
