@@ -196,6 +196,9 @@ pub enum Command {
     )]
     Memory(MemoryArgs),
     /// Install scout into an agent harness: Claude Code hooks, or a section in AGENTS.md.
+    #[command(
+        after_help = "Examples:\n  scout setup claude            Claude Code hooks in this project's .claude/settings.json\n  scout setup claude --user     ... in ~/.claude/settings.json\n  scout setup agents-md         the tool table in AGENTS.md, for harnesses without hooks"
+    )]
     Setup(SetupArgs),
     /// Run as a Claude Code hook: record reads in the session memory, warn about wasteful calls.
     #[command(after_help = HOOK_EXAMPLES)]
@@ -680,6 +683,21 @@ mod tests {
             &["scout", "read", "src/a.rs", "--symbol", "Server.handle"],
             &["scout", "read", "a.rs", "-r", ":20"],
             &["scout", "read", "a.rs", "--budget-tokens", "0"],
+            &["scout", "read", "a.rs", "--range", "1:9", "--again"],
+            &["scout", "hook", "PreToolUse"],
+            &["scout", "hook", "NoSuchEvent"],
+            &["scout", "hook"],
+            &["scout", "setup", "claude"],
+            &["scout", "setup", "claude", "--user", "--dry-run"],
+            &["scout", "setup", "claude", "--project", "--remove"],
+            &[
+                "scout",
+                "setup",
+                "agents-md",
+                "--file",
+                "CLAUDE.md",
+                "--dry-run",
+            ],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
         ] {
@@ -706,6 +724,10 @@ mod tests {
             &["scout", "read"],
             &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
             &["scout", "read", "a.rs", "--budget-tokens", "x"],
+            &["scout", "hook", "PreToolUse", "--bogus"],
+            &["scout", "setup"],
+            &["scout", "setup", "claude", "--user", "--project"],
+            &["scout", "setup", "codex"],
             &["scout", "frobnicate"],
         ] {
             assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");

@@ -149,6 +149,7 @@ fn setup_and_hook_have_help_with_examples() {
         run.expect_stdout_has("Examples:");
         run.expect_stdout_has("hooks.json");
     }
+    fx.run(&["setup", "--help"]).expect_stdout_has("Examples:");
     let run = fx.run(&["setup", "agents-md", "--help"]);
     run.expect_code(0);
     run.expect_stdout_has("Examples:");
