@@ -105,18 +105,21 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Setup(args)) => commands::setup::run(&args, &dirs::process_env, out, err),
         Some(Command::Hook(args)) => {
-            let mut answer = Vec::new();
-            let status = commands::hook::run(
+            // Straight to a duplicate of stdout's descriptor, unbuffered:
+            // through `out` (or std's line buffer) an answer that could not
+            // be written would be retried by `main`'s flush and turn a full
+            // stdout into exit 2. The hook logs a failed write itself.
+            use std::os::fd::AsFd;
+            let mut stdout: Box<dyn Write> = match std::io::stdout().as_fd().try_clone_to_owned() {
+                Ok(fd) => Box::new(std::fs::File::from(fd)),
+                Err(_) => Box::new(std::io::sink()),
+            };
+            Ok(commands::hook::run(
                 args.event,
                 &mut std::io::stdin(),
                 &dirs::process_env,
-                &mut answer,
-            );
-            // Straight to stdout with errors ignored, not through `out`,
-            // whose flush in `main` could turn a closed stdout into exit 2.
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(&answer).and_then(|()| stdout.flush());
-            Ok(status)
+                &mut stdout,
+            ))
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
         Some(Command::Completions(args)) => {

@@ -635,3 +635,34 @@ impl AfterSourcing for std::process::Command {
         self
     }
 }
+
+#[test]
+fn a_full_stdout_is_logged_and_still_exit_0() {
+    let fx = in_session();
+    tree(&fx);
+    hook(&fx, "PostToolUse", &read_post(&fx)).expect_code(0);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = fx
+        .command(&["hook", "PreToolUse"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(read_pre(&fx).to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.stderr, b"");
+    let log = log_lines(&fx);
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert!(log[0].contains("writing the answer"), "{log:?}");
+}
