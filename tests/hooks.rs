@@ -512,6 +512,11 @@ fn when_two_agents_could_be_running_scout_it_neither_collapses_nor_records() {
         "{}",
         unsure.describe()
     );
+    let memory = fx.run(&["memory", "show"]);
+    memory.expect_code(2);
+    memory.expect_stderr_has("scout cannot tell which one runs it");
+    fx.run(&["doctor"])
+        .expect_stdout_has("ok    session: two agents' commands");
     // A failed call closes its note too.
     let mut failed = bash_post(&fx, command, Some("agent-a"), "toolu_a1");
     failed["hook_event_name"] = json!("PostToolUseFailure");

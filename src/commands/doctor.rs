@@ -254,6 +254,10 @@ fn session_check() -> Check {
                 session.file().display()
             ),
         ),
+        None if crate::search::settings::session_unattributable() => Check::ok(
+            "session",
+            "two agents' commands of this session are running and scout cannot tell which runs it: no memory is used",
+        ),
         None => Check::ok(
             "session",
             format!(

@@ -80,6 +80,13 @@ pub fn session_from_env() -> Option<Session> {
         .attributed(&args, std::time::SystemTime::now())
 }
 
+/// Whether the environment names a session that [`session_from_env`]
+/// declined because two agents' commands could be running this scout.
+pub fn session_unattributable() -> bool {
+    session_from_env().is_none()
+        && Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir()).is_some()
+}
+
 impl SearchSettings {
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
