@@ -98,6 +98,8 @@ pub struct HookSettings {
     /// `CLAUDE_ENV_FILE`: a script Claude Code sources before each Bash
     /// command, which SessionStart hooks may append exports to.
     pub env_file: Option<PathBuf>,
+    /// The hook process's working directory, for a payload without `cwd`.
+    pub cwd: PathBuf,
 }
 
 impl HookSettings {
@@ -109,6 +111,7 @@ impl HookSettings {
             env_file: env("CLAUDE_ENV_FILE")
                 .filter(|f| !f.is_empty())
                 .map(PathBuf::from),
+            cwd: std::env::current_dir().unwrap_or_default(),
         }
     }
 }
@@ -120,7 +123,10 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
     let Some(event) = Event::parse(name) else {
         bail!("unknown hook event {name:?}; scout handles PreToolUse, PostToolUse, PostToolUseFailure and SessionStart");
     };
-    let payload = Payload::parse(stdin)?;
+    let mut payload = Payload::parse(stdin)?;
+    if payload.cwd.as_os_str().is_empty() {
+        payload.cwd = settings.cwd.clone();
+    }
     if let Some(named) = &payload.hook_event_name {
         if named != event.name() {
             bail!("installed for {} but called for {named}", event.name());

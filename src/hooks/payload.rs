@@ -14,7 +14,7 @@
 //! `glob`, `type`, `output_mode`, `head_limit`, ...) are read leniently:
 //! unknown fields are ignored and a field of an unexpected type counts as
 //! absent, so a newer harness adding fields never breaks the hook. A
-//! payload without `session_id` or `cwd` is an error (logged, not shown).
+//! payload without `session_id` is an error (logged, not shown).
 
 use std::path::PathBuf;
 
@@ -26,7 +26,10 @@ use serde_json::Value;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Payload {
     pub session_id: String,
-    /// The agent's working directory when the hook fired (absolute).
+    /// The agent's working directory when the hook fired (absolute). A
+    /// payload without one gets the hook process's (Claude Code starts
+    /// hooks in the project directory).
+    #[serde(default)]
     pub cwd: PathBuf,
     #[serde(default)]
     pub hook_event_name: Option<String>,
@@ -241,5 +244,7 @@ mod tests {
         );
         assert!(Payload::parse(b"{not json").is_err());
         assert!(Payload::parse(br#"{"cwd":"/r"}"#).is_err());
+        let bare = Payload::parse(br#"{"session_id":"s"}"#).unwrap();
+        assert_eq!(bare.cwd, PathBuf::new());
     }
 }
