@@ -71,6 +71,7 @@ Examples:
   scout read src/cli.rs --range 120:188           lines 120 to 188
   scout read src/cli.rs --range 400:              from line 400 to the end
   scout read README.md                            the whole file, within the budget
+  scout read src/cli.rs --range 120:188 --again   lines the session already has, shown anyway
 
 Each block opens with a header, `PATH  KIND NAME (A-B)` for a definition or
 `PATH  (A-B of N lines)` for a range, then `LINE: TEXT` lines. Lines longer
@@ -80,8 +81,66 @@ qualified ones (`Server.handle`), showing every definition with the name
 together with the comments, attributes and decorators right above it; with
 no match it lists the file's definitions and exits 1.
 
+In an agent session, read joins the session memory: what it prints is
+remembered, and a run of 3 or more lines the session already has (from
+scout, or from the agent's own reads through `scout setup claude`'s hooks),
+from a file unchanged since, collapses to one `A-B: already in this
+session's context` line with the command that shows them (--again). The
+budget those lines free is not spent on other lines.
+
 Exit status: 0 shown, 1 no definition with that name, 2 bad FILE, range or
 flag (a missing file, a directory, a binary file, no parser for --symbol).";
+
+const HOOK_EXAMPLES: &str = "\
+Examples:
+  scout hook PreToolUse  < payload.json    what Claude Code runs before Read, Bash and Grep
+  scout hook PostToolUse < payload.json    ... and after Read and Bash
+
+Installed by `scout setup claude`; not meant to be typed. Reads the hook's
+JSON on stdin. Before a call, the rules may add a warning to the agent's
+context (never a block): `reread` (lines the session already has, from an
+unchanged file) and `unbudgeted-search` (rg, grep -r or Grep over the whole
+tree with no limit, in a tree of 200+ files). After a Read, or a shell read
+(cat, head, tail, sed -n, nl; behind rtk; in simple pipelines), the lines
+read enter the session's memory, so `scout search` collapses them.
+
+Turn a rule off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json):
+  {\"rules\": {\"reread\": \"off\", \"unbudgeted-search\": \"warn\"}}
+
+Always exits 0 and prints nothing on failure: what went wrong is one line in
+$XDG_STATE_HOME/scout/hooks.log (~/.local/state/scout/hooks.log).";
+
+const SETUP_CLAUDE_EXAMPLES: &str = "\
+Examples:
+  scout setup claude                 hooks in this project's .claude/settings.json
+  scout setup claude --user          hooks in ~/.claude/settings.json, for every project
+  scout setup claude --dry-run       print the resulting settings file, change nothing
+  scout setup claude --remove        take scout's hooks out again (only scout's)
+
+Adds four hook entries running this scout binary: PreToolUse (Read, Bash,
+Grep), PostToolUse (Read, Bash), PostToolUseFailure (Bash) and SessionStart
+(exports SCOUT_SESSION_ID to the agent's Bash commands). Everything
+else in the file is kept byte for byte; running it twice changes nothing; a
+backup (settings.json.scout-backup-TIME) is written before any change; a file
+that is not valid JSON is left alone, with the line and column where it breaks.
+
+With the hooks, what the agent reads with its own tools enters the session
+memory, and two rules may warn (never block): reread and unbudgeted-search.
+Turn one off in $XDG_CONFIG_HOME/scout/hooks.json (~/.config/scout/hooks.json):
+  {\"rules\": {\"reread\": \"off\", \"unbudgeted-search\": \"warn\"}}
+`scout doctor` says whether the hooks are installed and run this scout.";
+
+const SETUP_AGENTS_MD_EXAMPLES: &str = "\
+Examples:
+  scout setup agents-md                     AGENTS.md at the project's root (CLAUDE.md if only it exists)
+  scout setup agents-md --file CLAUDE.md    that file
+  scout setup agents-md --dry-run           print the resulting file, change nothing
+  scout setup agents-md --remove            take scout's section out again
+
+For harnesses without hooks (Codex, Aider, ...): a short section with the
+\"which tool for which question\" table of scout's README, between
+<!-- scout:begin ... --> and <!-- scout:end --> markers. Running it again
+replaces only what is between the markers; unchanged, it changes nothing.";
 
 const TOP_EXAMPLES: &str = "\
 Examples:
@@ -90,7 +149,8 @@ Examples:
   scout files '**/*.rs'          file names by glob, newest first
   scout read src/cli.rs --symbol parse_args   one definition, numbered
   scout call '{\"mode\":\"files\",\"pattern\":\"*.rs\"}'   one JSON request, one JSON answer
-  scout doctor                   check rg, directories and the tree
+  scout setup claude             hooks: reads enter the memory, wasteful calls get a warning
+  scout doctor                   check rg, directories, the tree and the hooks
   scout completions bash         shell completions
 
 On a terminal, output is coloured as rg colours it (--color auto|always|never;
@@ -141,6 +201,14 @@ pub enum Command {
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
     )]
     Memory(MemoryArgs),
+    /// Install scout into an agent harness: Claude Code hooks, or a section in AGENTS.md.
+    #[command(
+        after_help = "Examples:\n  scout setup claude            Claude Code hooks in this project's .claude/settings.json\n  scout setup claude --user     ... in ~/.claude/settings.json\n  scout setup agents-md         the tool table in AGENTS.md, for harnesses without hooks"
+    )]
+    Setup(SetupArgs),
+    /// Run as a Claude Code hook: record reads in the session memory, warn about wasteful calls.
+    #[command(after_help = HOOK_EXAMPLES)]
+    Hook(HookArgs),
     /// Check the environment (rg, directories, the tree) and say what to fix.
     #[command(after_help = "Examples:\n  scout doctor\n  scout doctor --json")]
     Doctor(DoctorArgs),
@@ -493,6 +561,9 @@ pub struct ReadArgs {
 
     #[command(flatten)]
     pub color: ColorArgs,
+    /// Show lines this agent session already has too (by default they collapse to one line per run); records nothing.
+    #[arg(long)]
+    pub again: bool,
 }
 
 #[derive(Debug, Args)]
@@ -500,6 +571,63 @@ pub struct CallArgs {
     /// The JSON request; '-' or none reads it from stdin.
     #[arg(value_name = "REQUEST", allow_hyphen_values = true)]
     pub request: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    #[command(subcommand)]
+    pub target: SetupTarget,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SetupTarget {
+    /// Add scout's hooks to Claude Code's settings (the project's .claude/settings.json by default).
+    #[command(after_help = SETUP_CLAUDE_EXAMPLES)]
+    Claude(ClaudeSetupArgs),
+    /// Write a section on which scout command answers which question into AGENTS.md or CLAUDE.md.
+    #[command(name = "agents-md", after_help = SETUP_AGENTS_MD_EXAMPLES)]
+    AgentsMd(AgentsMdArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AgentsMdArgs {
+    /// The file to write; default: AGENTS.md at the project's root, else CLAUDE.md there if only it exists.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<std::path::PathBuf>,
+
+    /// Print the resulting file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Take scout's section out (and nothing else).
+    #[arg(long)]
+    pub remove: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ClaudeSetupArgs {
+    /// The project's .claude/settings.json, at the root of the git work tree (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// ~/.claude/settings.json, for every project.
+    #[arg(long)]
+    pub user: bool,
+
+    /// Print the resulting settings file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Take scout's hooks out (and nothing else).
+    #[arg(long)]
+    pub remove: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The hook event: PreToolUse, PostToolUse, PostToolUseFailure or SessionStart.
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -604,6 +732,21 @@ mod tests {
             &["scout", "search", "x", "--color", "always"],
             &["scout", "grep", "x", "--color", "never"],
             &["scout", "read", "a.rs", "--color", "auto"],
+            &["scout", "read", "a.rs", "--range", "1:9", "--again"],
+            &["scout", "hook", "PreToolUse"],
+            &["scout", "hook", "NoSuchEvent"],
+            &["scout", "hook"],
+            &["scout", "setup", "claude"],
+            &["scout", "setup", "claude", "--user", "--dry-run"],
+            &["scout", "setup", "claude", "--project", "--remove"],
+            &[
+                "scout",
+                "setup",
+                "agents-md",
+                "--file",
+                "CLAUDE.md",
+                "--dry-run",
+            ],
             &["scout", "completions", "zsh"],
             &["scout", "--version"],
             &["scout", "man"],
@@ -632,6 +775,10 @@ mod tests {
             &["scout", "read"],
             &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
             &["scout", "read", "a.rs", "--budget-tokens", "x"],
+            &["scout", "hook", "PreToolUse", "--bogus"],
+            &["scout", "setup"],
+            &["scout", "setup", "claude", "--user", "--project"],
+            &["scout", "setup", "codex"],
             &["scout", "frobnicate"],
             &["scout", "search", "x", "--color", "sometimes"],
             &["scout", "files", "*", "--color", "always"],

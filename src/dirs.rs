@@ -1,6 +1,8 @@
 //! Where scout keeps its optional, disposable files: the cache directory
 //! (`$XDG_CACHE_HOME/scout`, else `~/.cache/scout`) and the state
-//! directory (`$XDG_STATE_HOME/scout`, else `~/.local/state/scout`).
+//! directory (`$XDG_STATE_HOME/scout`, else `~/.local/state/scout`); and
+//! where it reads its one configuration file, the hook rules
+//! (`$XDG_CONFIG_HOME/scout`, else `~/.config/scout`).
 //!
 //! This module only names the directories, from environment values given
 //! to it; it creates nothing. What goes inside belongs to the modules that
@@ -28,6 +30,18 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// environment.
 pub fn state_dir() -> Option<PathBuf> {
     state_dir_in(&process_env)
+}
+
+/// `$XDG_CONFIG_HOME/scout` (`~/.config/scout`), from the process
+/// environment.
+pub fn config_dir() -> Option<PathBuf> {
+    config_dir_in(&process_env)
+}
+
+/// `$XDG_CONFIG_HOME/scout` (`$HOME/.config/scout`), from `env`; `None`
+/// when neither variable is set to a non-empty value.
+pub fn config_dir_in(env: OsEnvLookup<'_>) -> Option<PathBuf> {
+    xdg(env, "XDG_CONFIG_HOME", ".config")
 }
 
 /// `$XDG_CACHE_HOME/scout` (`$HOME/.cache/scout`), from `env`; `None` when
@@ -73,6 +87,10 @@ mod tests {
         ]);
         assert_eq!(cache_dir_in(&env), Some(PathBuf::from("/c/scout")));
         assert_eq!(state_dir_in(&env), Some(PathBuf::from("/s/scout")));
+        let env = env_of(&[("HOME", "/h"), ("XDG_CONFIG_HOME", "/k")]);
+        assert_eq!(config_dir_in(&env), Some(PathBuf::from("/k/scout")));
+        let env = env_of(&[("HOME", "/h")]);
+        assert_eq!(config_dir_in(&env), Some(PathBuf::from("/h/.config/scout")));
     }
 
     #[test]

@@ -17,12 +17,14 @@ pub mod commands;
 pub mod defs;
 pub mod dirs;
 pub mod exit;
+pub mod hooks;
 pub mod lang;
 pub mod man;
 pub mod render;
 pub mod rg;
 pub mod search;
 pub mod session;
+pub mod setup;
 pub mod shell;
 pub mod views;
 
@@ -49,6 +51,16 @@ pub fn version_text() -> String {
 pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
     let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
+        // A hook never fails, whatever its arguments (#14).
+        Err(e)
+            if argv.get(1).is_some_and(|a| a == "hook")
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
+            return Ok(commands::hook::refused(&e.to_string(), &dirs::process_env));
+        }
         Err(e) => {
             // Styled only for a person at a terminal: escape codes are noise
             // to an agent reading a pipe. The rules are --color auto's
@@ -100,6 +112,24 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Memory(args)) => {
             commands::memory::run(&args, search::settings::session_from_env(), out, err)
+        }
+        Some(Command::Setup(args)) => commands::setup::run(&args, &dirs::process_env, out, err),
+        Some(Command::Hook(args)) => {
+            // Straight to a duplicate of stdout's descriptor, unbuffered:
+            // through `out` (or std's line buffer) an answer that could not
+            // be written would be retried by `main`'s flush and turn a full
+            // stdout into exit 2. The hook logs a failed write itself.
+            use std::os::fd::AsFd;
+            let mut stdout: Box<dyn Write> = match std::io::stdout().as_fd().try_clone_to_owned() {
+                Ok(fd) => Box::new(std::fs::File::from(fd)),
+                Err(_) => Box::new(std::io::sink()),
+            };
+            Ok(commands::hook::run(
+                args.event,
+                &mut std::io::stdin(),
+                &dirs::process_env,
+                &mut stdout,
+            ))
         }
         Some(Command::Doctor(args)) => commands::doctor::run(&args, out),
         Some(Command::Man(args)) => commands::man::run(&args, out),

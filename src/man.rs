@@ -5,7 +5,7 @@
 //! `scout-memory-show.1`, ...), as `git` and `cargo` do. Each is what
 //! `clap_mangen` renders from the command (name, synopsis, description,
 //! options, subcommands), followed by scout's own sections: on `scout.1`
-//! the README's "which tool for which question" table ([`WHICH_TOOL`]) and
+//! the README's "which tool for which question" table ([`which_tool`]) and
 //! colour; on every page the examples of its `--help`, kept as written,
 //! and the pages to see also. `scout man` prints `scout.1`; `scout man
 //! --dir DIR` writes them all, which is how `./install.sh` installs them.
@@ -19,35 +19,20 @@ use clap_mangen::Man;
 
 use crate::cli::Cli;
 
-/// The README's "which tool for which question" table: question, tool,
-/// in the README's Markdown (a test keeps the two the same).
-pub const WHICH_TOOL: &[(&str, &str)] = &[
-    (
-        "where is `X` defined, and where is it used?",
-        "`scout search X`",
-    ),
-    (
-        "a symbol, a phrase, a regex with a literal part",
-        r"`scout search` (`--kind symbol`, `'two words'`, `'get\w+Name'`)",
-    ),
-    (
-        "every match exactly as rg prints it, page by page",
-        "`scout grep PATTERN`",
-    ),
-    (
-        "which files are named like this?",
-        "`scout files '**/*.rs'`",
-    ),
-    (
-        "one definition or a line range",
-        "`scout read FILE --symbol NAME` / `--range A:B`",
-    ),
-    (
-        "reading a whole file, following a trail of calls",
-        "read the files",
-    ),
-    ("is my setup right?", "`scout doctor`"),
-];
+/// The README's "which tool for which question" table, row by row:
+/// question, tool, in the README's Markdown. Read from the README at build
+/// time ([`crate::setup::agents_md::tool_table`]), so the two never drift.
+pub fn which_tool() -> Vec<(&'static str, &'static str)> {
+    crate::setup::agents_md::tool_table()
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .filter_map(|row| {
+            let row = row.strip_prefix("| ")?.strip_suffix(" |")?;
+            row.split_once(" | ")
+        })
+        .collect()
+}
 
 /// What `scout.1` says about colour.
 const COLOUR: &str = "\
@@ -104,7 +89,7 @@ fn page(command: &clap::Command, top: bool) -> Result<Page> {
     let mut roff = Roff::new();
     if top {
         roff.control("SH", ["WHICH TOOL FOR WHICH QUESTION"]);
-        for (question, tool) in WHICH_TOOL {
+        for (question, tool) in which_tool() {
             roff.control("TP", []);
             roff.text(markdown(question));
             roff.text(markdown(tool));
@@ -184,10 +169,11 @@ mod tests {
             .skip(1)
             .take_while(|l| l.starts_with('|'))
             .collect();
-        let expected: Vec<String> = WHICH_TOOL
+        let expected: Vec<String> = which_tool()
             .iter()
             .map(|(question, tool)| format!("| {question} | {tool} |"))
             .collect();
+        assert!(rows.len() >= 7, "{rows:?}");
         assert_eq!(rows, expected);
     }
 

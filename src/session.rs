@@ -23,6 +23,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+pub mod hook_log;
+pub mod pending;
+
 /// Agent session variables, in the order they are read.
 pub const SESSION_VARS: [&str; 3] = [
     "SCOUT_SESSION_ID",
@@ -83,13 +86,38 @@ impl Session {
     /// Adds `shown` to the memory, under the lock, and prunes old session
     /// files. Returns a warning when the memory could not be written.
     pub fn record(&self, shown: &[Shown]) -> Option<String> {
+        self.record_with(shown, None)
+    }
+
+    /// [`Session::record`], giving up with a warning when another process
+    /// holds the lock for longer than `wait` (hooks must not hang the
+    /// agent on a stuck lock).
+    pub fn record_within(&self, shown: &[Shown], wait: Duration) -> Option<String> {
+        self.record_with(shown, Some(wait))
+    }
+
+    fn record_with(&self, shown: &[Shown], wait: Option<Duration>) -> Option<String> {
         if shown.is_empty() {
             return None;
         }
         let result = (|| -> std::io::Result<Option<String>> {
             std::fs::create_dir_all(&self.dir)?;
             let lock = File::create(self.lock_file())?;
-            lock.lock()?;
+            match wait {
+                None => lock.lock()?,
+                Some(wait) => {
+                    let start = std::time::Instant::now();
+                    while let Err(e) = lock.try_lock() {
+                        if start.elapsed() >= wait {
+                            return Ok(Some(format!(
+                                "session memory not saved ({}): {e}",
+                                self.file().display()
+                            )));
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                }
+            }
             let loaded = read(&self.file(), &self.id);
             if !loaded.writable {
                 return Ok(loaded.warning);
@@ -99,7 +127,9 @@ impl Session {
                 memory.add(item);
             }
             let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
-            serde_json::to_writer(&mut tmp, &memory)?;
+            // One write: to_writer on the bare file makes a system call per
+            // token (10,000 for a memory of 300 files).
+            tmp.write_all(&serde_json::to_vec(&memory)?)?;
             tmp.flush()?;
             tmp.persist(self.file()).map_err(|e| e.error)?;
             prune(&self.dir, &self.file());
@@ -142,6 +172,10 @@ pub struct FileMemory {
     pub mtime_ns: i128,
     /// Shown line ranges, 1-based, inclusive, sorted and merged.
     pub ranges: Vec<(u64, u64)>,
+    /// When lines were last added, in seconds since the Unix epoch (0 in
+    /// files written before it was kept).
+    #[serde(default)]
+    pub shown_at: u64,
 }
 
 /// Lines quoted from one file in one search.
@@ -190,8 +224,12 @@ impl Memory {
                 size: shown.stamp.size,
                 mtime_ns: shown.stamp.mtime_ns,
                 ranges: Vec::new(),
+                shown_at: 0,
             };
         }
+        entry.shown_at = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
         entry.ranges.extend(shown.lines.iter().map(|&l| (l, l)));
         entry.ranges = merge(std::mem::take(&mut entry.ranges));
     }

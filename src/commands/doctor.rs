@@ -110,6 +110,8 @@ pub fn checks() -> Vec<Check> {
     checks.push(dir_check("cache", crate::dirs::cache_dir()));
     checks.push(dir_check("state", crate::dirs::state_dir()));
     checks.push(session_check());
+    checks.push(hooks_check());
+    checks.push(rules_check());
     let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
     checks.push(Check::ok(
         "definitions",
@@ -267,12 +269,136 @@ fn session_check() -> Check {
                 session.file().display()
             ),
         ),
+        None if crate::search::settings::session_unattributable() => Check::ok(
+            "session",
+            "two agents' commands of this session are running and scout cannot tell which runs it: no memory is used",
+        ),
         None => Check::ok(
             "session",
             format!(
                 "no agent session ({} unset): nothing is remembered",
                 SESSION_VARS.join(", ")
             ),
+        ),
+    }
+}
+
+/// Whether scout's Claude Code hooks are installed (project or user
+/// settings) and run this scout binary, read as `scout setup claude`
+/// reads them.
+fn hooks_check() -> Check {
+    use crate::setup::claude::{self, Scope, EVENTS};
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let this = std::env::current_exe().ok();
+    let same = |exe: &Path| {
+        let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        this.as_deref()
+            .is_some_and(|t| canonical(t) == canonical(exe))
+    };
+    let mut found = Vec::new();
+    for (scope, flag) in [(Scope::Project, ""), (Scope::User, " --user")] {
+        let Ok(path) = claude::settings_path(scope, &cwd, home.as_deref()) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        match claude::installed(&text) {
+            Ok(hooks) if hooks.is_empty() => {}
+            Ok(hooks) => found.push((path, flag, hooks)),
+            Err(e) => {
+                return Check::warn(
+                    "hooks",
+                    format!("{}: {e}", path.display()),
+                    format!(
+                    "fix the file by hand; `scout setup claude{flag}` leaves it alone until then"
+                ),
+                )
+            }
+        }
+    }
+    if found.is_empty() {
+        return Check::warn(
+            "hooks",
+            "scout's Claude Code hooks are not installed: the agent's own reads are not remembered, and no rule warns",
+            "scout setup claude (this project) or scout setup claude --user (every project)",
+        );
+    }
+    let this_shown = this
+        .as_deref()
+        .map_or_else(|| "?".to_string(), |p| p.display().to_string());
+    let mut details = Vec::new();
+    for (path, flag, hooks) in &found {
+        let others: Vec<String> = hooks
+            .iter()
+            .filter(|(_, exe)| !same(exe))
+            .map(|(_, exe)| exe.display().to_string())
+            .collect();
+        if let Some(other) = others.first() {
+            return Check::warn(
+                "hooks",
+                format!(
+                    "{} runs {other}, not this scout ({this_shown})",
+                    path.display()
+                ),
+                format!("scout setup claude{flag} points them at this scout"),
+            );
+        }
+        let missing: Vec<&str> = EVENTS
+            .iter()
+            .map(|(e, _)| e.name())
+            .filter(|name| !hooks.iter().any(|(event, _)| event == name))
+            .collect();
+        if !missing.is_empty() {
+            return Check::warn(
+                "hooks",
+                format!(
+                    "{} lacks scout's {} hook",
+                    path.display(),
+                    missing.join(", ")
+                ),
+                format!("scout setup claude{flag}"),
+            );
+        }
+        details.push(path.display().to_string());
+    }
+    Check::ok(
+        "hooks",
+        format!(
+            "installed in {}, running this scout ({this_shown})",
+            details.join(" and ")
+        ),
+    )
+}
+
+/// The hook rules' configuration file, read as a hook reads it.
+fn rules_check() -> Check {
+    use crate::hooks::config::{self, Level};
+    let file = crate::dirs::config_dir().map(|d| config::path(&d));
+    match config::load(file.as_deref()) {
+        Ok(rules) => {
+            let level = |l: Level| if l == Level::Warn { "warn" } else { "off" };
+            let source = match &file {
+                Some(f) if f.exists() => format!("from {}", f.display()),
+                Some(f) => format!("defaults; {} does not exist", f.display()),
+                None => "defaults".into(),
+            };
+            Check::ok(
+                "rules",
+                format!(
+                    "reread {}, unbudgeted-search {} ({source})",
+                    level(rules.reread),
+                    level(rules.unbudgeted_search)
+                ),
+            )
+        }
+        Err(e) => Check::warn(
+            "rules",
+            format!("{e:#}; until fixed, the hooks do nothing (each call logs this)"),
+            r#"write {"rules": {"reread": "warn"|"off", "unbudgeted-search": "warn"|"off"}}"#,
         ),
     }
 }

@@ -15,6 +15,9 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let Some(session) = session else {
+        if crate::search::settings::session_unattributable() {
+            bail!("two agents' commands of this session are running, and scout cannot tell which one runs it, so it uses no memory; run it again when one has finished");
+        }
         bail!(
             "no agent session: session memory needs SCOUT_SESSION_ID, CLAUDE_CODE_SESSION_ID or CODEX_THREAD_ID set (and a state directory)"
         );

@@ -48,6 +48,8 @@ use crate::exit::ExitStatus;
 use crate::lang::Lang;
 use crate::render::style::{Painter, Role, Styled};
 use crate::search::fold::cut_around;
+use crate::search::remember::memory_key;
+use crate::session::{Shown, Stamp};
 use crate::views::read::{self, Block, ReadSettings, Selected, Selection};
 
 /// Reads the file and writes the selected lines to `out`.
@@ -77,7 +79,10 @@ pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
                     above = block.last;
                 }
             }
-            Painter::new(settings.color, || None).write(out, &page(settings, &lines, &blocks))?;
+            let memory = Memory::of(settings, path);
+            let shown = page_in_session(settings, &lines, &blocks, &memory.seen);
+            Painter::new(settings.color, || None).write(out, &shown.text)?;
+            memory.record(settings, &shown.printed);
             Ok(ExitStatus::Shown)
         }
         Selected::NoSymbol(defs) => {
@@ -91,9 +96,96 @@ pub fn run(settings: &ReadSettings, out: &mut dyn Write) -> Result<ExitStatus> {
     }
 }
 
+/// Runs of at least this many lines the session already has collapse
+/// (a shorter run costs about as much as the line saying so).
+pub const MIN_COLLAPSED_LINES: u32 = 3;
+
+/// What the session memory holds of the file being read.
+struct Memory {
+    /// The memory's key for the file, and its stamp now.
+    file: Option<(String, Stamp)>,
+    /// Line ranges the session already has of the file as it is now
+    /// (1-based, inclusive); empty outside a session or with `--again`.
+    seen: Vec<(u64, u64)>,
+}
+
+impl Memory {
+    fn of(settings: &ReadSettings, path: &Path) -> Memory {
+        let file = settings.session.as_ref().and_then(|_| {
+            Some((
+                memory_key(&settings.cwd, settings.path.as_bytes()),
+                Stamp::of(path)?,
+            ))
+        });
+        let seen = match (&settings.session, &file, settings.again) {
+            (Some(session), Some((key, stamp)), false) => session
+                .load()
+                .memory
+                .seen(key, *stamp)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        Memory { file, seen }
+    }
+
+    /// Adds the printed lines to the memory (not with `--again`). A memory
+    /// that cannot be written costs nothing but the memory.
+    fn record(&self, settings: &ReadSettings, printed: &[(u32, u32)]) {
+        let (Some(session), Some((key, stamp)), false) =
+            (&settings.session, &self.file, settings.again)
+        else {
+            return;
+        };
+        let lines: Vec<u64> = printed
+            .iter()
+            .flat_map(|&(a, b)| u64::from(a)..=u64::from(b))
+            .collect();
+        if !lines.is_empty() {
+            let _ = session.record(&[Shown {
+                path: key.clone(),
+                stamp: *stamp,
+                lines,
+            }]);
+        }
+    }
+}
+
+/// A read's text and the lines it printed in full.
+pub struct ReadPage {
+    pub text: Styled,
+    /// Printed lines (not collapsed), 1-based inclusive ranges.
+    pub printed: Vec<(u32, u32)>,
+}
+
 /// The text of the blocks, within the settings' budget (see the module
 /// doc). `lines` are the file's lines; blocks are in file order.
 pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Styled {
+    page_in_session(settings, lines, blocks, &[]).text
+}
+
+/// [`page`], where runs of [`MIN_COLLAPSED_LINES`] or more lines in
+/// `seen` (what the session already has, 1-based inclusive ranges)
+/// collapse to one line each. The lines that fit the budget are chosen as
+/// if nothing collapsed: the bytes a collapse frees are not spent.
+pub fn page_in_session(
+    settings: &ReadSettings,
+    lines: &[&[u8]],
+    blocks: &[Block],
+    seen: &[(u64, u64)],
+) -> ReadPage {
+    let mut printed = Vec::new();
+    let text = layout(settings, lines, blocks, seen, &mut printed);
+    ReadPage { text, printed }
+}
+
+fn layout(
+    settings: &ReadSettings,
+    lines: &[&[u8]],
+    blocks: &[Block],
+    seen: &[(u64, u64)],
+    printed: &mut Vec<(u32, u32)>,
+) -> Styled {
     let mut out = Styled::new();
     if blocks.is_empty() {
         out.push_styled(Role::Path, settings.path.as_bytes());
@@ -141,7 +233,19 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Style
             return out;
         }
         out.append(&head);
-        out.append(&body);
+        if seen.is_empty() {
+            out.append(&body);
+            printed.push((block.first, next - 1));
+        } else {
+            out.append(&collapsed(
+                settings,
+                lines,
+                block.first,
+                next - 1,
+                seen,
+                printed,
+            ));
+        }
         if next <= block.last {
             out.push_styled(Role::Frame, &left_out(settings, block, next));
             for skipped in &blocks[i + 1..] {
@@ -149,6 +253,52 @@ pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Style
             }
             return out;
         }
+    }
+    out
+}
+
+/// Lines `first..=last`, numbered, with each run of at least
+/// [`MIN_COLLAPSED_LINES`] lines in `seen` as one line:
+/// `A-B: already in this session's context, unchanged (N lines): COMMAND`.
+/// The lines printed in full are added to `printed`.
+fn collapsed(
+    settings: &ReadSettings,
+    lines: &[&[u8]],
+    first: u32,
+    last: u32,
+    seen: &[(u64, u64)],
+    printed: &mut Vec<(u32, u32)>,
+) -> Styled {
+    let mut out = Styled::new();
+    let mut at = first;
+    while at <= last {
+        let is_seen = |l: u32| crate::session::contains(seen, u64::from(l));
+        let mut end = at;
+        while end < last && is_seen(at) == is_seen(end + 1) {
+            end += 1;
+        }
+        if is_seen(at) && end - at + 1 >= MIN_COLLAPSED_LINES {
+            out.write_styled(Role::LineNumber, format_args!("{at}-{end}"));
+            out.push(b": ");
+            out.write_styled(
+                Role::Frame,
+                format_args!(
+                    "already in this session's context, unchanged ({} lines): {} --again",
+                    end - at + 1,
+                    settings.range_command(at, end)
+                ),
+            );
+            out.push(b"\n");
+        } else {
+            for number in at..=end {
+                numbered_line(&mut out, number, lines[number as usize - 1]);
+            }
+            match printed.last_mut() {
+                Some(last) if last.1 + 1 == at => last.1 = end,
+                _ => printed.push((at, end)),
+            }
+        }
+        at = end + 1;
     }
     out
 }
@@ -258,6 +408,9 @@ mod tests {
             budget_tokens,
             cache_dir: None,
             color: crate::render::style::Color::Never,
+            session: None,
+            again: false,
+            cwd: "/r".into(),
         }
     }
 
@@ -282,6 +435,37 @@ mod tests {
                 name_line: first,
             }),
         }
+    }
+
+    #[test]
+    fn runs_the_session_has_collapse_and_short_ones_do_not() {
+        let s = settings(Selection::Whole, 1500);
+        let lines: Vec<String> = (1..=10).map(|i| format!("l{i}")).collect();
+        let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let page = page_in_session(&s, &refs, &whole(10), &[(1, 4), (7, 8)]);
+        assert_eq!(
+            String::from_utf8(page.text.into_plain()).unwrap(),
+            "src/a.rs  (1-10 of 10 lines)\n\
+             1-4: already in this session's context, unchanged (4 lines): scout read src/a.rs --range 1:4 --again\n\
+             5: l5\n6: l6\n7: l7\n8: l8\n9: l9\n10: l10\n"
+        );
+        assert_eq!(page.printed, [(5, 10)]);
+    }
+
+    #[test]
+    fn collapsing_frees_no_budget_for_more_lines() {
+        let s = settings(Selection::Whole, 50);
+        let lines: Vec<String> = (1..=100).map(|i| format!("line number {i}")).collect();
+        let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let plain = String::from_utf8(page(&s, &refs, &whole(100)).into_plain()).unwrap();
+        let again = page_in_session(&s, &refs, &whole(100), &[(1, 100)]);
+        let again = String::from_utf8(again.text.into_plain()).unwrap();
+        assert_eq!(
+            plain.lines().last(),
+            again.lines().last(),
+            "{plain}\n{again}"
+        );
+        assert_eq!(again.lines().count(), 3, "{again}");
     }
 
     #[test]

@@ -101,7 +101,7 @@ impl<'m> Recalled<'m> {
 
 /// The absolute path session memory keys a file by: the working directory
 /// joined with rg's path (no symlinks resolved: no system call per file).
-fn memory_key(cwd: &Path, path: &[u8]) -> String {
+pub fn memory_key(cwd: &Path, path: &[u8]) -> String {
     let path = path_of(path);
     let path = path.strip_prefix("./").unwrap_or(&path);
     cwd.join(path).to_string_lossy().into_owned()

@@ -70,9 +70,24 @@ pub struct SearchSettings {
     pub color: Color,
 }
 
-/// The session from the process environment (read once).
+/// The session from the process environment (read once), as this
+/// process should use it: a subagent's own memory when the hooks noted
+/// that agent running this scout, and none when two agents' commands
+/// could be the one running it (#14; see `session::pending`).
 pub fn session_from_env() -> Option<Session> {
-    Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir())
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir())?
+        .attributed(&args, std::time::SystemTime::now())
+}
+
+/// Whether the environment names a session that [`session_from_env`]
+/// declined because two agents' commands could be running this scout.
+pub fn session_unattributable() -> bool {
+    session_from_env().is_none()
+        && Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir()).is_some()
 }
 
 /// The query (`-e PATTERN` or the first positional) and the paths

@@ -46,6 +46,13 @@ pub struct ReadSettings {
     pub cache_dir: Option<PathBuf>,
     /// Whether the lines are coloured.
     pub color: Color,
+    /// The agent session whose memory collapses lines already seen and
+    /// records what is shown (#14); `None` outside a session.
+    pub session: Option<crate::session::Session>,
+    /// `--again`: show lines already seen, record nothing.
+    pub again: bool,
+    /// The working directory: memory keys files by absolute path.
+    pub cwd: PathBuf,
 }
 
 /// What part of the file to show.
@@ -100,6 +107,9 @@ impl ReadSettings {
             color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
                 env(name).and_then(|v| v.into_string().ok())
             }),
+            session: crate::search::settings::session_from_env(),
+            again: args.again,
+            cwd: std::env::current_dir().unwrap_or_default(),
         })
     }
 

@@ -79,6 +79,26 @@ impl Fixture {
         }
     }
 
+    /// Runs scout with `stdin` as its standard input.
+    pub fn run_with_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
+        use std::io::Write;
+        let mut child = self
+            .command(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("scout runs");
+        // scout may exit before reading it all (a refused command line).
+        let _ = child.stdin.take().unwrap().write_all(stdin);
+        let output = child.wait_with_output().expect("scout runs");
+        Run {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            cwd: self.root().to_path_buf(),
+            output,
+        }
+    }
+
     /// Runs the real rg in the fixture root.
     pub fn rg(&self, args: &[&str]) -> Output {
         Command::new(rg_dir().join("rg"))

@@ -1,0 +1,246 @@
+//! `scout setup claude [--project | --user] [--dry-run] [--remove]` and
+//! `scout setup agents-md [--file PATH] [--dry-run] [--remove]`: read the
+//! file, have [`crate::setup`] compute the new one, and write it (the
+//! settings after a backup of the old one) or print it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::cli::{AgentsMdArgs, ClaudeSetupArgs, SetupArgs, SetupTarget};
+use crate::dirs::OsEnvLookup;
+use crate::exit::ExitStatus;
+use crate::setup::agents_md;
+use crate::setup::claude::{self, Scope, EVENTS};
+
+pub fn run(
+    args: &SetupArgs,
+    env: OsEnvLookup<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    match &args.target {
+        SetupTarget::Claude(args) => run_claude(args, env, out, err),
+        SetupTarget::AgentsMd(args) => run_agents_md(args, out, err),
+    }
+}
+
+fn run_agents_md(
+    args: &AgentsMdArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let path = match &args.file {
+        Some(file) => file.clone(),
+        None => {
+            let cwd = std::env::current_dir().context("the current directory is unusable")?;
+            let root = cwd
+                .ancestors()
+                .find(|d| d.join(".git").exists())
+                .unwrap_or(&cwd)
+                .to_path_buf();
+            let (agents, claude) = (root.join("AGENTS.md"), root.join("CLAUDE.md"));
+            if !agents.exists() && claude.exists() {
+                claude
+            } else {
+                agents
+            }
+        }
+    };
+    let old = read_settings(&path)?;
+    let doc = old.as_deref().unwrap_or("");
+    let new = if args.remove {
+        agents_md::remove(doc)
+    } else {
+        agents_md::write(doc)
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
+    if args.dry_run {
+        out.write_all(new.as_deref().unwrap_or(doc).as_bytes())?;
+        let what = if new.is_some() {
+            "this is what it would write"
+        } else {
+            "nothing would change"
+        };
+        writeln!(
+            err,
+            "scout: dry run, {} not written: {what}",
+            path.display()
+        )?;
+        return Ok(ExitStatus::Shown);
+    }
+    match new {
+        None if args.remove => writeln!(
+            out,
+            "no scout section in {}; nothing changed",
+            path.display()
+        )?,
+        None => writeln!(
+            out,
+            "scout's section in {} is up to date; nothing changed",
+            path.display()
+        )?,
+        Some(new) => {
+            write_atomically(&path, &new)?;
+            if args.remove {
+                writeln!(out, "removed scout's section from {}", path.display())?;
+            } else {
+                writeln!(
+                    out,
+                    "wrote scout's section (which tool for which question) in {}",
+                    path.display()
+                )?;
+            }
+        }
+    }
+    Ok(ExitStatus::Shown)
+}
+
+fn run_claude(
+    args: &ClaudeSetupArgs,
+    env: OsEnvLookup<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let scope = if args.user {
+        Scope::User
+    } else {
+        Scope::Project
+    };
+    let cwd = std::env::current_dir().context("the current directory is unusable")?;
+    let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let path = claude::settings_path(scope, &cwd, home.as_deref())?;
+    let exe = std::env::current_exe().context("cannot tell where this scout binary is")?;
+    let old = read_settings(&path)?;
+    let new = if args.remove {
+        claude::remove(old.as_deref().unwrap_or(""))
+    } else {
+        claude::install(old.as_deref().unwrap_or(""), &exe)
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
+
+    if args.dry_run {
+        let text = new.as_deref().or(old.as_deref()).unwrap_or("");
+        out.write_all(text.as_bytes())?;
+        let what = match (&new, args.remove) {
+            (None, _) => "nothing would change",
+            (Some(_), false) => "this is what scout setup claude would write",
+            (Some(_), true) => "this is what scout setup claude --remove would write",
+        };
+        writeln!(
+            err,
+            "scout: dry run, {} not written: {what}",
+            path.display()
+        )?;
+        return Ok(ExitStatus::Shown);
+    }
+    let Some(new) = new else {
+        if args.remove {
+            writeln!(out, "no scout hooks in {}; nothing changed", path.display())?;
+        } else {
+            writeln!(
+                out,
+                "scout's hooks are already installed in {}; nothing changed",
+                path.display()
+            )?;
+        }
+        return Ok(ExitStatus::Shown);
+    };
+    let backup = match &old {
+        Some(old) => Some(write_backup(&path, old)?),
+        None => None,
+    };
+    write_atomically(&path, &new)?;
+    let backup = backup
+        .map(|b| format!(" (backup: {})", b.display()))
+        .unwrap_or_default();
+    if args.remove {
+        writeln!(out, "removed scout's hooks from {}{backup}", path.display())?;
+        return Ok(ExitStatus::Shown);
+    }
+    writeln!(out, "installed scout's hooks in {}{backup}", path.display())?;
+    for (event, matcher) in EVENTS {
+        writeln!(
+            out,
+            "  {:<19} {:<15} {}",
+            event.name(),
+            if matcher.is_empty() { "(all)" } else { matcher },
+            claude::hook_command(&exe, event)
+        )?;
+    }
+    let config = crate::dirs::config_dir_in(env)
+        .map(|d| crate::hooks::config::path(&d).display().to_string())
+        .unwrap_or_else(|| "$XDG_CONFIG_HOME/scout/hooks.json".into());
+    writeln!(
+        out,
+        "reads (Read, cat/head/tail/sed -n/nl) now enter the session memory; rules reread and unbudgeted-search warn, never block."
+    )?;
+    writeln!(
+        out,
+        "turn a rule off in {config}: {{\"rules\": {{\"reread\": \"off\", \"unbudgeted-search\": \"off\"}}}}"
+    )?;
+    writeln!(
+        out,
+        "failures are logged, never shown: scout doctor checks the hooks. Restart Claude Code to load them."
+    )?;
+    Ok(ExitStatus::Shown)
+}
+
+/// The file's text, `None` when there is none.
+fn read_settings(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => bail!("{}: not UTF-8 text; left as it is", path.display()),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("{}: cannot be read", path.display())),
+    }
+}
+
+/// Copies the old settings beside the file, as
+/// `settings.json.scout-backup-YYYYMMDDTHHMMSSZ` (`-2`, `-3` if taken).
+fn write_backup(path: &Path, old: &str) -> Result<PathBuf> {
+    let stamp: String = crate::session::hook_log::utc_timestamp(std::time::SystemTime::now())
+        .chars()
+        .filter(|c| !matches!(c, '-' | ':'))
+        .collect();
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut backup = path.with_file_name(format!("{name}.scout-backup-{stamp}"));
+    let mut n = 2;
+    while backup.exists() {
+        backup = path.with_file_name(format!("{name}.scout-backup-{stamp}-{n}"));
+        n += 1;
+    }
+    std::fs::write(&backup, old).with_context(|| {
+        format!(
+            "{}: cannot write the backup; nothing changed",
+            backup.display()
+        )
+    })?;
+    Ok(backup)
+}
+
+/// Replaces `path` by renaming a complete temporary file over it,
+/// keeping its permissions.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{}: cannot be created", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("{}: cannot be written", dir.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.flush()?;
+    let permissions = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::Permissions::from_mode(0o644)
+        });
+    std::fs::set_permissions(tmp.path(), permissions)?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("{}: cannot be replaced", path.display()))?;
+    Ok(())
+}
