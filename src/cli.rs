@@ -78,6 +78,8 @@ Request fields (unknown fields are an error):
               content, count), -A, -B, -C, context, -n, -i, type, glob,
               head_limit, offset, multiline, timeout
   search      query (required), path, kind, -i, glob, type, budget_tokens, page
+  smart       query (a question in words, required), path, max_results, glob,
+              type, budget_tokens
 The answer is one JSON object with `truncated` and counts, or `error`.";
 
 const READ_EXAMPLES: &str = "\
@@ -152,7 +154,7 @@ pub enum Command {
     /// One definition or a line range of a file, numbered, within a budget.
     #[command(after_help = READ_EXAMPLES)]
     Read(ReadArgs),
-    /// Answer one JSON request (files, content or search) with one JSON object.
+    /// Answer one JSON request (files, content, search or smart) with one JSON object.
     #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
     /// What this agent session was shown (session memory): show or clear it.
