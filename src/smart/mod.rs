@@ -268,6 +268,29 @@ fn choose_files(
     out
 }
 
+/// Files in the order `scout smart` ranks them for `question` (each at
+/// its best hit), for the multi-word fallback of `scout search`.
+pub fn file_order(
+    rg: &Rg,
+    base: &SearchFlags,
+    question: &str,
+    cache_dir: Option<PathBuf>,
+    err: &mut dyn Write,
+) -> Result<Vec<String>> {
+    let answer = answer(rg, base, question, FALLBACK_HITS, cache_dir, err)?;
+    let mut order: Vec<String> = Vec::new();
+    for hit in &answer.hits {
+        let path = &answer.parsed[answer.units[hit.unit].file].path;
+        if !order.contains(path) {
+            order.push(path.clone());
+        }
+    }
+    Ok(order)
+}
+
+/// Hits ranked when smart orders the files of search's fallback.
+const FALLBACK_HITS: usize = 200;
+
 /// Runs `scout smart`: the answer, rendered on `out`; warnings on `err`.
 pub fn run(
     settings: &SmartSettings,
