@@ -46,9 +46,9 @@ use crate::smart::units::{Unit, WordMatcher};
 
 /// Candidate files read and parsed, at most: the best by the pass's
 /// counts. Beyond them a file is only a count.
-pub const PARSE_FILES: usize = 60;
+pub const PARSE_FILES: usize = 40;
 /// Bytes read for the parsed files, at most (the rest are skipped).
-pub const PARSE_BYTES: u64 = 12 << 20;
+pub const PARSE_BYTES: u64 = 6 << 20;
 /// A candidate larger than this is not read (almost always generated).
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
