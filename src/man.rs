@@ -31,6 +31,10 @@ pub const WHICH_TOOL: &[(&str, &str)] = &[
         r"`scout search` (`--kind symbol`, `'two words'`, `'get\w+Name'`)",
     ),
     (
+        "where does the code do this? (a question in words, no identifier known)",
+        "`scout smart 'where are expired keys deleted'`",
+    ),
+    (
         "every match exactly as rg prints it, page by page",
         "`scout grep PATTERN`",
     ),

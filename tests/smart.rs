@@ -118,6 +118,8 @@ fn json_has_concepts_candidates_hits_and_repro() {
         .iter()
         .any(|r| r == "remove"));
     assert_eq!(doc["hits"].as_array().unwrap().len(), 2);
+    // Every unit with a matching word counts, not only those shown.
+    assert!(doc["candidates"]["matched"].as_u64().unwrap() > 2, "{doc}");
     let hit = &doc["hits"][0];
     assert_eq!(hit["rank"], 1);
     assert_eq!(hit["line"], 4);

@@ -121,6 +121,8 @@ pub struct Answer {
     pub units: Vec<Unit>,
     /// Units scored (definitions and whole files).
     pub scored: usize,
+    /// Of those, units with a matching word outside their path.
+    pub matched: usize,
     pub hits: Vec<Scored>,
 }
 
@@ -206,6 +208,7 @@ pub fn answer(
             })
             .then_with(|| units[a.unit].line.cmp(&units[b.unit].line))
     });
+    let matched = hits.len();
     hits.truncate(max_results);
     Ok(Answer {
         concepts,
@@ -213,6 +216,7 @@ pub fn answer(
         parsed,
         units,
         scored,
+        matched,
         hits,
     })
 }

@@ -233,7 +233,7 @@ impl Page {
                 files: answer.candidates.files.len(),
                 read: answer.parsed.len(),
                 units: answer.scored,
-                matched: answer.hits.len(),
+                matched: answer.matched,
             },
             hits,
             left_out: 0,
