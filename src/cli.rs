@@ -33,6 +33,12 @@ parsed and their definitions scored (BM25F over name, doc comment, path and
 body, rarer words weighing more; tests, docs, translations, data and generated
 files ranked down unless asked for). No index, no model, no network.
 
+With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
+sh -c) as one JSON line; each line it writes back is {\"run\": [\"search\", ...]}
+(only files, grep, search and read run; the output comes back as a JSON line)
+or {\"answer\": {\"hits\": [{\"path\", \"line\", \"why\"}]}}, within 8 turns. An
+answer that does not validate is exit 2, saying what was wrong.
+
 Exit status: 0 hits shown, 1 none, 2 bad input, 3 partial (some paths unreadable).";
 
 const GREP_EXAMPLES: &str = "\
@@ -251,6 +257,10 @@ pub struct SmartArgs {
     /// Token budget of the page, estimated as bytes / 4; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = 1500)]
     pub budget_tokens: u64,
+
+    /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns).
+    #[arg(long)]
+    pub agent: bool,
 }
 
 /// When to colour the output, as rg's `--color`.

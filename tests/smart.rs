@@ -255,3 +255,88 @@ fn paths_globs_and_types_narrow_the_candidates() {
         .expect_code(2)
         .expect_stderr_has("no such file");
 }
+
+/// A scripted fake agent: a shell script under the fixture's hidden
+/// `.agent/` (rg does not search it), returned as the command for
+/// `SCOUT_SMART_AGENT`.
+fn fake_agent(fx: &Fixture, name: &str, script: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let rel = format!(".agent/{name}");
+    fx.write(&rel, format!("#!/bin/sh\n{script}"));
+    let path = fx.root().join(rel);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn agent_runs_read_only_scout_commands_and_answers_in_hits() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "agent.sh",
+        r#"read -r question
+case "$question" in *'"question":"where are expired keys deleted"'*) ;; *) exit 9;; esac
+echo '{"run": ["search", "activeExpireCycle", "-l"]}'
+read -r reply
+case "$reply" in *'src/expire.c'*) ;; *) exit 8;; esac
+echo '{"run": ["call", "{}"]}'
+read -r refused
+case "$refused" in *'only these scout commands may run'*) ;; *) exit 7;; esac
+echo '{"answer": {"hits": [{"path": "src/expire.c", "line": 4, "why": "activeExpireCycle deletes expired keys"}]}}'
+"#,
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    let run = fx.run(&["smart", "where are expired keys deleted", "--agent"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(out.contains("turns: 3  hits: 1"), "{}", run.describe());
+    assert!(
+        out.contains(" 1. src/expire.c:4\n    why: activeExpireCycle deletes expired keys\n"),
+        "{out}"
+    );
+    let run = fx.run(&[
+        "smart",
+        "where are expired keys deleted",
+        "--agent",
+        "--json",
+    ]);
+    let doc = run.json();
+    assert_eq!(doc["hits"][0]["path"], "src/expire.c");
+    assert_eq!(doc["turns"], 3);
+}
+
+#[test]
+fn an_agent_answer_that_does_not_validate_is_exit_2_saying_why() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "bad.sh",
+        "read -r q\necho '{\"answer\": {\"hits\": [{\"path\": \"src/expire.c\", \"line\": 4}]}}'\n",
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("the agent's answer is invalid: hit 1: \"why\" is missing");
+}
+
+#[test]
+fn an_agent_gets_at_most_8_turns() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "loop.sh",
+        "read -r q\nwhile true; do echo '{\"run\": [\"files\", \"*.c\"]}'; read -r reply || exit 0; done\n",
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("took 8 turns without an answer");
+}
+
+#[test]
+fn no_configured_agent_says_how_to_configure_one() {
+    let fx = tree();
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("no agent configured; set SCOUT_SMART_AGENT");
+}

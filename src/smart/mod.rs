@@ -17,6 +17,7 @@
 //! 6. **render** ([`render`]): the hits within the token budget, as text
 //!    or JSON.
 
+pub mod agent;
 pub mod candidates;
 pub mod concepts;
 pub mod render;
@@ -66,6 +67,10 @@ pub struct SmartSettings {
     pub budget_bytes: Option<usize>,
     pub json: bool,
     pub cache_dir: Option<PathBuf>,
+    /// `--agent`: hand the question to the agent of `SCOUT_SMART_AGENT`.
+    pub agent: bool,
+    /// `SCOUT_SMART_AGENT`, read once.
+    pub agent_command: Option<String>,
 }
 
 impl SmartSettings {
@@ -97,6 +102,8 @@ impl SmartSettings {
             },
             json: args.json,
             cache_dir: crate::dirs::cache_dir(),
+            agent: args.agent,
+            agent_command: std::env::var(agent::AGENT_ENV).ok(),
         })
     }
 }
@@ -308,6 +315,9 @@ pub fn run(
             "scout: {}: no such file or directory (not searched)",
             crate::shell::quote(path.as_encoded_bytes())
         )?;
+    }
+    if settings.agent {
+        return agent::delegate(settings, out);
     }
     let answer = answer(
         &settings.rg,
