@@ -97,7 +97,8 @@ pub struct Page {
 /// The why of a hit: each field that scored, strongest first, with the
 /// question's words it matched (`"free"~"release"` when only a related
 /// form matched), then the words its file holds (the file's share of the
-/// score), then the prior that ranked it down, e.g. `name performEvictions
+/// score), how many of the question's words it covers when not all (the
+/// coverage factor), then the prior that ranked it down, e.g. `name performEvictions
 /// ← "evicting"; path src/evict ← "evicting"; body ← "keys" ×4; file ←
 /// "evicting", "keys"`.
 pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) -> String {
@@ -161,6 +162,13 @@ pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) ->
             .map(|(c, _)| format!("{:?}", concepts[c].word))
             .collect();
         parts.push(format!("file ← {}", words.join(", ")));
+    }
+    if scored.covered < concepts.len() {
+        parts.push(format!(
+            "covers {} of {} words",
+            scored.covered,
+            concepts.len()
+        ));
     }
     if let Some(prior) = scored.prior {
         parts.push(format!("ranked down ×{}: {}", prior.factor, prior.reason));
@@ -360,6 +368,20 @@ mod tests {
         assert!(!w.contains("doc"), "no doc comment, no doc in the why: {w}");
         assert!(!w.contains("path"), "the path matched nothing: {w}");
         assert!(!w.contains("file ←"), "the file's share did not score: {w}");
+        assert!(
+            !w.contains("covers"),
+            "all words covered, no coverage factor: {w}"
+        );
+    }
+
+    #[test]
+    fn why_names_the_coverage_when_words_are_missing() {
+        let c = concepts("evict zebra");
+        let mut m = WordMatcher::new(&c);
+        let u = units(0, "a.c", "evict it\n", &[], &mut m);
+        let s = score(0, &u[0], &c, &[2.0, 2.0], &[2.0, 10.0, 3.0, 20.0], None).unwrap();
+        let w = why(&s, &u[0], &c, &parsed("a.c", 2));
+        assert!(w.ends_with("covers 1 of 2 words"), "{w}");
     }
 
     #[test]
