@@ -19,6 +19,28 @@ Examples:
   scout search useState --page 2        the next page of the same ranked order
   scout search useState --json          one JSON document (schema in the README)";
 
+const SMART_EXAMPLES: &str = "\
+Examples:
+  scout smart 'where are expired keys deleted'          definitions that answer, each with its why
+  scout smart 'read the config file' src --type rust    within src/, Rust files only
+  scout smart 'retry with backoff' --max-results 5 --json
+
+The question becomes concepts: stop and question words dropped, words stemmed,
+each widened by a small code vocabulary (fetch ~ load, download; remove ~
+delete, unlink; ...) at a lower weight. One rg pass over all their forms
+(case-insensitive, inside identifiers) gives the candidate files; the best are
+parsed and their definitions scored (BM25F over name, doc comment, path and
+body, rarer words weighing more; tests, docs, translations, data and generated
+files ranked down unless asked for). No index, no model, no network.
+
+With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
+sh -c) as one JSON line; each line it writes back is {\"run\": [\"search\", ...]}
+(only files, grep, search and read run; the output comes back as a JSON line)
+or {\"answer\": {\"hits\": [{\"path\", \"line\", \"why\"}]}}, within 8 turns. An
+answer that does not validate is exit 2, saying what was wrong.
+
+Exit status: 0 hits shown, 1 none, 2 bad input, 3 partial (some paths unreadable).";
+
 const GREP_EXAMPLES: &str = "\
 Examples:
   scout grep useState                       files that match, newest first
@@ -62,6 +84,8 @@ Request fields (unknown fields are an error):
               content, count), -A, -B, -C, context, -n, -i, type, glob,
               head_limit, offset, multiline, timeout
   search      query (required), path, kind, -i, glob, type, budget_tokens, page
+  smart       query (a question in words, required), path, max_results, glob,
+              type, budget_tokens
 The answer is one JSON object with `truncated` and counts, or `error`.";
 
 const READ_EXAMPLES: &str = "\
@@ -184,6 +208,9 @@ pub enum Command {
     /// Ranked, budgeted search: definitions first, exact counts, what was left out.
     #[command(after_help = SEARCH_EXAMPLES)]
     Search(SearchArgs),
+    /// Search by meaning: definitions that answer a question in words, each with why.
+    #[command(after_help = SMART_EXAMPLES)]
+    Smart(SmartArgs),
     /// Faithful rg results: matching files (newest first), lines or counts, paginated.
     #[command(after_help = GREP_EXAMPLES)]
     Grep(GrepArgs),
@@ -193,7 +220,7 @@ pub enum Command {
     /// One definition or a line range of a file, numbered, within a budget.
     #[command(after_help = READ_EXAMPLES)]
     Read(ReadArgs),
-    /// Answer one JSON request (files, content or search) with one JSON object.
+    /// Answer one JSON request (files, content, search or smart) with one JSON object.
     #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
     /// What this agent session was shown (session memory): show or clear it.
@@ -258,6 +285,50 @@ pub struct SearchArgs {
 
     #[command(flatten)]
     pub color: ColorArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SmartArgs {
+    /// The question, in words: what the code does ("where are expired keys deleted").
+    #[arg(value_name = "QUESTION")]
+    pub question: String,
+
+    /// Files or directories to search [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// Hits shown, at most.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_results: usize,
+
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    #[arg(
+        short = 't',
+        long = "type",
+        visible_alias = "lang",
+        value_name = "NAME"
+    )]
+    pub types: Vec<String>,
+
+    /// Search hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Token budget of the page, estimated as bytes / 4; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = 1500)]
+    pub budget_tokens: u64,
+
+    /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns).
+    #[arg(long)]
+    pub agent: bool,
 }
 
 /// When to colour the output, as rg's `--color`.

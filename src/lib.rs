@@ -26,6 +26,7 @@ pub mod search;
 pub mod session;
 pub mod setup;
 pub mod shell;
+pub mod smart;
 pub mod views;
 
 use std::ffi::OsString;
@@ -94,6 +95,11 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Some(Command::Search(args)) => {
             let settings = search::settings::SearchSettings::resolve(args, &argv)?;
             commands::search::run(&settings, out, err)
+        }
+        Some(Command::Smart(args)) => {
+            let started = std::time::Instant::now();
+            let settings = smart::SmartSettings::resolve(args)?;
+            smart::run(&settings, started, out, err)
         }
         Some(Command::Grep(args)) => {
             let settings = views::grep::GrepSettings::resolve(args, &views::process_env)?;

@@ -255,7 +255,7 @@ fn a_bad_or_missing_mode_is_an_error_naming_the_modes() {
         let answer = expect_error(&call(&env, request), Some("mode"), "mode");
         assert_eq!(
             answer["error"]["allowed"],
-            json!(["files", "content", "search"])
+            json!(["files", "content", "search", "smart"])
         );
     }
 }
@@ -371,4 +371,66 @@ fn a_timeout_is_flagged_with_the_partial_results() {
     assert_eq!(answer["timed_out"], true);
     assert_eq!(answer["truncated"], true);
     assert_eq!(answer["exit"], 3);
+}
+
+#[test]
+fn smart_mode_answers_hits_with_path_line_and_why() {
+    let env = tree();
+    env.write(
+        "src/settings.rs",
+        "/// Read and validate the user's configuration file.\npub fn parse_config_file(path: &str) -> Config {\n    Config::default()\n}\n",
+    );
+    let run = call(
+        &env,
+        json!({"mode": "smart", "query": "read the configuration file", "max_results": 2}),
+    );
+    run.expect_code(0);
+    let answer = run.json();
+    assert_eq!(answer["mode"], "smart");
+    assert_eq!(answer["exit"], 0);
+    let hit = &answer["hits"][0];
+    assert_eq!(hit["path"], "src/settings.rs", "{}", run.describe());
+    assert_eq!(hit["line"], 2);
+    assert!(hit["why"]
+        .as_str()
+        .unwrap()
+        .contains("doc \"Read and validate"));
+    assert!(answer["hits"].as_array().unwrap().len() <= 2);
+    // The full document of `scout smart --json` rides along.
+    assert_eq!(
+        answer["result"]["hits"][0]["def"]["name"],
+        "parse_config_file"
+    );
+    assert_eq!(answer["truncated"], false);
+}
+
+#[test]
+fn smart_mode_validates_like_the_other_modes() {
+    let env = tree();
+    expect_error(
+        &call(&env, json!({"mode": "smart"})),
+        Some("query"),
+        "needs \"query\"",
+    );
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "smart", "query": "x", "max_results": "3"}),
+        ),
+        Some("max_results"),
+        "must be an integer, 0 or more",
+    );
+    expect_error(
+        &call(&env, json!({"mode": "smart", "query": "x", "page": 2})),
+        Some("page"),
+        "unknown field",
+    );
+    expect_error(
+        &call(
+            &env,
+            json!({"mode": "smart", "query": "load config", "max_results": 0}),
+        ),
+        None,
+        "--max-results must be at least 1",
+    );
 }

@@ -1224,3 +1224,42 @@ fn the_parser_overrules_a_lexical_definition_in_a_file_whose_definitions_are_els
         );
     }
 }
+
+#[test]
+fn the_fallback_ranks_files_by_meaning_and_says_so() {
+    let fx = Fixture::new();
+    // Many lines with the common words, in a file about something else;
+    // one definition named for the rare ones.
+    fx.write(
+        "noise.py",
+        "# the config is read here and there, the file is the file\n".repeat(20),
+    );
+    fx.write(
+        "loader.py",
+        "def load_settings_file(path):\n    \"\"\"Parse the configuration file.\"\"\"\n    return path\n",
+    );
+    let run = fx.run(&["search", "parse the configuration file", "--explain"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout().contains(
+            "fallback: no line has \"parse the configuration file\"; showing lines with any of its 4 words, case-insensitive, ranked by meaning as scout smart ranks them"
+        ),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(run.files()[0].0, "loader.py", "{}", run.describe());
+}
+
+#[test]
+fn a_fallback_smart_cannot_rank_points_to_scout_smart() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "where is it\n");
+    let run = fx.run(&["search", "is where", "--explain"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout()
+            .contains("case-insensitive; for a question in words, try: scout smart 'is where'"),
+        "{}",
+        run.describe()
+    );
+}

@@ -12,11 +12,12 @@
 //! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
 //! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
 //! | `search` | `query`*, `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout search --json` |
+//! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //!
 //! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
 //! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
-//! `budget_tokens` and `page` are integers, 0 or more; `-n`, `-i` and
+//! `budget_tokens`, `page` and `max_results` are integers, 0 or more; `-n`, `-i` and
 //! `multiline` are booleans; `timeout` is a number of seconds (0 = no
 //! limit). Relative paths resolve against `cwd`, else the process's working
 //! directory. Defaults are the command line's.
@@ -33,8 +34,10 @@
 //!  "matching_lines":2,"shown":1,"total":1,"offset":0,"next_offset":null, ...}
 //! {"mode":"search","result":{...scout search --json...},"truncated":true,
 //!  "warnings":[],"exit":0}
+//! {"mode":"smart","hits":[{"path":"src/evict.c","line":520,"why":"name performEvictions ← ..."}],
+//!  "result":{...scout smart --json...},"truncated":false,"warnings":[],"exit":0}
 //! {"error":{"message":"unknown mode \"grep\"","field":"mode",
-//!  "allowed":["files","content","search"]},"exit":2}
+//!  "allowed":["files","content","search","smart"]},"exit":2}
 //! ```
 //!
 //! - `files` holds paths (output_mode `files_with_matches` and mode
@@ -50,6 +53,10 @@
 //! - `result` (mode `search`) is the document of `scout search --json`,
 //!   unchanged; `truncated` is true when it has more pages or left
 //!   matches out.
+//! - `hits` (mode `smart`) is the reference contract's strict list: each
+//!   hit's `path`, `line` and `why`; `result` is the document of `scout
+//!   smart --json`, unchanged (enclosing definitions, signals, the
+//!   candidate set); `truncated` is true when the budget cut hits.
 //! - `exit`: 0 results, 1 no match, 2 error, 3 partial (timed out, or
 //!   some files could not be read: see `warnings`).
 //!
@@ -76,7 +83,7 @@ use crate::views::grep::{self, GrepSettings, Items};
 use crate::views::{self, EnvLookup};
 
 /// The modes a request may name.
-pub const MODES: [&str; 3] = ["files", "content", "search"];
+pub const MODES: [&str; 4] = ["files", "content", "search", "smart"];
 
 /// What a field's value must be.
 #[derive(Debug, Clone, Copy)]
@@ -158,6 +165,31 @@ const SEARCH_FIELDS: &[Field] = &[
     ("cwd", Shape::Text, false),
 ];
 
+const SMART_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("query", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("max_results", Shape::Count, false),
+    ("glob", Shape::Text, false),
+    ("type", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("cwd", Shape::Text, false),
+];
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct SmartRequest {
+    mode: String,
+    query: String,
+    path: Option<String>,
+    max_results: Option<usize>,
+    glob: Option<String>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    budget_tokens: Option<u64>,
+    cwd: Option<String>,
+}
+
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 struct FilesRequest {
@@ -220,6 +252,7 @@ enum Request {
     Files(FilesRequest),
     Content(ContentRequest),
     Search(SearchRequest),
+    Smart(SmartRequest),
 }
 
 impl Request {
@@ -228,6 +261,7 @@ impl Request {
             Request::Files(r) => r.cwd.as_deref(),
             Request::Content(r) => r.cwd.as_deref(),
             Request::Search(r) => r.cwd.as_deref(),
+            Request::Smart(r) => r.cwd.as_deref(),
         }
     }
 }
@@ -283,6 +317,7 @@ fn parse(text: &str) -> Result<Request, Problem> {
         Some(Value::String(mode)) if mode == "files" => FILES_FIELDS,
         Some(Value::String(mode)) if mode == "content" => CONTENT_FIELDS,
         Some(Value::String(mode)) if mode == "search" => SEARCH_FIELDS,
+        Some(Value::String(mode)) if mode == "smart" => SMART_FIELDS,
         Some(other) => {
             return Err(Problem::about(
                 "mode",
@@ -327,6 +362,7 @@ fn parse(text: &str) -> Result<Request, Problem> {
     Ok(match mode.as_str() {
         "files" => Request::Files(typed(object)?),
         "content" => Request::Content(typed(object)?),
+        "smart" => Request::Smart(typed(object)?),
         _ => Request::Search(typed(object)?),
     })
 }
@@ -371,6 +407,7 @@ pub fn run(
         Request::Files(request) => files_answer(request, env),
         Request::Content(request) => content_answer(request, env),
         Request::Search(request) => search_answer(request),
+        Request::Smart(request) => smart_answer(request),
     };
     match answer {
         Ok((answer, status)) => {
@@ -616,6 +653,83 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
     Ok((serde_json::to_vec(&answer)?, status))
 }
 
+/// The `scout smart` command line of a smart request.
+fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "smart".into(), "--json".into()];
+    if let Some(n) = request.max_results {
+        argv.extend(["--max-results".into(), n.to_string().into()]);
+    }
+    for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
+        argv.extend(["-g".into(), glob.into()]);
+    }
+    if let Some(file_type) = &request.file_type {
+        argv.extend(["--type".into(), file_type.into()]);
+    }
+    if let Some(budget) = request.budget_tokens {
+        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
+    }
+    argv.extend(["--".into(), request.query.clone().into()]);
+    if let Some(path) = &request.path {
+        argv.push(path.into());
+    }
+    argv
+}
+
+fn smart_answer(request: SmartRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    let argv = smart_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Smart(args)) => args,
+        _ => unreachable!("smart_argv starts with `scout smart`"),
+    };
+    let started = std::time::Instant::now();
+    let settings = crate::smart::SmartSettings::resolve(args)?;
+    let (mut document, mut messages) = (Vec::new(), Vec::new());
+    let status = crate::smart::run(&settings, started, &mut document, &mut messages)?;
+    let document = String::from_utf8(document)?;
+    let document = document.trim();
+    let result: Value = serde_json::from_str(document)?;
+    #[derive(Serialize)]
+    struct Hit {
+        path: String,
+        line: u64,
+        why: String,
+    }
+    let hits: Vec<Hit> = result["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| Hit {
+            path: h["path"].as_str().unwrap_or_default().to_string(),
+            line: h["line"].as_u64().unwrap_or_default(),
+            why: h["why"].as_str().unwrap_or_default().to_string(),
+        })
+        .collect();
+    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    #[derive(Serialize)]
+    struct SmartAnswer {
+        mode: &'static str,
+        hits: Vec<Hit>,
+        /// `scout smart --json`'s document, byte for byte.
+        result: Box<RawValue>,
+        truncated: bool,
+        warnings: Vec<String>,
+        exit: u8,
+    }
+    let answer = SmartAnswer {
+        mode: "smart",
+        hits,
+        truncated: result["left_out"].as_u64().unwrap_or(0) > 0,
+        result: RawValue::from_string(document.to_string())?,
+        warnings,
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -699,7 +813,12 @@ mod tests {
             assert_eq!(problem.field.as_deref(), Some("mode"), "{text}");
             assert_eq!(
                 problem.allowed,
-                Some(vec!["files".into(), "content".into(), "search".into()])
+                Some(vec![
+                    "files".into(),
+                    "content".into(),
+                    "search".into(),
+                    "smart".into()
+                ])
             );
         }
     }

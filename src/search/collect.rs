@@ -57,7 +57,7 @@ pub fn collect<'s>(
         let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
         if !second.files.is_empty() {
             fallback = Some(format!(
-                "no line has {:?}; showing lines with any of its {} words, case-insensitive, files with more of them first",
+                "no line has {:?}; showing lines with any of its {} words, case-insensitive",
                 query.text,
                 query.words.len()
             ));

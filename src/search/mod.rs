@@ -89,6 +89,7 @@ fn ranked(
     } = collect::collect(settings, &scorer, err)?;
     let (hits, matches) = totals(&files);
     let mut ranked = rank(&scorer, files);
+    let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
     let (repro, file_command) = repro_commands(&flags);
     let frame = frame(
         settings,
@@ -128,6 +129,37 @@ fn ranked(
         return Ok(ExitStatus::NoMatch);
     }
     Ok(partial.unwrap_or(ExitStatus::Shown))
+}
+
+/// The multi-word fallback ranked by meaning: the files `scout smart`
+/// ranks for the query first, in its order (the rest keep theirs), and
+/// the fallback's sentence saying so; when smart cannot rank the query
+/// (no word left once stop words are dropped, or none of its hits among
+/// these files), the order stays and the sentence points to `scout smart`.
+fn smart_fallback(
+    settings: &SearchSettings,
+    ranked: &mut [Ranked],
+    sentence: String,
+    err: &mut dyn Write,
+) -> String {
+    let order = crate::smart::file_order(
+        &settings.rg,
+        &settings.flags,
+        &settings.query.text,
+        settings.cache_dir.clone(),
+        err,
+    )
+    .unwrap_or_default();
+    let position = |path: &[u8]| order.iter().position(|p| p.as_bytes() == path);
+    if !ranked.iter().any(|r| position(&r.tally.path).is_some()) {
+        return format!(
+            "{sentence}; for a question in words, try: scout smart {}",
+            crate::shell::quote(settings.query.text.as_bytes())
+        );
+    }
+    // A stable sort: files smart did not rank keep their order, after.
+    ranked.sort_by_key(|r| position(&r.tally.path).unwrap_or(usize::MAX));
+    format!("{sentence}, ranked by meaning as scout smart ranks them")
 }
 
 /// Matching lines and matches in all (rg's `matched_lines`, `matches`).

@@ -109,7 +109,7 @@ fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
 
 /// The requested paths that exist, and those that do not (named on
 /// stderr, exit 3); an error when none exists.
-fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<OsString>)> {
+pub(crate) fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<OsString>)> {
     let mut missing = Vec::new();
     paths.retain(|p| {
         let exists = Path::new(p).symlink_metadata().is_ok();

@@ -1,0 +1,251 @@
+//! `scout smart --agent`: the question handed to an external agent CLI
+//! (the command in `SCOUT_SMART_AGENT`, run by `sh -c`), which may run only
+//! scout's read-only commands, for at most [`MAX_TURNS`] turns, and must
+//! answer in the hit structure of `scout smart`.
+//!
+//! The protocol is one JSON object per line each way. scout writes first:
+//!
+//! ```json
+//! {"question":"...","allowed":["files","grep","search","read"],"max_turns":8,
+//!  "answer":{"hits":[{"path":"string","line":"integer, optional","why":"string"}]}}
+//! ```
+//!
+//! Each line the agent writes is a turn: `{"run":["search","useState"]}`
+//! runs `scout search useState` in scout's working directory and is answered
+//! `{"turn":1,"exit":0,"output":"..."}` (or `{"turn":1,"error":"..."}` for a
+//! command that is not allowed); `{"answer":{"hits":[...]}}` ends the
+//! exchange. An answer that does not validate, a line that is not one of
+//! these, more than [`MAX_TURNS`] turns, or an agent that exits without an
+//! answer is an error (exit 2) saying what was wrong.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::exit::ExitStatus;
+use crate::smart::SmartSettings;
+
+/// The environment variable naming the agent command.
+pub const AGENT_ENV: &str = "SCOUT_SMART_AGENT";
+/// Turns the agent may take, answer included.
+pub const MAX_TURNS: usize = 8;
+/// The scout commands the agent may run: the read-only ones.
+pub const ALLOWED: [&str; 4] = ["files", "grep", "search", "read"];
+/// Bytes of a command's output passed back, at most.
+const OUTPUT_CAP: usize = 64 * 1024;
+
+/// One hit of an agent's answer, validated.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct AgentHit {
+    pub path: String,
+    pub line: Option<u64>,
+    pub why: String,
+}
+
+/// Checks an answer against the hit structure: `{"hits":[{"path":
+/// string, "line": integer (optional), "why": non-empty string}]}`, no
+/// other fields.
+pub fn validate(answer: &Value) -> Result<Vec<AgentHit>> {
+    let object = answer
+        .as_object()
+        .ok_or_else(|| anyhow!("the answer must be an object with \"hits\""))?;
+    if let Some(key) = object.keys().find(|k| *k != "hits") {
+        bail!("the answer has an unknown field {key:?} (only \"hits\")");
+    }
+    let hits = object
+        .get("hits")
+        .and_then(Value::as_array)
+        .ok_or_else(|| anyhow!("the answer's \"hits\" must be an array"))?;
+    hits.iter()
+        .enumerate()
+        .map(|(i, hit)| {
+            let n = i + 1;
+            let hit = hit
+                .as_object()
+                .ok_or_else(|| anyhow!("hit {n} must be an object"))?;
+            if let Some(key) = hit
+                .keys()
+                .find(|k| !["path", "line", "why"].contains(&k.as_str()))
+            {
+                bail!("hit {n} has an unknown field {key:?} (path, line, why)");
+            }
+            let path = match hit.get("path") {
+                Some(Value::String(p)) if !p.is_empty() => p.clone(),
+                Some(_) => bail!("hit {n}: \"path\" must be a non-empty string"),
+                None => bail!("hit {n}: \"path\" is missing"),
+            };
+            let line =
+                match hit.get("line") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v.as_u64().filter(|&l| l >= 1).ok_or_else(|| {
+                        anyhow!("hit {n}: \"line\" must be an integer, 1 or more")
+                    })?),
+                };
+            let why = match hit.get("why") {
+                Some(Value::String(w)) if !w.trim().is_empty() => w.clone(),
+                Some(_) => bail!("hit {n}: \"why\" must be a non-empty string"),
+                None => bail!("hit {n}: \"why\" is missing (every hit says why it answers)"),
+            };
+            Ok(AgentHit { path, line, why })
+        })
+        .collect()
+}
+
+/// Runs the exchange with the agent of `SCOUT_SMART_AGENT` and prints its
+/// validated hits.
+pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitStatus> {
+    let Some(command) = settings
+        .agent_command
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())
+    else {
+        bail!(
+            "--agent: no agent configured; set {AGENT_ENV} to a command that reads the question on stdin and answers in JSON lines (see `scout smart --help`), e.g. {AGENT_ENV}='my-agent --json'"
+        );
+    };
+    let scout = std::env::current_exe().context("finding scout's own binary")?;
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| format!("starting the agent {command:?}"))?;
+    let mut to_agent = child.stdin.take().expect("stdin is piped");
+    let mut from_agent = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let outcome = (|| -> Result<(Vec<AgentHit>, usize)> {
+        let opening = json!({
+            "question": settings.question,
+            "allowed": ALLOWED,
+            "max_turns": MAX_TURNS,
+            "answer": {"hits": [{"path": "string", "line": "integer, optional", "why": "string"}]},
+        });
+        writeln!(to_agent, "{opening}").context("writing to the agent")?;
+        for turn in 1..=MAX_TURNS {
+            let mut line = String::new();
+            if from_agent
+                .read_line(&mut line)
+                .context("reading the agent")?
+                == 0
+            {
+                bail!(
+                    "the agent exited after {} turns without an answer",
+                    turn - 1
+                );
+            }
+            let message: Value = serde_json::from_str(line.trim()).map_err(|e| {
+                anyhow!(
+                    "turn {turn}: the agent's line is not JSON ({e}): {:?}",
+                    line.trim()
+                )
+            })?;
+            if let Some(answer) = message.get("answer") {
+                return Ok((
+                    validate(answer).map_err(|e| anyhow!("the agent's answer is invalid: {e}"))?,
+                    turn,
+                ));
+            }
+            let Some(args) = message.get("run").and_then(Value::as_array) else {
+                bail!(
+                    "turn {turn}: the agent's line has neither \"run\" nor \"answer\": {}",
+                    line.trim()
+                );
+            };
+            let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
+            let reply = match args {
+                Some(args) if args.first().is_some_and(|a| ALLOWED.contains(a)) => {
+                    let output = Command::new(&scout)
+                        .args(&args)
+                        .env_remove(AGENT_ENV)
+                        .stdin(Stdio::null())
+                        .output()
+                        .context("running the agent's scout command")?;
+                    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+                    text.push_str(&String::from_utf8_lossy(&output.stderr));
+                    if text.len() > OUTPUT_CAP {
+                        let mut cut = OUTPUT_CAP;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        text.truncate(cut);
+                        text.push_str("\n[output cut]");
+                    }
+                    json!({"turn": turn, "exit": output.status.code(), "output": text})
+                }
+                _ => json!({"turn": turn, "error": format!(
+                    "only these scout commands may run: {}", ALLOWED.join(", ")
+                )}),
+            };
+            writeln!(to_agent, "{reply}").context("writing to the agent")?;
+        }
+        bail!("the agent took {MAX_TURNS} turns without an answer (at most {MAX_TURNS})")
+    })();
+    drop(to_agent);
+    let _ = child.kill();
+    let _ = child.wait();
+    let (hits, turns) = outcome?;
+    let hits: Vec<AgentHit> = hits.into_iter().take(settings.max_results).collect();
+    if settings.json {
+        let document = json!({
+            "question": settings.question,
+            "agent": command,
+            "turns": turns,
+            "hits": hits,
+        });
+        writeln!(out, "{document}")?;
+    } else {
+        writeln!(
+            out,
+            "smart: {:?}  agent: {command}  turns: {turns}  hits: {}",
+            settings.question,
+            hits.len()
+        )?;
+        for (i, hit) in hits.iter().enumerate() {
+            match hit.line {
+                Some(line) => writeln!(out, "{:2}. {}:{line}", i + 1, hit.path)?,
+                None => writeln!(out, "{:2}. {}", i + 1, hit.path)?,
+            }
+            writeln!(out, "    why: {}", hit.why)?;
+        }
+    }
+    Ok(if hits.is_empty() {
+        ExitStatus::NoMatch
+    } else {
+        ExitStatus::Shown
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_that_validate() {
+        let hits = validate(&json!({"hits": [
+            {"path": "src/a.rs", "line": 3, "why": "defines it"},
+            {"path": "src/b.rs", "why": "uses it"},
+        ]}))
+        .unwrap();
+        assert_eq!(hits[0].line, Some(3));
+        assert_eq!(hits[1].line, None);
+        assert!(validate(&json!({"hits": []})).unwrap().is_empty());
+    }
+
+    #[test]
+    fn answers_that_do_not_say_what_is_wrong() {
+        let err = |v: Value| validate(&v).unwrap_err().to_string();
+        assert!(err(json!({"hits": [{"path": "a"}]})).contains("hit 1: \"why\" is missing"));
+        assert!(err(json!({"hits": [{"path": "a", "why": " "}]})).contains("non-empty"));
+        assert!(err(json!({"hits": [{"why": "x"}]})).contains("\"path\" is missing"));
+        assert!(err(json!({"hits": [{"path": "a", "why": "x", "line": 0}]})).contains("\"line\""));
+        assert!(
+            err(json!({"hits": [{"path": "a", "why": "x", "score": 1}]}))
+                .contains("unknown field \"score\"")
+        );
+        assert!(err(json!({"results": []})).contains("unknown field"));
+        assert!(err(json!([])).contains("must be an object"));
+    }
+}

@@ -1,0 +1,162 @@
+//! From a question to its concepts: the words that say something about the
+//! code, each stemmed and widened by the code vocabulary ([`vocab`]).
+
+use crate::smart::vocab::{self, RELATED_WEIGHT};
+use crate::smart::words::{is_stop_word, split_words, stem};
+
+/// A form a concept is recognised by in code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Form {
+    /// The word (as typed, or the vocabulary's).
+    pub word: String,
+    /// The stem a code word must have to be this form.
+    pub stem: String,
+    /// What rg looks for, case-insensitively, inside identifiers: a prefix
+    /// of the words of this stem.
+    pub pattern: String,
+    /// 1 for the word as typed; [`RELATED_WEIGHT`] for a related form.
+    pub weight: f32,
+}
+
+/// One idea of the question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Concept {
+    /// The word as the question has it (lower-case).
+    pub word: String,
+    /// Its forms, the word's own first.
+    pub forms: Vec<Form>,
+}
+
+/// The shortest pattern rg is given: shorter ones match inside most
+/// identifiers. Shorter forms still count when a code word has their stem.
+pub const MIN_PATTERN: usize = 3;
+
+/// The concepts of `question`, in the order its words come: stop and
+/// question words, single letters and numbers dropped, one concept per
+/// stem. A related form already a concept of its own is not repeated.
+pub fn concepts(question: &str) -> Vec<Concept> {
+    let mut out: Vec<Concept> = Vec::new();
+    split_words(question, |word| {
+        if word.chars().all(|c| c.is_numeric()) || is_stop_word(word) {
+            return;
+        }
+        let stem = stem(word).into_owned();
+        // Two letters are a concept only when the vocabulary knows them
+        // (`db`, `fd`): most are the halves of a split word (`\xFF`).
+        if word.chars().count() < 3 && vocab::related(&stem).is_empty() {
+            return;
+        }
+        if out.iter().any(|c| c.forms[0].stem == stem) {
+            return;
+        }
+        out.push(Concept {
+            word: word.to_string(),
+            forms: vec![Form {
+                word: word.to_string(),
+                pattern: vocab::pattern(word, &stem),
+                stem,
+                weight: 1.0,
+            }],
+        });
+    });
+    let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
+    for concept in &mut out {
+        for related in vocab::related(&concept.forms[0].stem) {
+            if !own.contains(&related.stem) {
+                concept.forms.push(Form {
+                    word: related.word.to_string(),
+                    stem: related.stem.clone(),
+                    pattern: related.pattern.clone(),
+                    weight: RELATED_WEIGHT,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// How strongly a code word (lower-case, one word of a split identifier,
+/// `stem` its stem) is `form`: 1 when it has the form's stem, less when it
+/// only starts with or contains the form's pattern (`keepalive` holds
+/// `alive`), 0 when it is not the form.
+pub fn form_match(word: &str, word_stem: &str, form: &Form) -> f32 {
+    if word_stem == form.stem || word == form.pattern {
+        return form.weight;
+    }
+    let n = form.pattern.len();
+    if n >= 4 && word.starts_with(&form.pattern) {
+        return 0.7 * form.weight;
+    }
+    if n >= 5 && word.contains(&form.pattern) {
+        return 0.4 * form.weight;
+    }
+    0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_stop_and_question_words_and_stems() {
+        let c = concepts("Where is the code that evicts keys when memory is full?");
+        let words: Vec<&str> = c.iter().map(|c| c.word.as_str()).collect();
+        assert_eq!(words, ["evicts", "keys", "memory", "full"]);
+        assert_eq!(c[0].forms[0].stem, "evict");
+        assert_eq!(c[1].forms[0].stem, "key");
+    }
+
+    #[test]
+    fn one_concept_per_stem_and_identifiers_split() {
+        let c = concepts("parseConfig parses configs");
+        let words: Vec<&str> = c.iter().map(|c| c.word.as_str()).collect();
+        assert_eq!(words, ["parse", "config"]);
+    }
+
+    #[test]
+    fn widened_forms_weigh_less_and_skip_other_concepts() {
+        let c = concepts("delete the temporary directory");
+        let delete = &c[0];
+        assert_eq!(delete.forms[0].weight, 1.0);
+        let unlink = delete.forms.iter().find(|f| f.stem == "unlink").unwrap();
+        assert!(unlink.weight < 1.0);
+        let dir = c.iter().find(|c| c.word == "directory").unwrap();
+        assert_eq!(dir.forms[0].pattern, "director");
+        // "tmp" widens "temporary" but is not a concept of its own.
+        assert!(c[1].forms.iter().any(|f| f.stem == "tmp"));
+        assert!(concepts("delete remove").iter().all(|c| c
+            .forms
+            .iter()
+            .skip(1)
+            .all(|f| f.stem != "remov" && f.stem != "delet")));
+    }
+
+    #[test]
+    fn matches_code_words_by_stem_prefix_or_containment() {
+        let c = concepts("evicting");
+        let form = &c[0].forms[0];
+        assert_eq!(form_match("evictions", &stem("evictions"), form), 1.0);
+        assert_eq!(form_match("evict", "evict", form), 1.0);
+        let stamp = &concepts("stamp")[0].forms[0];
+        assert_eq!(form_match("timestamp", &stem("timestamp"), stamp), 0.4);
+        let alive = &concepts("alive")[0].forms[0];
+        assert_eq!(
+            form_match("keepalive", &stem("keepalive"), alive),
+            0.0,
+            "too short to look inside"
+        );
+        assert_eq!(form_match("evictable", "evict", form), 1.0);
+        assert_eq!(form_match("other", "other", form), 0.0);
+    }
+
+    #[test]
+    fn a_question_of_stop_words_has_no_concepts() {
+        assert!(concepts("where is it?").is_empty());
+        assert!(concepts("a 42 x").is_empty());
+        assert!(
+            concepts("xFF").iter().all(|c| c.word != "ff"),
+            "two letters only when known"
+        );
+        assert_eq!(concepts("db")[0].word, "db");
+    }
+}

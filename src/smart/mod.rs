@@ -1,0 +1,344 @@
+//! `scout smart QUESTION`: search by meaning, offline, every hit with its
+//! reason. Lexical retrieval that knows code, with no index:
+//!
+//! 1. **concepts** ([`concepts`]): the question's words, stop and question
+//!    words dropped, stemmed ([`words`]), each widened by a small code
+//!    vocabulary ([`vocab`]) at a lower weight;
+//! 2. **candidates** ([`candidates`]): one rg pass over every form, folded
+//!    into per-file, per-concept counts and document frequencies;
+//! 3. **files**: the candidates ranked by BM25 over those counts and their
+//!    paths, with priors ([`score::prior`]); only the best
+//!    [`PARSE_FILES`] are read and parsed, as search parses only its page;
+//! 4. **units** ([`units`]): each definition of those files (the
+//!    tree-sitter parsers of `scout search`, through the same
+//!    [`DefsCache`]), or the whole file, with its fields;
+//! 5. **score** ([`score`]): BM25F per concept over the fields, IDF from
+//!    the pass, priors; the why names the fields and words that scored;
+//! 6. **render** ([`render`]): the hits within the token budget, as text
+//!    or JSON.
+
+pub mod agent;
+pub mod candidates;
+pub mod concepts;
+pub mod render;
+pub mod score;
+pub mod units;
+pub mod vocab;
+pub mod words;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use crate::cli::SmartArgs;
+use crate::defs::cache::DefsCache;
+use crate::defs::Def;
+use crate::exit::ExitStatus;
+use crate::lang::Lang;
+use crate::rg::{Rg, SearchFlags};
+use crate::search::path_of;
+use crate::smart::candidates::Candidates;
+use crate::smart::concepts::Concept;
+use crate::smart::score::{idf, Prior, Scored, K1};
+use crate::smart::units::{Unit, WordMatcher};
+
+/// Candidate files read and parsed, at most: the best by the pass's
+/// counts. Beyond them a file is only a count.
+pub const PARSE_FILES: usize = 40;
+/// Bytes read for the parsed files, at most (the rest are skipped).
+pub const PARSE_BYTES: u64 = 6 << 20;
+/// A candidate larger than this is not read (almost always generated).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// A question, ready to answer.
+#[derive(Debug)]
+pub struct SmartSettings {
+    pub rg: Rg,
+    pub question: String,
+    /// Paths (those that exist), globs, types, `--hidden`.
+    pub flags: SearchFlags,
+    /// Requested paths that do not exist.
+    pub missing: Vec<OsString>,
+    pub max_results: usize,
+    /// Page budget in bytes; `None` means no limit.
+    pub budget_bytes: Option<usize>,
+    pub json: bool,
+    pub cache_dir: Option<PathBuf>,
+    /// `--agent`: hand the question to the agent of `SCOUT_SMART_AGENT`.
+    pub agent: bool,
+    /// `SCOUT_SMART_AGENT`, read once.
+    pub agent_command: Option<String>,
+}
+
+impl SmartSettings {
+    /// Validates the flags of `scout smart`.
+    pub fn resolve(args: SmartArgs) -> Result<SmartSettings> {
+        let question = args.question.trim().to_string();
+        if question.is_empty() {
+            bail!("the question is empty; describe what the code does, e.g. scout smart \"where are expired keys deleted\"");
+        }
+        if args.max_results == 0 {
+            bail!("--max-results must be at least 1");
+        }
+        let (paths, missing) = crate::search::settings::existing_paths(args.paths)?;
+        Ok(SmartSettings {
+            rg: Rg::from_env()?,
+            question,
+            flags: SearchFlags {
+                globs: args.globs,
+                types: args.types,
+                hidden: args.hidden,
+                paths,
+                ..SearchFlags::default()
+            },
+            missing,
+            max_results: args.max_results,
+            budget_bytes: match args.budget_tokens {
+                0 => None,
+                t => Some(t as usize * crate::search::page::BYTES_PER_TOKEN),
+            },
+            json: args.json,
+            cache_dir: crate::dirs::cache_dir(),
+            agent: args.agent,
+            agent_command: std::env::var(agent::AGENT_ENV).ok(),
+        })
+    }
+}
+
+/// A file that was read and parsed.
+#[derive(Debug)]
+pub struct Parsed {
+    pub path: String,
+    pub prior: Option<Prior>,
+    /// The file's score in the choice of files to read.
+    pub file_score: f32,
+    /// Per concept: its weighted matches in rg's pass.
+    pub counts: Vec<f32>,
+}
+
+/// The answer: concepts, the candidate set, the hits best first.
+#[derive(Debug)]
+pub struct Answer {
+    pub concepts: Vec<Concept>,
+    pub candidates: Candidates,
+    pub parsed: Vec<Parsed>,
+    pub units: Vec<Unit>,
+    /// Units scored (definitions and whole files).
+    pub scored: usize,
+    /// Of those, units with a matching word outside their path.
+    pub matched: usize,
+    pub hits: Vec<Scored>,
+}
+
+/// Answers `question` over the tree `base` names: the [`Answer`], its
+/// hits capped at `max_results`.
+pub fn answer(
+    rg: &Rg,
+    base: &SearchFlags,
+    question: &str,
+    max_results: usize,
+    cache_dir: Option<PathBuf>,
+    err: &mut dyn Write,
+) -> Result<Answer> {
+    let concepts = concepts::concepts(question);
+    if concepts.is_empty() {
+        bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
+    }
+    let candidates = candidates::collect(rg, base, &concepts, err)?;
+    let idfs: Vec<f32> = candidates
+        .df
+        .iter()
+        .map(|&df| idf(df, candidates.searched))
+        .collect();
+    let asks: Vec<&str> = concepts.iter().map(|c| c.forms[0].stem.as_str()).collect();
+    let mut matcher = WordMatcher::new(&concepts);
+    let chosen = choose_files(&candidates, &idfs, &asks, &mut matcher);
+    let cache = DefsCache::new(cache_dir);
+    let parse: Vec<(PathBuf, Lang)> = chosen
+        .iter()
+        .filter_map(|(i, _, _)| {
+            let path = &candidates.files[*i].path;
+            Lang::from_path(path).map(|lang| (path_of(path), lang))
+        })
+        .collect();
+    let mut all_defs = cache.defs_many(&parse).into_iter();
+    let mut parsed = Vec::new();
+    let mut units = Vec::new();
+    for (i, prior, file_score) in &chosen {
+        let raw = &candidates.files[*i].path;
+        let defs: Vec<Def> = if Lang::from_path(raw).is_some() {
+            all_defs.next().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let Ok(bytes) = std::fs::read(path_of(raw)) else {
+            continue;
+        };
+        let source = String::from_utf8_lossy(&bytes);
+        let path = String::from_utf8_lossy(raw).into_owned();
+        units.extend(units::units(
+            parsed.len(),
+            &path,
+            &source,
+            &defs,
+            &mut matcher,
+        ));
+        parsed.push(Parsed {
+            path,
+            prior: *prior,
+            file_score: *file_score,
+            counts: candidates.files[*i].counts.clone(),
+        });
+    }
+    let avg = score::averages(&units);
+    let mut hits: Vec<Scored> = units
+        .iter()
+        .enumerate()
+        .filter_map(|(i, u)| score::score(i, u, &concepts, &idfs, &avg, parsed[u.file].prior))
+        .collect();
+    for h in &mut hits {
+        let file = score::FILE_SHARE * parsed[units[h.unit].file].file_score;
+        h.score += file;
+        h.file_points = file * 1000.0;
+    }
+    let scored = units.len();
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| {
+                parsed[units[a.unit].file]
+                    .path
+                    .cmp(&parsed[units[b.unit].file].path)
+            })
+            .then_with(|| units[a.unit].line.cmp(&units[b.unit].line))
+    });
+    let matched = hits.len();
+    hits.truncate(max_results);
+    Ok(Answer {
+        concepts,
+        candidates,
+        parsed,
+        units,
+        scored,
+        matched,
+        hits,
+    })
+}
+
+/// The candidates worth reading, best first, with their priors: BM25 over
+/// the pass's counts (file length from its size) plus the concepts their
+/// paths name, times the prior; at most [`PARSE_FILES`] and
+/// [`PARSE_BYTES`].
+fn choose_files(
+    candidates: &Candidates,
+    idfs: &[f32],
+    asks: &[&str],
+    matcher: &mut WordMatcher<'_>,
+) -> Vec<(usize, Option<Prior>, f32)> {
+    let sizes: Vec<u64> = candidates
+        .files
+        .iter()
+        .map(|f| std::fs::metadata(path_of(&f.path)).map_or(0, |m| m.len()))
+        .collect();
+    let avg = (sizes.iter().sum::<u64>() as f32 / sizes.len().max(1) as f32).max(1.0);
+    let mut ranked: Vec<(f32, usize, Option<Prior>)> = candidates
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sizes[*i] > 0 && sizes[*i] <= MAX_FILE_BYTES)
+        .map(|(i, f)| {
+            let path = String::from_utf8_lossy(&f.path);
+            let prior = score::prior(&path, asks);
+            let in_path = matcher.line(path.rsplit_once('.').map_or(&path[..], |(p, _)| p));
+            let norm = 1.0 - 0.75 + 0.75 * sizes[i] as f32 / avg;
+            let mut s = 0.0;
+            for (c, &tf) in f.counts.iter().enumerate() {
+                if tf > 0.0 {
+                    s += idfs[c] * tf * (K1 + 1.0) / (tf + K1 * norm);
+                }
+                if in_path.hits.iter().any(|h| h.0 == c) {
+                    s += idfs[c];
+                }
+            }
+            (s * prior.map_or(1.0, |p| p.factor), i, prior)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut bytes = 0;
+    let mut out = Vec::new();
+    for (score, i, prior) in ranked {
+        if out.len() == PARSE_FILES || bytes + sizes[i] > PARSE_BYTES {
+            break;
+        }
+        bytes += sizes[i];
+        out.push((i, prior, score));
+    }
+    out
+}
+
+/// Files in the order `scout smart` ranks them for `question` (each at
+/// its best hit), for the multi-word fallback of `scout search`.
+pub fn file_order(
+    rg: &Rg,
+    base: &SearchFlags,
+    question: &str,
+    cache_dir: Option<PathBuf>,
+    err: &mut dyn Write,
+) -> Result<Vec<String>> {
+    let answer = answer(rg, base, question, FALLBACK_HITS, cache_dir, err)?;
+    let mut order: Vec<String> = Vec::new();
+    for hit in &answer.hits {
+        let path = &answer.parsed[answer.units[hit.unit].file].path;
+        if !order.contains(path) {
+            order.push(path.clone());
+        }
+    }
+    Ok(order)
+}
+
+/// Hits ranked when smart orders the files of search's fallback.
+const FALLBACK_HITS: usize = 200;
+
+/// Runs `scout smart`: the answer, rendered on `out`; warnings on `err`.
+pub fn run(
+    settings: &SmartSettings,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    for path in &settings.missing {
+        writeln!(
+            err,
+            "scout: {}: no such file or directory (not searched)",
+            crate::shell::quote(path.as_encoded_bytes())
+        )?;
+    }
+    if settings.agent {
+        return agent::delegate(settings, out);
+    }
+    let answer = answer(
+        &settings.rg,
+        &settings.flags,
+        &settings.question,
+        settings.max_results,
+        settings.cache_dir.clone(),
+        err,
+    )?;
+    let page = render::Page::new(&settings.question, &answer, settings.budget_bytes, started);
+    if settings.json {
+        render::write_json(out, &page)?;
+    } else {
+        out.write_all(page.text().as_bytes())?;
+    }
+    let partial = answer.candidates.partial.is_some() || !settings.missing.is_empty();
+    Ok(if partial {
+        ExitStatus::Partial
+    } else if answer.hits.is_empty() {
+        ExitStatus::NoMatch
+    } else {
+        ExitStatus::Shown
+    })
+}

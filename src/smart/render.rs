@@ -1,0 +1,405 @@
+//! The answer as a page: a header with the candidate set's size, the hits
+//! (path, line, enclosing definition, why), what was left out, and the
+//! `repro:` line of the candidate set; as text or as one JSON document.
+//!
+//! ```text
+//! smart: "free memory by evicting keys"  candidates: 412 files, 60 read, 3120 units scored  hits: 10  ~380tok 142ms
+//! concepts: free (~release), memory (~mem, ~ram), evicting, keys
+//!  1. src/evict.c:520  function performEvictions (520-712)
+//!     why: name performEvictions ← "evicting"; doc "Check that memory usage…" ← "memory"; body ← "keys" ×4
+//! repro: rg -c -F -i -e evict -e memory … (the candidate files)
+//! ```
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::search::page::tokens;
+use crate::smart::concepts::{form_match, Concept};
+use crate::smart::score::Scored;
+use crate::smart::units::{FieldKind, Unit};
+use crate::smart::words::stem;
+use crate::smart::{Answer, Parsed};
+
+/// Words of the body named in a why, at most (the strongest).
+const BODY_WORDS: usize = 4;
+
+/// One hit as shown.
+#[derive(Debug, Serialize)]
+pub struct Hit {
+    pub rank: usize,
+    pub path: String,
+    pub line: u32,
+    /// The enclosing definition, when the hit is one.
+    pub def: Option<DefView>,
+    /// Score × 1000, rounded.
+    pub score: u64,
+    pub why: String,
+    pub signals: Vec<SignalView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DefView {
+    pub kind: &'static str,
+    pub name: String,
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SignalView {
+    pub field: &'static str,
+    pub points: u64,
+    /// The question's words this field matched.
+    pub words: Vec<String>,
+    /// The code words that matched them.
+    pub matched: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ConceptView {
+    pub word: String,
+    pub stem: String,
+    /// Related words, weighing less than the word.
+    pub related: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CandidateView {
+    /// Files rg searched.
+    pub searched: u64,
+    /// Files holding a form of a concept.
+    pub files: usize,
+    /// Of those, read and parsed.
+    pub read: usize,
+    /// Units scored: definitions, and whole files without any.
+    pub units: usize,
+    /// Units with a matching word outside their path.
+    pub matched: usize,
+}
+
+/// The page.
+#[derive(Debug, Serialize)]
+pub struct Page {
+    pub question: String,
+    pub concepts: Vec<ConceptView>,
+    pub candidates: CandidateView,
+    pub hits: Vec<Hit>,
+    /// Hits found (up to --max-results) but cut by the token budget.
+    pub left_out: usize,
+    pub tokens: usize,
+    pub elapsed_ms: u64,
+    /// The rg command listing the candidate files with their counts.
+    pub repro: String,
+}
+
+/// The why of a hit: each field that scored, strongest first, with the
+/// question's words it matched (`"free"~"release"` when only a related
+/// form matched), then the words its file holds (the file's share of the
+/// score), how many of the question's words it covers when not all (the
+/// coverage factor), then the prior that ranked it down, e.g. `name performEvictions
+/// ← "evicting"; path src/evict ← "evicting"; body ← "keys" ×4; file ←
+/// "evicting", "keys"`.
+pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) -> String {
+    let path = &file.path[..];
+    let mut parts = Vec::new();
+    for signal in &scored.signals {
+        let tf = |c: usize| unit.fields[signal.field as usize].tf[c];
+        let mut matched: Vec<&(usize, Vec<std::rc::Rc<str>>)> = signal.words.iter().collect();
+        let mut more = 0;
+        if signal.field == FieldKind::Body && matched.len() > BODY_WORDS {
+            matched.sort_by(|a, b| tf(b.0).total_cmp(&tf(a.0)).then(a.0.cmp(&b.0)));
+            more = matched.len() - BODY_WORDS;
+            matched.truncate(BODY_WORDS);
+        }
+        let mut words: Vec<String> = matched
+            .into_iter()
+            .map(|(c, seen)| {
+                let concept = &concepts[*c];
+                let direct = seen
+                    .iter()
+                    .any(|w| form_match(w, &stem(w), &concept.forms[0]) > 0.0);
+                let shown = if direct || seen.is_empty() {
+                    format!("{:?}", concept.word)
+                } else {
+                    format!("{:?}~{:?}", concept.word, seen[0])
+                };
+                let n = unit.fields[signal.field as usize].tf[*c].round() as u32;
+                if signal.field == FieldKind::Body && n >= 2 {
+                    format!("{shown} ×{n}")
+                } else {
+                    shown
+                }
+            })
+            .collect();
+        if more > 0 {
+            words.push(format!("+{more} more"));
+        }
+        let words = words.join(", ");
+        parts.push(match signal.field {
+            FieldKind::Name => format!(
+                "name {} ← {words}",
+                unit.def.as_ref().map_or_else(
+                    || path.rsplit('/').next().unwrap_or(path).to_string(),
+                    |d| d.short.clone()
+                )
+            ),
+            FieldKind::Doc => match &unit.doc_line {
+                Some(line) => format!("doc {line:?} ← {words}"),
+                None => format!("doc ← {words}"),
+            },
+            FieldKind::Path => format!("path {path} ← {words}"),
+            FieldKind::Body => format!("body ← {words}"),
+        });
+    }
+    if scored.file_points > 0.0 {
+        let words: Vec<String> = file
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0.0)
+            .map(|(c, _)| format!("{:?}", concepts[c].word))
+            .collect();
+        parts.push(format!("file ← {}", words.join(", ")));
+    }
+    if scored.covered < concepts.len() {
+        parts.push(format!(
+            "covers {} of {} words",
+            scored.covered,
+            concepts.len()
+        ));
+    }
+    if let Some(prior) = scored.prior {
+        parts.push(format!("ranked down ×{}: {}", prior.factor, prior.reason));
+    }
+    parts.join("; ")
+}
+
+impl Page {
+    /// The page of `answer`, its hits cut to fit `budget` bytes.
+    pub fn new(question: &str, answer: &Answer, budget: Option<usize>, started: Instant) -> Page {
+        let concepts = answer
+            .concepts
+            .iter()
+            .map(|c| ConceptView {
+                word: c.word.clone(),
+                stem: c.forms[0].stem.clone(),
+                related: c.forms[1..].iter().map(|f| f.word.clone()).collect(),
+            })
+            .collect();
+        let repro = answer
+            .candidates
+            .flags
+            .repro()
+            .replacen("rg -n --no-heading", "rg -c", 1);
+        let hits: Vec<Hit> = answer
+            .hits
+            .iter()
+            .enumerate()
+            .map(|(rank, s)| {
+                let unit = &answer.units[s.unit];
+                let path = &answer.parsed[unit.file].path;
+                Hit {
+                    rank: rank + 1,
+                    path: path.clone(),
+                    line: unit.line,
+                    def: unit.def.as_ref().map(|d| DefView {
+                        kind: d.kind.label(),
+                        name: d.name.clone(),
+                        start: d.start_line,
+                        end: d.end_line,
+                    }),
+                    score: (s.score * 1000.0).round() as u64,
+                    why: why(s, unit, &answer.concepts, &answer.parsed[unit.file]),
+                    signals: s
+                        .signals
+                        .iter()
+                        .map(|g| SignalView {
+                            field: g.field.label(),
+                            points: g.points.round() as u64,
+                            words: g
+                                .words
+                                .iter()
+                                .map(|(c, _)| answer.concepts[*c].word.clone())
+                                .collect(),
+                            matched: g
+                                .words
+                                .iter()
+                                .flat_map(|(_, seen)| seen.iter().map(|w| w.to_string()))
+                                .collect(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let mut page = Page {
+            question: question.to_string(),
+            concepts,
+            candidates: CandidateView {
+                searched: answer.candidates.searched,
+                files: answer.candidates.files.len(),
+                read: answer.parsed.len(),
+                units: answer.scored,
+                matched: answer.matched,
+            },
+            hits,
+            left_out: 0,
+            tokens: 0,
+            elapsed_ms: 0,
+            repro,
+        };
+        if let Some(budget) = budget {
+            while page.hits.len() > 1 && page.text().len() > budget {
+                page.hits.pop();
+                page.left_out += 1;
+            }
+        }
+        page.tokens = tokens(page.text().len());
+        page.elapsed_ms = started.elapsed().as_millis() as u64;
+        page
+    }
+
+    /// The text page.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "smart: {:?}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{}tok {}ms\n",
+            self.question,
+            self.candidates.files,
+            self.candidates.searched,
+            self.candidates.read,
+            self.candidates.units,
+            self.hits.len(),
+            self.tokens,
+            self.elapsed_ms
+        );
+        let concepts: Vec<String> = self
+            .concepts
+            .iter()
+            .map(|c| {
+                if c.related.is_empty() {
+                    c.word.clone()
+                } else {
+                    let related: Vec<String> = c.related.iter().map(|r| format!("~{r}")).collect();
+                    format!("{} ({})", c.word, related.join(", "))
+                }
+            })
+            .collect();
+        s.push_str(&format!("concepts: {}\n", concepts.join(", ")));
+        for hit in &self.hits {
+            s.push_str(&format!("{:2}. {}:{}", hit.rank, hit.path, hit.line));
+            if let Some(d) = &hit.def {
+                let title = if d.name.starts_with(d.kind) {
+                    d.name.clone()
+                } else {
+                    format!("{} {}", d.kind, d.name)
+                };
+                s.push_str(&format!("  {title} ({}-{})", d.start, d.end));
+            }
+            s.push_str(&format!("\n    why: {}\n", hit.why));
+        }
+        if self.hits.is_empty() {
+            s.push_str("no definition or file matched the question's words outside their paths\n");
+        }
+        if self.left_out > 0 {
+            s.push_str(&format!(
+                "+{} more hits cut by the token budget: --budget-tokens N, or --max-results N\n",
+                self.left_out
+            ));
+        }
+        s.push_str(&format!("repro: {} (the candidate files)\n", self.repro));
+        s
+    }
+}
+
+/// Writes the page as one JSON document and a newline.
+pub fn write_json(out: &mut dyn Write, page: &Page) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, page)?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::defs::{Def, DefKind};
+    use crate::smart::concepts::concepts;
+    use crate::smart::score::{score, Prior};
+    use crate::smart::units::{units, WordMatcher};
+
+    fn parsed(path: &str, concepts: usize) -> Parsed {
+        Parsed {
+            path: path.into(),
+            prior: None,
+            file_score: 0.0,
+            counts: vec![1.0; concepts],
+        }
+    }
+
+    #[test]
+    fn why_names_only_the_fields_that_scored() {
+        let c = concepts("evict keys release");
+        let mut m = WordMatcher::new(&c);
+        let src = "int performEvictions(void) {\n  free(key); free(key);\n}\n";
+        let defs = vec![Def {
+            kind: DefKind::Function,
+            name: "performEvictions".into(),
+            short: "performEvictions".into(),
+            start_line: 1,
+            end_line: 3,
+            name_line: 1,
+        }];
+        let u = units(0, "src/server.c", src, &defs, &mut m);
+        let s = score(
+            0,
+            &u[0],
+            &c,
+            &[2.0, 2.0, 2.0],
+            &[2.0, 10.0, 3.0, 20.0],
+            None,
+        )
+        .unwrap();
+        let w = why(&s, &u[0], &c, &parsed("src/server.c", 0));
+        assert!(w.starts_with("name performEvictions ← \"evict\""), "{w}");
+        assert!(
+            w.contains("body ← \"evict\", \"keys\" ×2, \"release\"~\"free\" ×1")
+                || w.contains("\"release\"~\"free\""),
+            "{w}"
+        );
+        assert!(!w.contains("doc"), "no doc comment, no doc in the why: {w}");
+        assert!(!w.contains("path"), "the path matched nothing: {w}");
+        assert!(!w.contains("file ←"), "the file's share did not score: {w}");
+        assert!(
+            !w.contains("covers"),
+            "all words covered, no coverage factor: {w}"
+        );
+    }
+
+    #[test]
+    fn why_names_the_coverage_when_words_are_missing() {
+        let c = concepts("evict zebra");
+        let mut m = WordMatcher::new(&c);
+        let u = units(0, "a.c", "evict it\n", &[], &mut m);
+        let s = score(0, &u[0], &c, &[2.0, 2.0], &[2.0, 10.0, 3.0, 20.0], None).unwrap();
+        let w = why(&s, &u[0], &c, &parsed("a.c", 2));
+        assert!(w.ends_with("covers 1 of 2 words"), "{w}");
+    }
+
+    #[test]
+    fn why_names_the_prior_that_scored() {
+        let c = concepts("evict");
+        let mut m = WordMatcher::new(&c);
+        let u = units(0, "tests/evict.tcl", "evict it\n", &[], &mut m);
+        let prior = Some(Prior {
+            factor: 0.35,
+            reason: "test",
+        });
+        let s = score(0, &u[0], &c, &[2.0], &[2.0, 10.0, 3.0, 20.0], prior).unwrap();
+        let w = why(&s, &u[0], &c, &parsed("tests/evict.tcl", 1));
+        assert!(w.ends_with("ranked down ×0.35: test"), "{w}");
+        let mut s = s;
+        s.file_points = 10.0;
+        let w = why(&s, &u[0], &c, &parsed("tests/evict.tcl", 1));
+        assert!(w.contains("; file ← \"evict\"; ranked down"), "{w}");
+        assert!(w.contains("name evict.tcl ← \"evict\""), "{w}");
+    }
+}

@@ -1,0 +1,402 @@
+//! Units of retrieval: each definition of a parsed candidate file (or the
+//! whole file when the parser found none), with its fields: the name split
+//! into words, its doc comment or docstring, the path's segments, and the
+//! identifiers and comments of its body. A field keeps, per concept, the
+//! weighted number of words that are one of the concept's forms, its
+//! length in words, and the code words that matched (for the why).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+use crate::defs::Def;
+use crate::smart::concepts::{form_match, Concept};
+use crate::smart::words::{split_words, stem};
+
+/// The fields, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FieldKind {
+    Name,
+    Doc,
+    Path,
+    Body,
+}
+
+impl FieldKind {
+    pub const ALL: [FieldKind; 4] = [
+        FieldKind::Name,
+        FieldKind::Doc,
+        FieldKind::Path,
+        FieldKind::Body,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            FieldKind::Name => "name",
+            FieldKind::Doc => "doc",
+            FieldKind::Path => "path",
+            FieldKind::Body => "body",
+        }
+    }
+}
+
+/// One field of a unit.
+#[derive(Debug, Clone, Default)]
+pub struct Field {
+    /// Per concept: weighted matching words.
+    pub tf: Vec<f32>,
+    /// Words in the field.
+    pub len: u32,
+    /// Per concept: the first few distinct code words that matched.
+    pub seen: Vec<Vec<Rc<str>>>,
+}
+
+impl Field {
+    fn new(concepts: usize) -> Field {
+        Field {
+            tf: vec![0.0; concepts],
+            len: 0,
+            seen: vec![Vec::new(); concepts],
+        }
+    }
+
+    fn add(&mut self, words: &LineWords) {
+        self.len += words.len;
+        for &(c, w, ref word) in &words.hits {
+            self.tf[c] += w;
+            let seen = &mut self.seen[c];
+            if seen.len() < 3 && !seen.contains(word) {
+                seen.push(Rc::clone(word));
+            }
+        }
+    }
+}
+
+/// A definition, or a whole file, to be scored.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// Index of the file in the parsed files.
+    pub file: usize,
+    /// The definition; `None` for a whole file.
+    pub def: Option<Def>,
+    /// The line a hit points at.
+    pub line: u32,
+    /// The first line of the doc comment, trimmed, when there is one.
+    pub doc_line: Option<String>,
+    /// Name, doc, path, body.
+    pub fields: [Field; 4],
+}
+
+/// The words of one line that are forms of a concept, and how many words
+/// it has.
+#[derive(Debug, Clone, Default)]
+pub struct LineWords {
+    pub len: u32,
+    /// (concept, weight, code word).
+    pub hits: Vec<(usize, f32, Rc<str>)>,
+}
+
+/// A distinct word seen: its shared text and the concepts it is a form of.
+type Known = (Rc<str>, Vec<(usize, f32)>);
+
+/// Matches code words to concepts, remembering each distinct word.
+pub struct WordMatcher<'c> {
+    concepts: &'c [Concept],
+    memo: HashMap<Box<str>, Known, BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a: the memo's keys are short words, for which SipHash costs more
+/// than the lookup.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+impl<'c> WordMatcher<'c> {
+    pub fn new(concepts: &'c [Concept]) -> WordMatcher<'c> {
+        WordMatcher {
+            concepts,
+            memo: HashMap::default(),
+        }
+    }
+
+    /// Distinct words seen.
+    pub fn memo_len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The words of `text`.
+    pub fn line(&mut self, text: &str) -> LineWords {
+        let mut out = LineWords::default();
+        let concepts = self.concepts;
+        let memo = &mut self.memo;
+        split_words(text, |word| {
+            out.len += 1;
+            if word.len() < 2 {
+                return;
+            }
+            let found = match memo.get(word) {
+                Some(found) => found,
+                None => {
+                    let word_stem = stem(word);
+                    let mut found = Vec::new();
+                    for (c, concept) in concepts.iter().enumerate() {
+                        let best = concept
+                            .forms
+                            .iter()
+                            .map(|f| form_match(word, &word_stem, f))
+                            .fold(0.0f32, f32::max);
+                        if best > 0.0 {
+                            found.push((c, best));
+                        }
+                    }
+                    memo.entry(word.into()).or_insert((Rc::from(word), found))
+                }
+            };
+            for &(c, w) in found.1.iter() {
+                out.hits.push((c, w, Rc::clone(&found.0)));
+            }
+        });
+        out
+    }
+}
+
+/// Whether a trimmed line is a comment line (of any language scout parses).
+fn is_comment(trimmed: &str) -> bool {
+    ["//", "/*", "*", "#", "--", "\"\"\"", "'''"]
+        .iter()
+        .any(|p| trimmed.starts_with(p))
+        && !is_directive(trimmed)
+}
+
+/// Lines that start like a comment but are code: C preprocessor lines,
+/// Rust attributes.
+fn is_directive(trimmed: &str) -> bool {
+    [
+        "#include", "#define", "#if", "#endif", "#else", "#elif", "#undef", "#pragma", "#[", "#!",
+    ]
+    .iter()
+    .any(|p| trimmed.starts_with(p))
+}
+
+/// The 1-based lines of the doc comment of a definition starting at
+/// `start` (comment lines right above it, attributes and decorators
+/// skipped), or of the docstring right after its name line `name` (Python).
+pub fn doc_lines(lines: &[&str], start: u32, name: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut at = start as usize; // 1-based line above is at - 1
+    while at > 1 && out.len() < 40 {
+        let trimmed = lines[at - 2].trim();
+        if is_comment(trimmed) {
+            out.push(at as u32 - 1);
+        } else if !(trimmed.starts_with("#[") || trimmed.starts_with('@')) || !out.is_empty() {
+            break;
+        }
+        at -= 1;
+    }
+    out.reverse();
+    if out.is_empty() {
+        // A docstring: within a few lines after the name line.
+        let from = name as usize;
+        for i in from..(from + 6).min(lines.len()) {
+            let trimmed = lines[i].trim_start();
+            let quote = ["\"\"\"", "'''", "r\"\"\"", "r'''"]
+                .iter()
+                .find(|q| trimmed.starts_with(**q));
+            if let Some(q) = quote {
+                let close = &q[q.len() - 3..];
+                let rest = &trimmed[q.len()..];
+                out.push(i as u32 + 1);
+                if !rest.contains(close) {
+                    for (j, line) in lines.iter().enumerate().skip(i + 1).take(30) {
+                        out.push(j as u32 + 1);
+                        if line.contains(close) {
+                            break;
+                        }
+                    }
+                }
+                break;
+            }
+            if trimmed.ends_with(':') || trimmed.ends_with('{') {
+                continue;
+            }
+        }
+    }
+    out
+}
+
+/// The first line of a doc comment with its comment markers stripped.
+fn first_doc_line(lines: &[&str], doc: &[u32]) -> Option<String> {
+    doc.iter().find_map(|&l| {
+        let text = lines[l as usize - 1]
+            .trim()
+            .trim_start_matches(['/', '*', '#', '-', '!', ' ', '"', '\''])
+            .trim_start_matches("r\"\"\"")
+            .trim_end_matches(['*', '/', '"', '\''])
+            .trim();
+        (text.chars().filter(|c| c.is_alphabetic()).count() >= 3).then(|| {
+            let cut: String = text.chars().take(80).collect();
+            if cut.len() < text.len() {
+                format!("{cut}…")
+            } else {
+                cut
+            }
+        })
+    })
+}
+
+/// The units of one file: `source` its text, `defs` its definitions,
+/// `path` as shown.
+pub fn units(
+    file: usize,
+    path: &str,
+    source: &str,
+    defs: &[Def],
+    matcher: &mut WordMatcher<'_>,
+) -> Vec<Unit> {
+    let n = matcher.concepts.len();
+    let lines: Vec<&str> = source.lines().collect();
+    let words: Vec<LineWords> = lines.iter().map(|l| matcher.line(l)).collect();
+    let mut path_field = Field::new(n);
+    let stem_path = path.rsplit_once('.').map_or(path, |(p, _)| p);
+    path_field.add(&matcher.line(stem_path));
+    let body = |from: u32, to: u32, skip: &[u32]| {
+        let mut f = Field::new(n);
+        for l in from..=to.min(lines.len() as u32) {
+            if l >= 1 && !skip.contains(&l) {
+                f.add(&words[l as usize - 1]);
+            }
+        }
+        f
+    };
+    let doc_field = |doc: &[u32]| {
+        let mut f = Field::new(n);
+        for &l in doc {
+            f.add(&words[l as usize - 1]);
+        }
+        f
+    };
+    if defs.is_empty() {
+        let doc = doc_lines(&lines, 1, 0);
+        let name = stem_path.rsplit('/').next().unwrap_or(stem_path);
+        let best = (1..=lines.len() as u32)
+            .max_by_key(|&l| {
+                let mut covered: Vec<usize> =
+                    words[l as usize - 1].hits.iter().map(|h| h.0).collect();
+                covered.dedup();
+                (covered.len(), std::cmp::Reverse(l))
+            })
+            .unwrap_or(1);
+        return vec![Unit {
+            file,
+            def: None,
+            line: best,
+            doc_line: first_doc_line(&lines, &doc),
+            fields: [
+                {
+                    let mut f = Field::new(n);
+                    f.add(&matcher.line(name));
+                    f
+                },
+                doc_field(&doc),
+                path_field,
+                body(1, lines.len() as u32, &doc),
+            ],
+        }];
+    }
+    defs.iter()
+        .map(|d| {
+            let doc = doc_lines(&lines, d.start_line, d.name_line);
+            let mut name = Field::new(n);
+            name.add(&matcher.line(&d.short));
+            Unit {
+                file,
+                def: Some(d.clone()),
+                line: d.name_line,
+                doc_line: first_doc_line(&lines, &doc),
+                fields: [
+                    name,
+                    doc_field(&doc),
+                    path_field.clone(),
+                    body(d.start_line, d.end_line, &doc),
+                ],
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_comments_above_attributes_skipped() {
+        let src = "\n/// Reads the config.\n/// Twice.\n#[inline]\nfn read() {}\n";
+        let lines: Vec<&str> = src.lines().collect();
+        assert_eq!(doc_lines(&lines, 5, 5), vec![2, 3]);
+        assert_eq!(
+            first_doc_line(&lines, &[2, 3]).as_deref(),
+            Some("Reads the config.")
+        );
+    }
+
+    #[test]
+    fn c_preprocessor_lines_are_not_docs() {
+        let src = "#include <x.h>\nint f(void) {\n}\n";
+        let lines: Vec<&str> = src.lines().collect();
+        assert!(doc_lines(&lines, 2, 2).is_empty());
+    }
+
+    #[test]
+    fn python_docstrings() {
+        let src = "def f(x):\n    \"\"\"Count the words.\n\n    More.\n    \"\"\"\n    return x\n";
+        let lines: Vec<&str> = src.lines().collect();
+        assert_eq!(doc_lines(&lines, 1, 1), vec![2, 3, 4, 5]);
+        assert_eq!(
+            first_doc_line(&lines, &[2, 3, 4, 5]).as_deref(),
+            Some("Count the words.")
+        );
+    }
+
+    #[test]
+    fn fields_count_concept_words() {
+        let concepts = crate::smart::concepts::concepts("evict keys");
+        let mut m = WordMatcher::new(&concepts);
+        let src =
+            "/* Evict some keys. */\nint performEvictions(void) {\n  return evictKey(key);\n}\n";
+        let defs = vec![Def {
+            kind: crate::defs::DefKind::Function,
+            name: "performEvictions".into(),
+            short: "performEvictions".into(),
+            start_line: 2,
+            end_line: 4,
+            name_line: 2,
+        }];
+        let u = units(0, "src/evict.c", src, &defs, &mut m);
+        assert_eq!(u.len(), 1);
+        let [name, doc, path, body] = &u[0].fields;
+        assert_eq!(name.tf, vec![1.0, 0.0]);
+        assert_eq!(name.seen[0], vec![Rc::from("evictions")]);
+        assert_eq!(doc.tf, vec![1.0, 1.0]);
+        assert_eq!(path.tf, vec![1.0, 0.0]);
+        assert_eq!(body.tf, vec![2.0, 2.0]);
+        assert_eq!(u[0].doc_line.as_deref(), Some("Evict some keys."));
+    }
+}

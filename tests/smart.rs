@@ -1,0 +1,342 @@
+//! `scout smart` against the real rg on fixture trees.
+
+mod util;
+
+use util::Fixture;
+
+/// A small tree where the answer to "where are expired keys removed" is a
+/// function named for its mechanism, not for the question's words, next to
+/// distractors: a test, a doc page, a translation, and code that merely
+/// mentions the words.
+fn tree() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "src/expire.c",
+        "#include <time.h>\n\n\
+         /* Delete every key whose time to live has passed, a few at a time. */\n\
+         void activeExpireCycle(int type) {\n    deleteExpiredKeys(type);\n}\n\n\
+         int keyCount(void) {\n    return 0;\n}\n",
+    )
+    .write(
+        "src/db.c",
+        "/* Look a key up for reading. */\nrobj *lookupKeyRead(redisDb *db, robj *key) {\n    return lookupKey(db, key);\n}\n",
+    )
+    .write(
+        "tests/expire_test.c",
+        "/* Test that expired keys are deleted. */\nvoid testExpiredKeysDeleted(void) {\n    deleteExpiredKeys(0);\n}\n",
+    )
+    .write(
+        "docs/expire.md",
+        "# Expire\n\nExpired keys are deleted by a background cycle that removes expired keys.\n",
+    )
+    .write(
+        "locale/de.po",
+        "msgid \"expired keys are deleted\"\nmsgstr \"abgelaufene Schlüssel werden gelöscht\"\n",
+    );
+    fx
+}
+
+#[test]
+fn the_definition_that_answers_comes_first_with_its_why() {
+    let fx = tree();
+    let run = fx.run(&["smart", "where are expired keys deleted?"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    let first = out.lines().nth(2).unwrap_or_default();
+    assert!(
+        first.starts_with(" 1. src/expire.c:4  function activeExpireCycle (4-6)"),
+        "{}",
+        run.describe()
+    );
+    let why = out.lines().nth(3).unwrap_or_default();
+    assert!(why.starts_with("    why: "), "{why}");
+    assert!(
+        why.contains(r#"doc "Delete every key whose time to live has passed, a few at a time." ← "keys", "deleted""#),
+        "{why}"
+    );
+    assert!(
+        why.contains("name activeExpireCycle ← \"expired\""),
+        "{why}"
+    );
+}
+
+#[test]
+fn tests_docs_and_translations_rank_below_code_and_say_why() {
+    let fx = tree();
+    let run = fx.run(&["smart", "where are expired keys deleted?", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    let hits = doc["hits"].as_array().unwrap();
+    let paths: Vec<&str> = hits.iter().map(|h| h["path"].as_str().unwrap()).collect();
+    let code = paths.iter().position(|p| *p == "src/expire.c").unwrap();
+    for other in ["tests/expire_test.c", "docs/expire.md", "locale/de.po"] {
+        if let Some(at) = paths.iter().position(|p| p == &other) {
+            assert!(at > code, "{other} above the code: {paths:?}");
+            let why = hits[at]["why"].as_str().unwrap();
+            assert!(why.contains("ranked down"), "{other}: {why}");
+        }
+    }
+    // Asking for tests lifts the prior against them.
+    let run = fx.run(&[
+        "smart",
+        "which test checks that expired keys are deleted",
+        "--json",
+    ]);
+    let doc = run.json();
+    assert_eq!(
+        doc["hits"][0]["path"],
+        "tests/expire_test.c",
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn json_has_concepts_candidates_hits_and_repro() {
+    let fx = tree();
+    let run = fx.run(&[
+        "smart",
+        "where are expired keys deleted?",
+        "--json",
+        "--max-results",
+        "2",
+    ]);
+    run.expect_code(0);
+    let doc = run.json();
+    let concepts: Vec<&str> = doc["concepts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["word"].as_str().unwrap())
+        .collect();
+    assert_eq!(concepts, ["expired", "keys", "deleted"]);
+    let deleted = &doc["concepts"][2];
+    assert_eq!(deleted["stem"], "delet");
+    assert!(deleted["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r == "remove"));
+    assert_eq!(doc["hits"].as_array().unwrap().len(), 2);
+    // Every unit with a matching word counts, not only those shown.
+    assert!(doc["candidates"]["matched"].as_u64().unwrap() > 2, "{doc}");
+    let hit = &doc["hits"][0];
+    assert_eq!(hit["rank"], 1);
+    assert_eq!(hit["line"], 4);
+    assert_eq!(hit["def"]["kind"], "function");
+    assert_eq!(hit["def"]["name"], "activeExpireCycle");
+    assert_eq!(hit["def"]["start"], 4);
+    assert_eq!(hit["def"]["end"], 6);
+    let fields: Vec<&str> = hit["signals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["name", "doc", "path", "body"]);
+    // The candidate set: every file holding a form, of those rg searched.
+    assert_eq!(doc["candidates"]["searched"], 5);
+    assert_eq!(doc["candidates"]["files"], 5);
+    let repro = doc["repro"].as_str().unwrap();
+    assert!(repro.starts_with("rg -c -F -i "), "{repro}");
+    // The repro line lists the same candidate files.
+    let args: Vec<String> = shell_words(repro);
+    let refs: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+    let out = fx.rg(&refs);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 5);
+}
+
+/// Splits a repro line of simple single-quoted words.
+fn shell_words(line: &str) -> Vec<String> {
+    line.split(' ')
+        .map(|w| w.trim_matches('\'').to_string())
+        .collect()
+}
+
+#[test]
+fn same_tree_same_question_same_bytes_apart_from_the_milliseconds() {
+    let fx = tree();
+    let mask = |s: String| {
+        s.lines()
+            .map(|l| match l.rfind("tok ") {
+                Some(at) if l.starts_with("smart: ") => l[..at].to_string(),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let a = mask(
+        fx.run(&["smart", "where are expired keys deleted?"])
+            .stdout(),
+    );
+    let b = mask(
+        fx.run(&["smart", "where are expired keys deleted?"])
+            .stdout(),
+    );
+    assert_eq!(a, b);
+}
+
+#[test]
+fn related_forms_count_less_and_are_named_as_such() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.py",
+        "def unlink_all(paths):\n    \"\"\"Unlink every path.\"\"\"\n",
+    )
+    .write(
+        "b.py",
+        "def delete_all(paths):\n    \"\"\"Delete every path.\"\"\"\n",
+    );
+    let run = fx.run(&["smart", "delete all paths", "--json"]);
+    let doc = run.json();
+    assert_eq!(
+        doc["hits"][0]["path"],
+        "b.py",
+        "the word as typed first: {}",
+        run.describe()
+    );
+    assert_eq!(doc["hits"][1]["path"], "a.py");
+    let why = doc["hits"][1]["why"].as_str().unwrap();
+    assert!(why.contains(r#""delete"~"unlink""#), "{why}");
+}
+
+#[test]
+fn the_budget_cuts_hits_and_says_so() {
+    let fx = Fixture::new();
+    for i in 0..30 {
+        fx.write(
+            format!("m{i:02}.rs"),
+            format!("/// Parse the config file number {i}.\nfn parse_config_{i}() {{}}\n"),
+        );
+    }
+    let run = fx.run(&[
+        "smart",
+        "parse the config file",
+        "--max-results",
+        "30",
+        "--budget-tokens",
+        "200",
+    ]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(out.len() <= 200 * 4, "{} bytes:\n{out}", out.len());
+    assert!(out.contains("more hits cut by the token budget"), "{out}");
+}
+
+#[test]
+fn no_hit_is_exit_1_and_a_question_of_stop_words_is_exit_2() {
+    let fx = tree();
+    fx.run(&["smart", "zebra giraffe"]).expect_code(1);
+    fx.run(&["smart", "where is it?"])
+        .expect_code(2)
+        .expect_stderr_has("no word to look for");
+    fx.run(&["smart", "   "])
+        .expect_code(2)
+        .expect_stderr_has("the question is empty");
+}
+
+#[test]
+fn paths_globs_and_types_narrow_the_candidates() {
+    let fx = tree();
+    let run = fx.run(&["smart", "expired keys deleted", "src", "--json"]);
+    let doc = run.json();
+    assert_eq!(doc["candidates"]["searched"], 2, "{}", run.describe());
+    let run = fx.run(&["smart", "expired keys deleted", "-g", "!src/**", "--json"]);
+    let doc = run.json();
+    assert!(doc["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| !h["path"].as_str().unwrap().starts_with("src/")));
+    let run = fx.run(&["smart", "expired keys deleted", "--type", "md", "--json"]);
+    let doc = run.json();
+    assert_eq!(doc["hits"][0]["path"], "docs/expire.md");
+    fx.run(&["smart", "expired keys", "nope"])
+        .expect_code(2)
+        .expect_stderr_has("no such file");
+}
+
+/// A scripted fake agent: a shell script under the fixture's hidden
+/// `.agent/` (rg does not search it), returned as the command for
+/// `SCOUT_SMART_AGENT`.
+fn fake_agent(fx: &Fixture, name: &str, script: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let rel = format!(".agent/{name}");
+    fx.write(&rel, format!("#!/bin/sh\n{script}"));
+    let path = fx.root().join(rel);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn agent_runs_read_only_scout_commands_and_answers_in_hits() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "agent.sh",
+        r#"read -r question
+case "$question" in *'"question":"where are expired keys deleted"'*) ;; *) exit 9;; esac
+echo '{"run": ["search", "activeExpireCycle", "-l"]}'
+read -r reply
+case "$reply" in *'src/expire.c'*) ;; *) exit 8;; esac
+echo '{"run": ["call", "{}"]}'
+read -r refused
+case "$refused" in *'only these scout commands may run'*) ;; *) exit 7;; esac
+echo '{"answer": {"hits": [{"path": "src/expire.c", "line": 4, "why": "activeExpireCycle deletes expired keys"}]}}'
+"#,
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    let run = fx.run(&["smart", "where are expired keys deleted", "--agent"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(out.contains("turns: 3  hits: 1"), "{}", run.describe());
+    assert!(
+        out.contains(" 1. src/expire.c:4\n    why: activeExpireCycle deletes expired keys\n"),
+        "{out}"
+    );
+    let run = fx.run(&[
+        "smart",
+        "where are expired keys deleted",
+        "--agent",
+        "--json",
+    ]);
+    let doc = run.json();
+    assert_eq!(doc["hits"][0]["path"], "src/expire.c");
+    assert_eq!(doc["turns"], 3);
+}
+
+#[test]
+fn an_agent_answer_that_does_not_validate_is_exit_2_saying_why() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "bad.sh",
+        "read -r q\necho '{\"answer\": {\"hits\": [{\"path\": \"src/expire.c\", \"line\": 4}]}}'\n",
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("the agent's answer is invalid: hit 1: \"why\" is missing");
+}
+
+#[test]
+fn an_agent_gets_at_most_8_turns() {
+    let mut fx = tree();
+    let agent = fake_agent(
+        &fx,
+        "loop.sh",
+        "read -r q\nwhile true; do echo '{\"run\": [\"files\", \"*.c\"]}'; read -r reply || exit 0; done\n",
+    );
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("took 8 turns without an answer");
+}
+
+#[test]
+fn no_configured_agent_says_how_to_configure_one() {
+    let fx = tree();
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("no agent configured; set SCOUT_SMART_AGENT");
+}
