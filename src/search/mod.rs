@@ -10,7 +10,8 @@
 //! 4. **lay out** ([`layout`], over [`page`]): every page cut from the
 //!    ranked order within the budget, before anything is parsed;
 //! 5. **refine** ([`refine`]): the parser's definitions for the shown
-//!    page overrule the lexical rules and reorder its files;
+//!    page overrule the lexical rules and reorder its files; [`verify`]
+//!    drops quotes of files that changed since rg read them;
 //! 6. **remember** ([`remember`]): what the session was already shown of
 //!    those files collapses; then the page is trimmed back within budget
 //!    ([`layout::fit`]) now that its headings ([`group`]) are known;
@@ -37,10 +38,11 @@ pub mod rank;
 pub mod refine;
 pub mod remember;
 pub mod settings;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, Result};
 
@@ -81,8 +83,11 @@ fn ranked(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let scorer = Scorer::new(&settings.query);
+    let since = SystemTime::now();
     let Collected {
-        fold: Fold { files, plain, .. },
+        fold: Fold {
+            files, mut plain, ..
+        },
         flags,
         fallback,
         partial,
@@ -101,6 +106,8 @@ fn ranked(
     let index = settings.page - 1;
     let memory = remember::load(settings, err)?;
     let defs = refine::refine(settings, &mut ranked, &mut pages[index]);
+    let changed = verify::verify(since, &mut ranked, &mut pages[index], &mut plain);
+    warn_changed(&changed, err)?;
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
     let parts = Parts {
         query: &settings.query,
@@ -128,6 +135,28 @@ fn ranked(
         return Ok(ExitStatus::NoMatch);
     }
     Ok(partial.unwrap_or(ExitStatus::Shown))
+}
+
+/// One warning naming the files that changed under the search (#15).
+fn warn_changed(changed: &[Vec<u8>], err: &mut dyn Write) -> Result<()> {
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<String> = changed
+        .iter()
+        .take(5)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    if changed.len() > 5 {
+        names.push(format!("and {} more", changed.len() - 5));
+    }
+    writeln!(
+        err,
+        "scout: {} changed while scout searched; lines no longer in the file are not quoted (counts are rg's, from before): {}",
+        if changed.len() == 1 { "1 file".to_string() } else { format!("{} files", changed.len()) },
+        names.join(", ")
+    )?;
+    Ok(())
 }
 
 /// Matching lines and matches in all (rg's `matched_lines`, `matches`).
