@@ -126,7 +126,6 @@ class Variant(bl.Query):
 def variants(q, ext):
     """The flag combinations a derived query is checked under."""
     out = []
-    ident = q.kind in ("ident", "icase")
     glob = ["-g", "*." + ext] if ext else []
     ftype = ["--type", EXT_TYPES[ext]] if ext in EXT_TYPES else []
     out.append(Variant(q, "-w", ["-w"], ["-w"]))
@@ -151,7 +150,7 @@ def variants(q, ext):
                        light="page"))
     out.append(Variant(q, "-l", ["-l"], light="files"))
     out.append(Variant(q, "call", [], light="call"))
-    if ident and glob:
+    if q.kind == "ident" and glob:
         out.append(Variant(q, "call -i -g", ["-i", "-g", "*." + ext],
                            ["-i", "-g", "*." + ext], light="call"))
     return out

@@ -229,7 +229,10 @@ fn emit(
     if report.ranked.is_empty() {
         return Ok(Vec::new());
     }
-    if settings.files_only || settings.explain || page.text.len() as u64 <= plain.bytes {
+    if settings.files_only
+        || settings.explain
+        || page_fits(page.text.len(), report.elapsed_ms, plain.bytes)
+    {
         painter.write(out, &page.text)?;
         painter.write(out, &code)?;
         return Ok(remember::shown_on_page(settings, report));
@@ -259,6 +262,18 @@ fn emit(
     }
     painter.write(out, &code)?;
     Ok(shown)
+}
+
+/// Whether a text page of `page_len` bytes, whose header shows
+/// `elapsed_ms`, is printed rather than rg's `plain_bytes` of lines (I2).
+/// The time is weighed as if it had six digits, so that how long the
+/// search took never decides which of the two is printed (I5; #15: a
+/// page within a byte of rg's output came out ranked or plain by the
+/// digits of its milliseconds).
+fn page_fits(page_len: usize, elapsed_ms: u64, plain_bytes: u64) -> bool {
+    let shown = format!(" {elapsed_ms}ms").len();
+    let reserved = " 999999ms".len().max(shown);
+    (page_len - shown.min(page_len) + reserved) as u64 <= plain_bytes
 }
 
 /// What a page's report is made of, apart from the page itself.
@@ -310,4 +325,23 @@ impl<'a> Parts<'a> {
 pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
     PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regression_the_elapsed_milliseconds_never_choose_page_or_plain() {
+        for plain in 90..110 {
+            let fits = page_fits(100, 5, plain);
+            for ms in [0, 9, 10, 99, 100, 999, 12_345, 999_999] {
+                let len = 100 - " 5ms".len() + format!(" {ms}ms").len();
+                assert_eq!(page_fits(len, ms, plain), fits, "{plain} bytes, {ms} ms");
+            }
+        }
+        // Never larger than rg's lines, whatever the time (I2).
+        assert!(!page_fits(100, 5, 99));
+        assert!(!page_fits(100, 5_000_000, 99));
+    }
 }
