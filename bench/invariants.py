@@ -22,6 +22,16 @@ pass through. Per query it runs `scout search Q .` twice, `scout search
   RGJSON  reading rg's --json events (SCOUT_RG_OUTPUT=json) prints the
       same text and --json pages as reading its plain records
 
+With --variants, every derived query is also checked under flag
+combinations (the volume run of #15): -w, -i, -F, --kind symbol,
+-g GLOB, --type T, -m 1, --budget-tokens 300 and 0, and combinations,
+each with the full check above against rg run with the same flags; and,
+with a lighter check (I3, I4, I6 on the --json document; exit codes),
+--page 2, -l, and the JSON protocol `scout call '{"mode":"search",...}'`,
+whose `result` must equal `scout search --json`'s. Over every scout run
+it counts invocations, panics (`internal error` on stderr) and exit
+codes outside 0-3 (reported as PANIC and EXIT).
+
 Prints each violation, a count per invariant, and exits 1 if any.
 """
 
@@ -49,13 +59,137 @@ def code_bytes(out):
 CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) matching lines")
 TOK_RE = re.compile(rb"~\d+tok\b")
 PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
-INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "RGJSON", "ERR"]
+INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "RGJSON", "ERR", "PANIC",
+              "EXIT", "CALL"]
 JSON_MS_RE = re.compile(rb'"elapsed_ms":\s*\d+')
 
 
 def masked(out):
     """Output with the elapsed milliseconds (text and JSON) masked."""
     return JSON_MS_RE.sub(b'"elapsed_ms":N', bl.MS_RE.sub(b"Nms", out))
+
+
+class Volume:
+    """Every scout run, through bl.run: invocations, panics, and exit
+    codes outside the documented 0-3."""
+
+    def __init__(self, scout):
+        self.scout, self.runs = scout, 0
+        self.panics, self.bad_exits = [], []
+        self._lock = threading.Lock()
+        inner = bl.run
+
+        def run(argv, cwd, **kw):
+            r = inner(argv, cwd, **kw)
+            if isinstance(argv, list) and argv and argv[0] == self.scout:
+                with self._lock:
+                    self.runs += 1
+                    if b"internal error" in r.err or b"panicked at" in r.err:
+                        self.panics.append((argv[1:], first_line(r.err)))
+                    if not r.timed_out and r.code not in (0, 1, 2, 3):
+                        self.bad_exits.append((argv[1:], r.code))
+            return r
+        bl.run = run
+
+
+# rg file types for the commonest extensions (for --type variants).
+EXT_TYPES = {"rs": "rust", "py": "py", "go": "go", "c": "c", "h": "c",
+             "ts": "ts", "tsx": "ts", "js": "js", "java": "java",
+             "rb": "ruby", "cc": "cpp", "cpp": "cpp", "md": "markdown",
+             "tcl": "tcl", "json": "json", "toml": "toml"}
+
+
+class Variant(bl.Query):
+    """A derived query under extra flags: scout's and rg's equivalent.
+    `light` variants get the lighter check (see the module doc)."""
+
+    def __init__(self, base, name, scout_extra, rg_extra=(), fixed=False,
+                 light=None):
+        super().__init__(base.text, base.kind, base.files, base.stratum)
+        self.base, self.name = base, name
+        self.scout_extra, self.rg_extra = list(scout_extra), list(rg_extra)
+        self.fixed, self.light = fixed, light
+
+    def rg_flags(self):
+        f = bl.Query.rg_flags(self)
+        if self.fixed and "-F" not in f:
+            f = ["-F"] + f
+        return f + self.rg_extra
+
+    def scout_flags(self):
+        return bl.Query.scout_flags(self) + self.scout_extra
+
+    def label(self):
+        return "%s [%s]" % (bl.Query.label(self), self.name)
+
+
+def variants(q, ext):
+    """The flag combinations a derived query is checked under."""
+    out = []
+    glob = ["-g", "*." + ext] if ext else []
+    ftype = ["--type", EXT_TYPES[ext]] if ext in EXT_TYPES else []
+    out.append(Variant(q, "-w", ["-w"], ["-w"]))
+    if q.kind == "ident":
+        out.append(Variant(q, "-i", ["-i"], ["-i"]))
+        out.append(Variant(q, "-i -w", ["-i", "-w"], ["-i", "-w"]))
+        out.append(Variant(q, "--kind symbol", ["--kind", "symbol"], ["-w"],
+                           fixed=True))
+    if q.kind == "regex" and " " not in q.text:
+        # (With a space, -F makes a phrase, whose any-word fallback rg
+        # has no flag for.)
+        out.append(Variant(q, "-F", ["-F"], [], fixed=True))
+    if glob:
+        out.append(Variant(q, "-g", glob, glob))
+        out.append(Variant(q, "-w -g", ["-w"] + glob, ["-w"] + glob))
+    if ftype:
+        out.append(Variant(q, "--type", ftype, ftype))
+    out.append(Variant(q, "-m 1", ["-m", "1"]))
+    out.append(Variant(q, "--budget-tokens 300", ["--budget-tokens", "300"]))
+    out.append(Variant(q, "--budget-tokens 0", ["--budget-tokens", "0"]))
+    out.append(Variant(q, "--page 2", ["--budget-tokens", "300", "--page", "2"],
+                       light="page"))
+    out.append(Variant(q, "-l", ["-l"], light="files"))
+    out.append(Variant(q, "call", [], light="call"))
+    if q.kind == "ident" and glob:
+        out.append(Variant(q, "call -i -g", ["-i", "-g", "*." + ext],
+                           ["-i", "-g", "*." + ext], light="call"))
+    return out
+
+
+def commonest_ext(repo):
+    """The commonest file extension among the files rg searches."""
+    seen = {}
+    for p in bl.rg_files(repo):
+        base = os.path.basename(p)
+        if b"." in base.lstrip(b"."):
+            e = base.rsplit(b".", 1)[1].decode(errors="replace")
+            seen[e] = seen.get(e, 0) + 1
+    return max(sorted(seen), key=lambda e: seen[e]) if seen else None
+
+
+def call_request(q):
+    """The `scout call` search request with the variant's flags."""
+    req = {"mode": "search", "query": q.text, "path": "."}
+    flags = q.scout_flags()
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        if f == "-i":
+            req["-i"] = True
+        elif f == "-g":
+            req["glob"], i = flags[i + 1], i + 1
+        elif f == "--type":
+            req["type"], i = flags[i + 1], i + 1
+        elif f == "--budget-tokens":
+            req["budget_tokens"], i = int(flags[i + 1]), i + 1
+        elif f == "--page":
+            req["page"], i = int(flags[i + 1]), i + 1
+        elif f == "--kind":
+            req["kind"], i = flags[i + 1], i + 1
+        else:
+            raise ValueError("no request field for %s" % f)
+        i += 1
+    return req
 
 
 class Checker:
@@ -361,6 +495,80 @@ class Checker:
                             page.shown if page.ranked else None)
         return v, notes, facts
 
+    def light_check(self, q):
+        """--page 2, -l and `scout call`: exit codes, and I3, I4, I6 on the
+        --json document; a call's result must equal scout search --json's."""
+        v, notes = [], []
+        rg_set, rg_bytes, rgc = self.rg_lines(q)
+        counts = {}
+        for path, _, _ in bl.parse_plain(rgc.out, self.exists):
+            counts[path] = counts.get(path, 0) + 1
+        hits, nfiles = sum(counts.values()), len(counts)
+        facts = {"mode": "variant " + q.light, "hits": hits}
+        js = self.scout_run(q, json_mode=True)
+        if js.timed_out:
+            return [("ERR", "--json timed out")], notes, facts
+        if q.light == "page" and js.code == 2 and b"there is no page" in js.err:
+            # A search with one page has no page 2: said, exit 2.
+            return v, notes, facts
+        if js.code not in (0, 1, 3):
+            v.append(("ERR", "exit %s: %s" % (js.code, first_line(js.err))))
+            return v, notes, facts
+        doc = json.loads(js.out) if js.out.strip() else None
+        if q.light == "call":
+            req = call_request(q)
+            r = bl.run([self.scout, "call", json.dumps(req)], self.repo,
+                       env=self.env, timeout=self.timeout)
+            try:
+                answer = json.loads(r.out)
+            except ValueError:
+                answer = None
+            if r.timed_out or not isinstance(answer, dict):
+                v.append(("CALL", "no JSON answer (exit %s): %s"
+                          % (r.code, first_line(r.err or r.out))))
+                return v, notes, facts
+            if answer.get("exit") != r.code or r.code != js.code:
+                v.append(("CALL", "answer exit %s, process %s, search %s"
+                          % (answer.get("exit"), r.code, js.code)))
+            got = answer.get("result")
+            if doc is not None or got is not None:
+                a, b = dict(got or {}), dict(doc or {})
+                # The next-page command is spelled from the request, and
+                # its length is in the footer the budget reserves: the
+                # layout may differ with it, never the counts.
+                same_footer = len(str(a.get("next"))) == len(str(b.get("next")))
+                for d in (a, b):
+                    for k in ("elapsed_ms", "next", "tokens"):
+                        d.pop(k, None)
+                    if not same_footer:
+                        for k in ("results", "shown", "left_out", "pages",
+                                  "defs_not_on_page", "code"):
+                            d.pop(k, None)
+                if a != b:
+                    diff = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+                    v.append(("CALL", "result differs from scout search --json "
+                              "in %s" % ", ".join(diff[:5])))
+        if isinstance(doc, dict):
+            self.check_json(doc, counts, hits, nfiles, v, notes, None)
+            if q.light == "files" and any(r.get("lines") for r in doc.get("results", [])):
+                v.append(("I6", "-l quotes lines"))
+        elif hits:
+            v.append(("I3", "no --json document, rg has %d hits" % hits))
+        if q.light != "call":
+            t1, t2 = self.scout_run(q), self.scout_run(q)
+            if bl.MS_RE.sub(b"", t1.out) != bl.MS_RE.sub(b"", t2.out):
+                v.append(("I5", "two runs differ: %s" % first_diff(t1.out, t2.out)))
+            page = bl.parse_scout(t1.out, self.exists)
+            if page.ranked and (page.hits != hits or page.files_count != nfiles):
+                v.append(("I3", "header hits=%s files=%s, rg: %d, %d" % (
+                    page.hits, page.files_count, hits, nfiles)))
+            if page.ranked:
+                for path, n, _, _ in page.files:
+                    if counts.get(path) != n:
+                        v.append(("I3", "%s (%dx), rg says %s" % (
+                            path.decode(errors="replace"), n, counts.get(path))))
+        return v, notes, facts
+
     def quote_error(self, path, n, text, notes):
         line = self.file_line(path, n)
         if line is None:
@@ -594,6 +802,9 @@ def main():
     ap.add_argument("--memory-queries", type=int, default=30,
                     help="ranked queries re-run inside an agent session to "
                     "check session memory (default 30, 0 = none)")
+    ap.add_argument("--variants", action="store_true",
+                    help="also check every derived query under flag "
+                    "combinations, --page 2, -l and scout call (#15)")
     ap.add_argument("--anchorless-json", action="store_true",
                     help="also run --json for anchorless patterns (slow on "
                     "big trees: scout ranks every line)")
@@ -610,6 +821,13 @@ def main():
     queries = [bl.Query(p, "anchorless") for p in bl.ANCHORLESS] + queries
     state = tempfile.mkdtemp(prefix="scout-inv-")
     scout = bl.find_scout(args.scout)
+    volume = Volume(scout)
+    if args.variants:
+        ext = commonest_ext(repo)
+        base = [q for q in queries if q.kind != "anchorless"]
+        queries += [v for q in base for v in variants(q, ext)]
+        log("with variants: %d checks (commonest extension %s)" % (
+            len(queries), ext))
     checker = Checker(repo, scout, bl.scout_env(state), args.timeout,
                       list(args.scout_arg or []))
     checker.anchorless_json = args.anchorless_json
@@ -620,7 +838,8 @@ def main():
 
     def one(q):
         try:
-            res = checker.check(q)
+            res = (checker.light_check(q) if getattr(q, "light", None)
+                   else checker.check(q))
         except Exception as e:  # a checker bug must not hide the others
             res = ([("ERR", "checker crashed: %r" % e)], [], {})
         done[0] += 1
@@ -634,11 +853,19 @@ def main():
 
     # Session memory: the same search three times in one agent session.
     ranked_qs = [q for q, (_, _, facts) in zip(queries, results)
-                 if facts.get("mode") == "ranked"][:args.memory_queries]
+                 if facts.get("mode") == "ranked"
+                 and not isinstance(q, Variant)][:args.memory_queries]
     memory = memory_pass(checker, ranked_qs, state, args.jobs)
     for q, v in memory["violations"]:
         queries.append(q)
         results.append((v, [], {"mode": "memory"}))
+
+    for argv, line in volume.panics:
+        queries.append(bl.Query(" ".join(argv), "run"))
+        results.append(([("PANIC", line)], [], {"mode": "run"}))
+    for argv, code in volume.bad_exits:
+        queries.append(bl.Query(" ".join(argv), "run"))
+        results.append(([("EXIT", "exit %s" % code)], [], {"mode": "run"}))
 
     per = {k: 0 for k in INVARIANTS}
     shown = {k: 0 for k in INVARIANTS}
@@ -669,13 +896,16 @@ def main():
               "session: %d, %d, %d bytes (second/first %.2f, third/second "
               "%.2f)" % (memory["runs"], b1, b2, b3, b2 / max(b1, 1),
                          b3 / max(b2, 1)))
+    print("scout invocations: %d (panics %d, exit codes outside 0-3 %d)" % (
+        volume.runs, len(volume.panics), len(volume.bad_exits)))
     print("violations: " + "  ".join("%s=%d" % (k, per[k]) for k in INVARIANTS))
     if args.out:
         with open(args.out, "w") as fh:
             json.dump({"repo": repo, "queries": [q.to_json() for q in queries],
                        "violations": all_v, "counts": per,
                        "memory": {"runs": memory["runs"],
-                                  "bytes": memory["bytes"]}}, fh, indent=1)
+                                  "bytes": memory["bytes"]},
+                       "invocations": volume.runs}, fh, indent=1)
     import shutil
     shutil.rmtree(state, ignore_errors=True)
     sys.exit(1 if any(per.values()) else 0)

@@ -874,3 +874,107 @@ mod tests {
         Cli::try_parse_from(search_argv(&request)).unwrap();
     }
 }
+
+/// Property tests of the request parser (#15): any text is a request or a
+/// [`Problem`] naming what is wrong, never a panic. `PROPTEST_CASES` sets
+/// the count (64 by default).
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::Map;
+
+    fn config() -> ProptestConfig {
+        let mut config = ProptestConfig::default();
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            config.cases = 64;
+        }
+        config.failure_persistence = None;
+        config
+    }
+
+    /// A JSON value of any shape, a few levels deep.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            ".{0,12}".prop_map(Value::from),
+            prop::sample::select(vec![
+                "files", "content", "search", "count", "auto", "*.rs", "."
+            ])
+            .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(".{0,6}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every field name any mode knows, and a few it does not.
+    fn field() -> impl Strategy<Value = String> {
+        let mut names: Vec<&str> = FILES_FIELDS
+            .iter()
+            .chain(CONTENT_FIELDS)
+            .chain(SEARCH_FIELDS)
+            .chain(SMART_FIELDS)
+            .map(|(name, _, _)| *name)
+            .collect();
+        names.extend(["extra", "Mode", ""]);
+        prop::sample::select(names).prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn any_text_is_a_request_or_a_problem(text in any::<String>()) {
+            let _ = parse(&text);
+        }
+
+        /// Requests built from real field names and values of any type:
+        /// accepted only when the mode is known and every field has its
+        /// shape; a problem names a field whenever one is at fault.
+        #[test]
+        fn structured_requests_are_checked_field_by_field(
+            mode in prop::sample::select(vec!["files", "content", "search", "smart", "grep"]),
+            fields in prop::collection::btree_map(field(), value(), 0..6),
+        ) {
+            let mut object: Map<String, Value> = fields.into_iter().collect();
+            object.insert("mode".into(), Value::from(mode));
+            let text = Value::Object(object.clone()).to_string();
+            match parse(&text) {
+                Ok(request) => {
+                    prop_assert!(mode != "grep");
+                    let known = match request {
+                        Request::Files(_) => FILES_FIELDS,
+                        Request::Content(_) => CONTENT_FIELDS,
+                        Request::Search(_) => SEARCH_FIELDS,
+                        Request::Smart(_) => SMART_FIELDS,
+                    };
+                    for (key, value) in &object {
+                        if value.is_null() {
+                            continue;
+                        }
+                        let shape = known.iter().find(|(name, _, _)| name == key).map(|f| f.1);
+                        prop_assert!(shape.is_some_and(|s| s.accepts(value)), "{} = {}", key, value);
+                    }
+                }
+                Err(problem) => prop_assert!(!problem.message.is_empty()),
+            }
+        }
+
+        /// Deep nesting and long strings are refused or read in bounded
+        /// time (serde_json's recursion limit), never a stack overflow.
+        #[test]
+        fn deep_requests_do_not_overflow(depth in 1usize..5000, open in prop::sample::select(vec!["[", "{\"a\":"])) {
+            let text = format!("{{\"mode\":\"files\",\"pattern\":{}1", open.repeat(depth));
+            prop_assert!(parse(&text).is_err());
+        }
+    }
+}

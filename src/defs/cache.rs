@@ -128,6 +128,8 @@ pub enum DecodeError {
     Kind(u8),
     /// A name or the language is not UTF-8.
     Utf8,
+    /// A definition's lines are not `1 <= start <= name <= end`.
+    Lines,
     /// Bytes left after the last definition.
     Trailing,
 }
@@ -139,6 +141,7 @@ impl std::fmt::Display for DecodeError {
             DecodeError::Truncated => write!(f, "the entry ends inside a field"),
             DecodeError::Kind(code) => write!(f, "unknown definition kind {code}"),
             DecodeError::Utf8 => write!(f, "a name is not UTF-8"),
+            DecodeError::Lines => write!(f, "a definition's lines are out of order"),
             DecodeError::Trailing => write!(f, "bytes after the last definition"),
         }
     }
@@ -210,6 +213,11 @@ impl Entry {
                 .get(code as usize)
                 .ok_or(DecodeError::Kind(code))?;
             let (start_line, end_line, name_line) = (input.u32()?, input.u32()?, input.u32()?);
+            // The page counts lines from start to end and slices the file
+            // by them: an entry that breaks their order is corrupt (#15).
+            if !(1 <= start_line && start_line <= name_line && name_line <= end_line) {
+                return Err(DecodeError::Lines);
+            }
             let (name, short) = (input.bytes()?, input.bytes()?);
             views.push(DefView {
                 kind,
@@ -845,6 +853,24 @@ mod tests {
         let entry = sample_entry();
         assert!(entry.defs.len() >= 3, "{:?}", entry.defs);
         assert_eq!(Entry::decode(&entry.encode()), Ok(entry));
+    }
+
+    /// Found by the property tests of #15: an entry whose lines were out
+    /// of order (start 0, or end before start) decoded, and the page
+    /// would count `end - start + 1` lines of it.
+    #[test]
+    fn regression_an_entry_with_lines_out_of_order_is_corrupt() {
+        for (start, end, name) in [(0, 3, 1), (2, 1, 1), (2, 5, 1), (2, 5, 6)] {
+            let mut entry = sample_entry();
+            entry.defs[0].start_line = start;
+            entry.defs[0].end_line = end;
+            entry.defs[0].name_line = name;
+            assert_eq!(
+                Entry::decode(&entry.encode()),
+                Err(DecodeError::Lines),
+                "{start} {end} {name}"
+            );
+        }
     }
 
     #[test]

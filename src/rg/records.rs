@@ -58,6 +58,15 @@ impl RecordReader {
             self.carry.clear();
             self.carry_lines = 0;
         }
+        if !line.ends_with(b"\n") {
+            // rg ends every line it prints with a newline, even the last
+            // line of a file that has none: output that stops without one
+            // was cut (rg killed mid-record), and its half line is not a
+            // record to count or quote (#15).
+            self.carry.extend_from_slice(line);
+            self.carry_lines += 1;
+            return None;
+        }
         if self.carry.is_empty() {
             if let Some(record) = parse(line) {
                 return Some(record);
@@ -193,6 +202,25 @@ mod tests {
         assert!(!is_stopped_notice(
             b"c.dat: binary file matches (found \"\\0\" byte around offset 1)\n"
         ));
+    }
+
+    /// #15: output cut inside a record (rg killed) left a half line that
+    /// was counted and quoted as if it were the file's line.
+    #[test]
+    fn regression_a_last_record_without_its_newline_is_unparsed() {
+        let (seen, unparsed) = records(b"a.rs\x001:whole\nb.rs\x002:half a li");
+        assert_eq!(
+            seen,
+            [format!(
+                "{:?}",
+                Record::Line {
+                    path: b"a.rs",
+                    number: 1,
+                    text: b"whole\n"
+                }
+            )]
+        );
+        assert_eq!(unparsed, 1);
     }
 
     #[test]

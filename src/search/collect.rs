@@ -15,7 +15,9 @@ use std::io::Write;
 use anyhow::{bail, Result};
 
 use crate::exit::ExitStatus;
-use crate::rg::{run_plain, run_streaming, Flow, Matcher, RecordReader, RgOutcome, SearchFlags};
+use crate::rg::{
+    run_plain, run_streaming, Flow, Matcher, Record, RecordReader, RgOutcome, SearchFlags,
+};
 use crate::search::fold::{Fold, FoldOptions};
 use crate::search::rank::Scorer;
 use crate::search::settings::SearchSettings;
@@ -128,10 +130,11 @@ fn fold_records<'s>(
     let mut complete = true;
     let outcome = run_plain(&settings.rg, &flags.records(), |line| {
         if let Some(record) = reader.feed(line) {
-            complete = match matcher.get_or_insert_with(|| Matcher::new(flags)) {
-                Some(matcher) => fold.push_record(record, matcher),
-                None => false,
-            };
+            complete = !is_garbage(&record)
+                && match matcher.get_or_insert_with(|| Matcher::new(flags)) {
+                    Some(matcher) => fold.push_record(record, matcher),
+                    None => false,
+                };
         }
         if complete {
             Flow::Continue
@@ -144,6 +147,19 @@ fn fold_records<'s>(
     }
     let status = check_rg(settings, &outcome, err)?;
     Ok(Some((fold, status)))
+}
+
+/// Whether a record joined from several lines (a path with a newline)
+/// names no file: then a line of garbage came before a real record and
+/// would have become part of its path (#15); `--json` reads it apart.
+fn is_garbage(record: &Record<'_>) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    match record {
+        Record::Line { path, .. } if path.contains(&b'\n') => {
+            std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path)).is_err()
+        }
+        _ => false,
+    }
 }
 
 /// Warns about what rg said on stderr and maps its exit code. A regex that

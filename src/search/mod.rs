@@ -10,7 +10,8 @@
 //! 4. **lay out** ([`layout`], over [`page`]): every page cut from the
 //!    ranked order within the budget, before anything is parsed;
 //! 5. **refine** ([`refine`]): the parser's definitions for the shown
-//!    page overrule the lexical rules and reorder its files;
+//!    page overrule the lexical rules and reorder its files; [`verify`]
+//!    drops quotes of files that changed since rg read them;
 //! 6. **remember** ([`remember`]): what the session was already shown of
 //!    those files collapses; then the page is trimmed back within budget
 //!    ([`layout::fit`]) now that its headings ([`group`]) are known;
@@ -37,10 +38,11 @@ pub mod rank;
 pub mod refine;
 pub mod remember;
 pub mod settings;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, Result};
 
@@ -81,8 +83,14 @@ fn ranked(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let scorer = Scorer::new(&settings.query);
+    // Filesystems stamp files with a coarser clock than SystemTime::now()
+    // (ext4: the kernel's tick), so an edit just after this moment can carry
+    // an mtime just before it: files touched shortly before count too.
+    let since = SystemTime::now() - verify::CLOCK_SLACK;
     let Collected {
-        fold: Fold { files, plain, .. },
+        fold: Fold {
+            files, mut plain, ..
+        },
         flags,
         fallback,
         partial,
@@ -102,6 +110,8 @@ fn ranked(
     let index = settings.page - 1;
     let memory = remember::load(settings, err)?;
     let defs = refine::refine(settings, &mut ranked, &mut pages[index]);
+    let changed = verify::verify(since, &mut ranked, &mut pages[index], &mut plain);
+    warn_changed(&changed, err)?;
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
     let parts = Parts {
         query: &settings.query,
@@ -160,6 +170,28 @@ fn smart_fallback(
     // A stable sort: files smart did not rank keep their order, after.
     ranked.sort_by_key(|r| position(&r.tally.path).unwrap_or(usize::MAX));
     format!("{sentence}, ranked by meaning as scout smart ranks them")
+}
+
+/// One warning naming the files that changed under the search (#15).
+fn warn_changed(changed: &[Vec<u8>], err: &mut dyn Write) -> Result<()> {
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<String> = changed
+        .iter()
+        .take(5)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    if changed.len() > 5 {
+        names.push(format!("and {} more", changed.len() - 5));
+    }
+    writeln!(
+        err,
+        "scout: {} changed while scout searched; lines no longer in the file are not quoted (counts are rg's, from before): {}",
+        if changed.len() == 1 { "1 file".to_string() } else { format!("{} files", changed.len()) },
+        names.join(", ")
+    )?;
+    Ok(())
 }
 
 /// Matching lines and matches in all (rg's `matched_lines`, `matches`).
@@ -232,7 +264,10 @@ fn emit(
     if report.ranked.is_empty() {
         return Ok(Vec::new());
     }
-    if settings.files_only || settings.explain || page.text.len() as u64 <= plain.bytes {
+    if settings.files_only
+        || settings.explain
+        || page_fits(page.text.len(), report.elapsed_ms, plain.bytes)
+    {
         painter.write(out, &page.text)?;
         painter.write(out, &code)?;
         return Ok(remember::shown_on_page(settings, report));
@@ -262,6 +297,18 @@ fn emit(
     }
     painter.write(out, &code)?;
     Ok(shown)
+}
+
+/// Whether a text page of `page_len` bytes, whose header shows
+/// `elapsed_ms`, is printed rather than rg's `plain_bytes` of lines (I2).
+/// The time is weighed as if it had six digits, so that how long the
+/// search took never decides which of the two is printed (I5; #15: a
+/// page within a byte of rg's output came out ranked or plain by the
+/// digits of its milliseconds).
+fn page_fits(page_len: usize, elapsed_ms: u64, plain_bytes: u64) -> bool {
+    let shown = format!(" {elapsed_ms}ms").len();
+    let reserved = " 999999ms".len().max(shown);
+    (page_len - shown.min(page_len) + reserved) as u64 <= plain_bytes
 }
 
 /// What a page's report is made of, apart from the page itself.
@@ -313,4 +360,23 @@ impl<'a> Parts<'a> {
 pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
     PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regression_the_elapsed_milliseconds_never_choose_page_or_plain() {
+        for plain in 90..110 {
+            let fits = page_fits(100, 5, plain);
+            for ms in [0, 9, 10, 99, 100, 999, 12_345, 999_999] {
+                let len = 100 - " 5ms".len() + format!(" {ms}ms").len();
+                assert_eq!(page_fits(len, ms, plain), fits, "{plain} bytes, {ms} ms");
+            }
+        }
+        // Never larger than rg's lines, whatever the time (I2).
+        assert!(!page_fits(100, 5, 99));
+        assert!(!page_fits(100, 5_000_000, 99));
+    }
 }

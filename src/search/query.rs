@@ -181,7 +181,7 @@ fn atom(chars: &[char], i: usize) -> (Option<char>, usize) {
                 Some('t') => Some('\t'),
                 _ => None,
             };
-            (literal, 2)
+            (literal, escape_width(chars, i))
         }
         '[' => {
             // Skip the class: `[]...]` and `[^]...]` hold a literal `]`.
@@ -207,6 +207,25 @@ fn atom(chars: &[char], i: usize) -> (Option<char>, usize) {
         '.' | '^' | '$' | '(' | ')' | '|' | '*' | '?' | '+' | '{' => (None, 1),
         other => (Some(other), 1),
     }
+}
+
+/// How many characters the escape at `chars[i]` (a `\`) spans: 2, or
+/// more for a code point (`\x41`, `\u{1F600}`) or a class (`\pL`,
+/// `\p{Greek}`), whose characters are not literals of the pattern (#15:
+/// `\x41bc` anchored on "41bc", which no match holds).
+fn escape_width(chars: &[char], i: usize) -> usize {
+    let digits = match chars.get(i + 1) {
+        Some('x') => 2,
+        Some('u') => 4,
+        Some('U') => 8,
+        Some('p' | 'P') => 1,
+        _ => return 2,
+    };
+    if chars.get(i + 2) == Some(&'{') {
+        let close = (i + 2..chars.len()).find(|&j| chars[j] == '}');
+        return close.map_or(chars.len() - i, |j| j + 1 - i);
+    }
+    (2 + digits).min(chars.len() - i)
 }
 
 /// Reads the literal `ch` (the atom at `i`, `width` wide) with the
@@ -258,10 +277,17 @@ fn after_construct(chars: &[char], i: usize, width: usize, runs: &mut Runs) -> u
                 .unwrap_or(chars.len())
                 + 1
         }
-        // `(?i)` and friends change how everything after reads.
-        ('(', Some('?')) => {
+        // `(?i)` and friends change how everything after reads; `(?i:...)`
+        // and `(?:...)` are groups like any other (#15: `(?:abcd|x)` was
+        // anchored on "abcd").
+        ('(', Some('?'))
+            if chars
+                .get(i + 2..)
+                .and_then(|rest| rest.iter().find(|c| **c == ')' || **c == ':'))
+                != Some(&':') =>
+        {
             (i..chars.len())
-                .find(|&j| chars[j] == ')' || chars[j] == ':')
+                .find(|&j| chars[j] == ')')
                 .unwrap_or(chars.len())
                 + 1
         }
@@ -269,13 +295,22 @@ fn after_construct(chars: &[char], i: usize, width: usize, runs: &mut Runs) -> u
             // A group with alternatives, or an optional group, requires
             // none of its literals: skip it whole.
             let close = matching_paren(chars, i);
-            let inner: String = chars[i + 1..close.min(chars.len())].iter().collect();
+            // Inside `(?flags:`, the group's body starts after the colon.
+            let body = match chars.get(i + 1) {
+                Some('?') => (i + 1..close.min(chars.len()))
+                    .find(|&j| chars[j] == ':')
+                    .map_or(i + 1, |j| j + 1),
+                _ => i + width,
+            };
+            let inner: String = chars[body..close.min(chars.len()).max(body)]
+                .iter()
+                .collect();
             let quantified = matches!(chars.get(close + 1), Some('?' | '*'))
                 || (chars.get(close + 1) == Some(&'{') && chars.get(close + 2) == Some(&'0'));
             if split_top_level_alternation(&inner).len() > 1 || quantified {
                 close + 1
             } else {
-                i + width
+                body
             }
         }
         _ => i + width,
@@ -369,6 +404,32 @@ mod tests {
         ] {
             assert_eq!(longest_literal_run(pattern), run, "pattern {pattern:?}");
         }
+    }
+
+    /// Found by the property tests of #15: the digits of `\x41` and the
+    /// letter of `\pL` were read as literals of the pattern, and the
+    /// alternatives of a `(?:...)` group as one run.
+    #[test]
+    fn regression_code_point_and_class_escapes_are_not_literals() {
+        for (pattern, run) in [
+            ("\\x41bc", "bc"),
+            ("\\x{42}abc", "abc"),
+            ("\\u0043", ""),
+            ("\\u{1F600}xyz", "xyz"),
+            ("\\U0001F600", ""),
+            ("\\pLabc", "abc"),
+            ("\\p{Greek}ab", "ab"),
+            ("\\PLxy", "xy"),
+            ("\\x4", ""),
+            ("(?:abcd|x)", ""),
+            ("(?i:abcd|x)", ""),
+            ("(?:abcd)ef", "abcd"),
+            ("(?i)abc", "abc"),
+            ("(?i:abc)", "abc"),
+        ] {
+            assert_eq!(longest_literal_run(pattern), run, "pattern {pattern:?}");
+        }
+        assert!(Query::plan("\\x41\\x42\\x43", Kind::Auto, false, false).is_passthrough());
     }
 
     #[test]

@@ -57,8 +57,14 @@ pub fn resolve_timeout(flag: Option<f64>, env: EnvLookup<'_>) -> Result<Option<D
     if !seconds.is_finite() || seconds < 0.0 {
         bail!("{source}: the time limit must be a number of seconds, 0 or more (0 = no limit)");
     }
-    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
+    // A limit past a year is no different from one year, and one past
+    // `Duration` or `Instant` panicked (`--timeout 1e300`, #15).
+    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds.min(MAX_TIMEOUT_SECONDS))))
 }
+
+/// The longest time limit kept as given (a year, in seconds); longer ones
+/// are cut to it.
+pub const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 24.0 * 60.0 * 60.0;
 
 /// Reads a yes/no environment variable: `0`, `false`, `no` and `off` (any
 /// case) are no, any other non-empty value is yes, unset is `default`.
@@ -229,6 +235,48 @@ mod tests {
         assert!(resolve_timeout(Some(f64::NAN), &none).is_err());
         let message = resolve_timeout(None, &bad).unwrap_err().to_string();
         assert!(message.contains(TIMEOUT_ENV), "{message}");
+    }
+
+    /// Found by the property tests of #15: `--timeout 1e300` (or a
+    /// request's `"timeout":1e300`) panicked converting to a Duration.
+    #[test]
+    fn regression_a_huge_timeout_is_a_year_not_a_panic() {
+        let none = |_: &str| None;
+        let year = Duration::from_secs_f64(MAX_TIMEOUT_SECONDS);
+        for seconds in [1e300, f64::MAX, 1e19, MAX_TIMEOUT_SECONDS * 2.0] {
+            assert_eq!(resolve_timeout(Some(seconds), &none).unwrap(), Some(year));
+        }
+        // The deadline a view computes from it must not overflow.
+        let _ = std::time::Instant::now() + year;
+        let year = Some(year);
+        assert!(resolve_timeout(Some(f64::INFINITY), &none).is_err());
+        let env = |_: &str| Some("1e308".to_string());
+        assert_eq!(resolve_timeout(None, &env).unwrap(), year);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+                proptest::test_runner::Config::default().cases
+            } else {
+                64
+            },
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// Any number, any environment text: a limit or an error, never
+        /// a panic, and a deadline that can be computed.
+        #[test]
+        fn any_timeout_resolves_or_fails(
+            seconds in proptest::option::of(proptest::num::f64::ANY),
+            text in proptest::option::of(proptest::prelude::any::<String>()),
+        ) {
+            let env = move |_: &str| text.clone();
+            if let Ok(Some(limit)) = resolve_timeout(seconds, &env) {
+                let _ = std::time::Instant::now() + limit;
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,141 @@
+//! Stage 5b of the ranked search: files that changed between rg's pass and
+//! the page (#15).
+//!
+//! rg read a file, then someone edited, truncated or deleted it before the
+//! page was printed. Each file on the shown page, and each file of rg's
+//! own lines when they are kept for printing, is stat'ed; only a file
+//! modified since the search started (or gone) is read again, and any
+//! quote or line that is no longer the file's line is dropped, so no page
+//! ever quotes a line that is not in the file (I4). A file whose
+//! modification time is in the future is read too, and keeps every line
+//! that still matches. The counts stay rg's, from its pass; the caller
+//! warns once, naming the files.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::time::SystemTime;
+
+use crate::search::fold::{strip_terminator, Plain, Quote};
+use crate::search::page::PageSpan;
+use crate::search::rank::Ranked;
+
+/// How far before the search a file's mtime still makes it suspect: more
+/// than any filesystem's timestamp granularity (ext4 stamps with the
+/// kernel's tick, several milliseconds behind the system clock).
+pub const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Drops what changed under the page's files since `since`; returns the
+/// paths (as rg printed them) that lost a line, sorted.
+pub fn verify(
+    since: SystemTime,
+    ranked: &mut [Ranked],
+    span: &mut PageSpan,
+    plain: &mut Plain,
+) -> Vec<Vec<u8>> {
+    let mut changed = Vec::new();
+    for slot in &mut span.slots {
+        let tally = &mut ranked[slot.file].tally;
+        if tally.quotes.is_empty() || !suspect(&tally.path, since) {
+            continue;
+        }
+        let lines = file_lines(&tally.path);
+        let before = tally.quotes.len();
+        tally
+            .quotes
+            .retain(|q| lines.as_ref().is_some_and(|l| quote_holds(q, l)));
+        if tally.quotes.len() < before {
+            slot.lines = slot.lines.min(tally.quotes.len());
+            changed.push(tally.path.clone());
+        }
+    }
+    let mut paths: Vec<&[u8]> = plain.lines.iter().map(|l| &l.path[..]).collect();
+    paths.dedup();
+    let suspects: Vec<Vec<u8>> = paths
+        .into_iter()
+        .filter(|p| suspect(p, since))
+        .map(<[u8]>::to_vec)
+        .collect();
+    for path in suspects {
+        let lines = file_lines(&path);
+        let before = plain.lines.len();
+        plain.lines.retain(|l| {
+            l.path != path
+                || lines.as_ref().is_some_and(|lines| {
+                    line_at(lines, l.number)
+                        .is_some_and(|line| l.text.strip_suffix(b"\n").unwrap_or(&l.text) == line)
+                })
+        });
+        if plain.lines.len() < before {
+            changed.push(path);
+        }
+    }
+    changed.sort();
+    changed.dedup();
+    changed
+}
+
+/// Whether the file may have changed since `since`: gone, unreadable, or
+/// modified at or after it.
+fn suspect(path: &[u8], since: SystemTime) -> bool {
+    std::fs::metadata(Path::new(OsStr::from_bytes(path)))
+        .and_then(|m| m.modified())
+        .map_or(true, |modified| modified >= since)
+}
+
+/// The file's bytes, or `None` when it cannot be read.
+fn file_lines(path: &[u8]) -> Option<Vec<u8>> {
+    std::fs::read(Path::new(OsStr::from_bytes(path))).ok()
+}
+
+/// Line `number` (1-based) of `bytes`, without its `\n`.
+fn line_at(bytes: &[u8], number: u64) -> Option<&[u8]> {
+    let index = usize::try_from(number.checked_sub(1)?).ok()?;
+    bytes.split(|&b| b == b'\n').nth(index).filter(|line| {
+        // The piece after a final newline is not a line.
+        !(line.is_empty() && std::ptr::eq(line.as_ptr(), bytes.as_ptr().wrapping_add(bytes.len())))
+    })
+}
+
+/// Whether `quote` is still the file's line (or the same window of it).
+fn quote_holds(quote: &Quote, bytes: &[u8]) -> bool {
+    let Some(line) = line_at(bytes, quote.line) else {
+        return false;
+    };
+    let line = strip_terminator(line);
+    line.len() == quote.cut_before + quote.text.len() + quote.cut_after
+        && line[quote.cut_before..quote.cut_before + quote.text.len()] == quote.text[..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_numbered_from_one_and_a_final_newline_ends_the_last() {
+        assert_eq!(line_at(b"a\nb\n", 1), Some(&b"a"[..]));
+        assert_eq!(line_at(b"a\nb\n", 2), Some(&b"b"[..]));
+        assert_eq!(line_at(b"a\nb\n", 3), None);
+        assert_eq!(line_at(b"a\nb", 2), Some(&b"b"[..]));
+        assert_eq!(line_at(b"a\n\nb", 2), Some(&b""[..]));
+        assert_eq!(line_at(b"", 1), None);
+        assert_eq!(line_at(b"a", 0), None);
+    }
+
+    #[test]
+    fn a_quote_holds_only_for_the_same_bytes_and_cut() {
+        let quote = Quote {
+            line: 2,
+            text: b"cde".to_vec(),
+            cut_before: 2,
+            cut_after: 1,
+            ..Quote::default()
+        };
+        assert!(quote_holds(&quote, b"x\nabcdef\r\n"));
+        assert!(!quote_holds(&quote, b"x\nabcXef\n"));
+        // A change outside the window leaves a faithful, marked cut.
+        assert!(quote_holds(&quote, b"x\nXbcdeX\n"));
+        assert!(!quote_holds(&quote, b"x\nabcdefg\n"));
+        assert!(!quote_holds(&quote, b"x\n"));
+    }
+}
