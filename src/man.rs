@@ -31,6 +31,10 @@ pub const WHICH_TOOL: &[(&str, &str)] = &[
         r"`scout search` (`--kind symbol`, `'two words'`, `'get\w+Name'`)",
     ),
     (
+        "every piece of code of a shape (`$X.unwrap()`, `useState<$T>($$$)`, `except Exception: pass`)",
+        "`scout search --structural --lang LANG 'PATTERN'`",
+    ),
+    (
         "every match exactly as rg prints it, page by page",
         "`scout grep PATTERN`",
     ),
