@@ -114,7 +114,7 @@ fn statements_match_in_languages_whose_grammar_needs_a_function_body() {
     );
     fx.write(
         "src/alloc.c",
-        "#include <stdlib.h>\nint main(void) {\n    char *p = malloc(10);\n    if (p == NULL) return 1;\n    free(p);\n    return 0;\n}\n",
+        "#include <stdlib.h>\nint main(void) {\n    char *p = malloc(10);\n    if (p == NULL) return 1;\n    zfree(p);\n    return 0;\n}\n",
     );
     fx.write(
         "src/Main.java",
@@ -142,6 +142,8 @@ fn statements_match_in_languages_whose_grammar_needs_a_function_body() {
         ("go", "defer $X.Close()", "10: \tdefer f.Close()"),
         ("c", "malloc($N)", "3:     char *p = malloc(10);"),
         ("c", "return $X;", "4:     if (p == NULL) return 1;"),
+        // Read alone, `zfree($P)` is a declaration of $P with type zfree.
+        ("c", "zfree($P)", "5:     zfree(p);"),
         ("c++", "std::move($X)", "3:     auto t = std::move(s);"),
         (
             "java",

@@ -15,7 +15,9 @@
 //! that `foo($X)` matches calls wherever they stand.
 //!
 //! A parse with an error or a missing token anywhere is refused, so a
-//! pattern never silently matches something else than what was typed.
+//! pattern never silently matches something else than what was typed;
+//! only a missing `;` and an error holding nothing but a metavariable
+//! (`match $X { $$$ }`) are not errors of the pattern.
 
 use std::fmt;
 
@@ -71,14 +73,16 @@ const BARE: Context = ("", "");
 fn contexts(lang: Lang) -> &'static [Context] {
     const FUNCTION_BODY_C: Context = ("void _() {\n", "\n}\n");
     // An expression without its `;` can read as a declaration in C
-    // (`malloc(_N)` declares `_N` of type `malloc`): with the `;`, it is
-    // the expression statement, and the pattern the expression in it.
+    // (`zmalloc(_N)` declares `_N` of type `zmalloc`, its `;` missing):
+    // with the `;` it is a call statement, and the pattern the call in it,
+    // so this comes first. A statement that has its `;` is whole either
+    // way (`return _X;;` holds `return _X;`).
     const EXPRESSION_C: Context = ("void _() {\n", ";\n}\n");
     const METHOD_BODY: Context = ("class _ {\nvoid _() {\n", "\n}\n}\n");
     const CLASS_BODY: Context = ("class _ {\n", "\n}\n");
     match lang {
         Lang::Go => &[("package _\nfunc _() {\n", "\n}\n"), BARE],
-        Lang::C | Lang::Cpp => &[FUNCTION_BODY_C, EXPRESSION_C, BARE],
+        Lang::C | Lang::Cpp => &[EXPRESSION_C, FUNCTION_BODY_C, BARE],
         Lang::Java | Lang::CSharp => &[METHOD_BODY, BARE, CLASS_BODY],
         // PHP's grammar reads nothing as code before `<?php`.
         Lang::Php => &[
@@ -188,7 +192,7 @@ fn attempt(grammar: Grammar, processed: &str, context: Context) -> Attempt {
     };
     let root = ast_grep_core::AstGrep::doc(doc);
     let top = root.root();
-    if let Some(at) = went_wrong_at(&top) {
+    if let Some(at) = went_wrong_at(&top, grammar) {
         let at = at.saturating_sub(context.0.len());
         return Attempt::Broken(at.min(processed.len()));
     }
@@ -212,14 +216,21 @@ fn attempt(grammar: Grammar, processed: &str, context: Context) -> Attempt {
 /// missing token (other than `;`) was expected, else where the innermost error starts (an
 /// error holding all the text starts at its last piece, the token the
 /// parser could not place); `None` for a clean parse.
-fn went_wrong_at(top: &Node<'_, StrDoc<Grammar>>) -> Option<usize> {
+fn went_wrong_at(top: &Node<'_, StrDoc<Grammar>>, grammar: Grammar) -> Option<usize> {
     // A missing statement terminator is no error: `foo($X)` is the call
     // whether or not a `;` follows (ast-grep leaves missing nodes out of
     // patterns too).
     if let Some(missing) = top.dfs().find(|n| n.is_missing() && n.kind() != ";") {
         return Some(missing.range().start);
     }
-    let error = top.dfs().filter(|n| n.is_error()).last()?;
+    // A grammar may not expect a lone metavariable where it stands
+    // (`match $X { $$$ }`: arms, not an expression, inside the braces);
+    // the error then holds just the metavariable, which ast-grep matches
+    // against any nodes there, so it is no error of the pattern's.
+    let error = top
+        .dfs()
+        .filter(|n| n.is_error() && !is_metavariable(grammar, n.text().trim()))
+        .last()?;
     let children: Vec<_> = error.children().collect();
     Some(match children.last() {
         Some(last) if children.len() > 1 => last.range().start,
@@ -241,6 +252,19 @@ fn peel<'r>(mut node: Node<'r, StrDoc<Grammar>>) -> Node<'r, StrDoc<Grammar>> {
         };
         node = only;
     }
+}
+
+/// `$X`, `$_`, `$$$` or `$$$NAME` (in the grammar's sigil).
+fn is_metavariable(grammar: Grammar, text: &str) -> bool {
+    let sigil = grammar.expando();
+    let name = text.trim_start_matches(sigil);
+    let sigils = (text.len() - name.len()) / sigil.len_utf8();
+    matches!(sigils, 1 | 3)
+        && (name.is_empty() && sigils == 3
+            || name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
 }
 
 /// `$$$` or `$$$NAME` on its own: it stands for a list of nodes, and a
@@ -358,6 +382,8 @@ mod tests {
         compiles(Lang::Php, "return $X;");
         compiles(Lang::Python, "except Exception: pass");
         compiles(Lang::Python, "@functools.lru_cache($$$)");
+        compiles(Lang::Rust, "match $X { $$$ }");
+        compiles(Lang::Rust, "impl $T for $U { $$$ }");
     }
 
     #[test]
