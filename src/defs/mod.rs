@@ -197,7 +197,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
     }
 }
 
-/// All definitions in a file already parsed with [`grammar`]`(lang)`, as
+/// All definitions in a file already parsed with `grammar(lang)`, as
 /// [`extract`] gives them: for the structural search, which parses every
 /// file once and reuses that tree for the headings. `None` where the
 /// tree cannot serve and [`extract`] must parse (Lua's source is prepared

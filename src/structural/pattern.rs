@@ -2,7 +2,7 @@
 //! of one language into ast-grep's [`Pattern`], with the contexts some
 //! grammars need and the errors that say what to type instead.
 //!
-//! A pattern is parsed in the language's contexts in turn ([`contexts`]):
+//! A pattern is parsed in the language's contexts in turn (`contexts`):
 //! on its own, as ast-grep does; for Go, C, C++, Java and C# first as a
 //! statement inside a function body, since their grammars read a
 //! top-level line otherwise or not at all; for PHP after `<?php`, before
