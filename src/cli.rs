@@ -17,7 +17,12 @@ Examples:
   scout search -e '-verbose' --type py  a pattern starting with '-'
   scout search 'fn \\w+_cache' --kind regex -g '!tests/**'
   scout search useState --page 2        the next page of the same ranked order
-  scout search useState --json          one JSON document (schema in the README)";
+  scout search useState --json          one JSON document (schema in the README)
+  scout search --structural --lang rust '$X.unwrap()'       code shapes, not text
+  scout search --structural --lang tsx 'useState<$T>($$$A)' src
+  scout search --structural --lang py 'except Exception: pass'
+
+Quote a structural pattern in single quotes, or the shell replaces $X.";
 
 const SMART_EXAMPLES: &str = "\
 Examples:
@@ -271,6 +276,10 @@ pub struct SearchArgs {
     )]
     pub regexp: Option<String>,
 
+    /// Match QUERY as code, an ast-grep pattern of the --lang language: `$X` one node, `$$$X` any number of nodes, `$_` one node not captured. Only that language's files are parsed; -F, -i and -w do not apply.
+    #[arg(long, requires = "langs")]
+    pub structural: bool,
+
     #[command(flatten)]
     pub matching: MatchArgs,
 
@@ -410,13 +419,12 @@ pub struct FilterArgs {
     pub globs: Vec<String>,
 
     /// Only files of rg's type NAME (`rg --type-list`); repeatable.
-    #[arg(
-        short = 't',
-        long = "type",
-        visible_alias = "lang",
-        value_name = "NAME"
-    )]
+    #[arg(short = 't', long = "type", value_name = "NAME")]
     pub types: Vec<String>,
+
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau. Without --structural, the same as --type.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
 
     /// Search hidden files and directories too.
     #[arg(long)]
@@ -743,6 +751,24 @@ mod tests {
             ],
             &["scout", "search", "--type", "py", "--lang", "rust", "x"],
             &[
+                "scout",
+                "search",
+                "--structural",
+                "--lang",
+                "rust",
+                "$X.unwrap()",
+            ],
+            &[
+                "scout",
+                "search",
+                "--structural",
+                "--lang",
+                "ts",
+                "-e",
+                "-$X",
+                "src",
+            ],
+            &[
                 "scout", "search", "--kind", "symbol", "-m", "2", "-l", "-n", "x",
             ],
             &[
@@ -834,6 +860,8 @@ mod tests {
         for argv in [
             &["scout", "search"][..],
             &["scout", "search", "--kind", "fuzzy", "x"],
+            &["scout", "search", "--kind", "structural", "x"],
+            &["scout", "search", "--structural", "$X.unwrap()"],
             &["scout", "search", "--budget-tokens", "-1", "x"],
             &["scout", "search", "--page", "x", "x"],
             &["scout", "completions", "tcsh"],

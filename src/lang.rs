@@ -77,6 +77,32 @@ impl Lang {
         Some(lang)
     }
 
+    /// The language a name or a usual alias stands for, in any case
+    /// (`rust`/`rs`, `typescript`/`ts`, `c++`/`cpp`, `csharp`/`cs`, ...),
+    /// as `--lang` reads it. Every name [`Lang::name`] gives is accepted.
+    pub fn from_name(name: &str) -> Option<Lang> {
+        let lower = name.to_ascii_lowercase();
+        let lang = match lower.as_str() {
+            "rust" | "rs" => Lang::Rust,
+            "python" | "py" => Lang::Python,
+            "javascript" | "js" | "jsx" => Lang::JavaScript,
+            "typescript" | "ts" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "go" | "golang" => Lang::Go,
+            "ruby" | "rb" => Lang::Ruby,
+            "java" => Lang::Java,
+            "kotlin" | "kt" => Lang::Kotlin,
+            "csharp" | "cs" | "c#" => Lang::CSharp,
+            "c" => Lang::C,
+            "cpp" | "c++" | "cc" | "cxx" => Lang::Cpp,
+            "php" => Lang::Php,
+            "lua" => Lang::Lua,
+            "luau" => Lang::Luau,
+            _ => return None,
+        };
+        Some(lang)
+    }
+
     /// A short lower-case name (`rust`, `tsx`, `csharp`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -111,5 +137,24 @@ mod tests {
         assert_eq!(Lang::from_path(b"inc/x.h"), Some(Lang::Cpp));
         assert_eq!(Lang::from_path(b"dir.rs/README"), None);
         assert_eq!(Lang::from_path(b"Makefile"), None);
+    }
+
+    #[test]
+    fn from_name_takes_every_name_and_the_usual_aliases() {
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_name(lang.name()), Some(lang));
+        }
+        for (alias, lang) in [
+            ("ts", Lang::TypeScript),
+            ("js", Lang::JavaScript),
+            ("py", Lang::Python),
+            ("rs", Lang::Rust),
+            ("c++", Lang::Cpp),
+            ("cs", Lang::CSharp),
+            ("Go", Lang::Go),
+        ] {
+            assert_eq!(Lang::from_name(alias), Some(lang), "{alias}");
+        }
+        assert_eq!(Lang::from_name("cobol"), None);
     }
 }

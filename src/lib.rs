@@ -6,7 +6,8 @@
 //! - [`views`]: the faithful views `scout grep` and `scout files`, and
 //!   `scout read`.
 //! - [`rg`]: everything about rg; [`render`]: everything printed;
-//!   [`session`]: the memory; [`defs`]: definitions and their cache.
+//!   [`session`]: the memory; [`defs`]: definitions and their cache;
+//!   [`structural`]: ast-grep's matcher over scout's grammars.
 //! - [`commands`]: one module per command, from settings to an exit
 //!   status; `scout call` answers JSON requests with any of them.
 //!
@@ -27,6 +28,7 @@ pub mod session;
 pub mod setup;
 pub mod shell;
 pub mod smart;
+pub mod structural;
 pub mod views;
 
 use std::ffi::OsString;

@@ -15,7 +15,7 @@ use crate::lang::Lang;
 /// The grammar for a language. Plain Lua uses the Luau grammar: Luau is a
 /// superset of Lua 5.1 (Lua 5.3 bitwise operators and 5.2 `goto` are not
 /// parsed, and recovery keeps the definitions around them).
-pub(super) fn grammar(lang: Lang) -> tree_sitter::Language {
+pub(crate) fn grammar(lang: Lang) -> tree_sitter::Language {
     let function = match lang {
         Lang::Rust => tree_sitter_rust::LANGUAGE,
         Lang::Python => tree_sitter_python::LANGUAGE,

@@ -32,6 +32,7 @@ use tree_sitter::{Node, Parser, Tree};
 
 use crate::lang::Lang;
 
+pub(crate) use langs::grammar;
 use langs::{Scope, Spec};
 
 /// Sources larger than this many bytes are not parsed: [`extract`] returns
@@ -194,6 +195,21 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
         Some(tree) => collect(lang, &tree, &source),
         None => Vec::new(),
     }
+}
+
+/// All definitions in a file already parsed with `grammar(lang)`, as
+/// [`extract`] gives them: for the structural search, which parses every
+/// file once and reuses that tree for the headings. `None` where the
+/// tree cannot serve and [`extract`] must parse (Lua's source is prepared
+/// before parsing; a source past [`MAX_PARSE_BYTES`] has no definitions).
+pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8]) -> Option<Vec<Def>> {
+    if lang == Lang::Lua {
+        return None;
+    }
+    if source.len() > MAX_PARSE_BYTES {
+        return Some(Vec::new());
+    }
+    Some(collect(lang, tree, source))
 }
 
 /// The innermost definition whose range holds 1-based `line` (a

@@ -41,6 +41,12 @@
 //!   the page attaches it (at most 2 definitions of at most 40 lines, and
 //!   nothing left out): per definition `path`, `symbol` and `lines` (each
 //!   with `line`, `text`, `cut_before`, `cut_after`).
+//! - A structural search (`--structural`, #13) has `"kind": "structural"`
+//!   and two more fields, `"lang"` (the pattern's language, e.g. `"rust"`)
+//!   and `"parsed"` (files of that language parsed); its `matches` are
+//!   ast-grep's matches, its `hits` the lines they start on. A match over
+//!   several lines is quoted by its first line, with `"last_line"` (only
+//!   present then) its last. Text searches never have these fields.
 
 use std::io::{self, Write};
 
@@ -70,6 +76,12 @@ pub struct SearchDocument {
     pub defs_not_on_page: Vec<String>,
     pub results: Vec<FileResult>,
     pub code: Vec<CodeResult>,
+    /// `--structural` only: the pattern's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<&'static str>,
+    /// `--structural` only: files of the language parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parsed: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -137,6 +149,10 @@ pub struct LineResult {
     pub cut_after: usize,
     pub def: bool,
     pub symbol: Option<Symbol>,
+    /// `--structural` only, for a match over several lines: its last
+    /// line (1-based); `line` is its first and `text` that line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_line: Option<u64>,
 }
 
 /// Builds the document of a page.
@@ -164,6 +180,7 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
                         cut_before: q.cut_before,
                         cut_after: q.cut_after,
                         def: q.def,
+                        last_line: (q.last_line > q.line).then_some(q.last_line),
                         symbol: u32::try_from(q.line)
                             .ok()
                             .and_then(|l| enclosing(defs, l))
@@ -237,6 +254,8 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
                     .collect(),
             })
             .collect(),
+        lang: report.structural.map(|s| s.lang.name()),
+        parsed: report.structural.map(|s| s.parsed),
     }
 }
 

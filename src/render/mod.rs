@@ -10,6 +10,7 @@ pub mod style;
 pub mod text;
 
 use crate::defs::Def;
+use crate::lang::Lang;
 use crate::search::fold::Quote;
 use crate::search::page::{Omitted, PageSpan};
 use crate::search::query::Query;
@@ -50,6 +51,17 @@ pub struct Report<'a> {
     pub code: Vec<Code>,
     /// Per slot: chosen lines the session was already shown (collapsed).
     pub seen: Vec<Vec<u64>>,
+    /// Set for a structural search (`--structural`): its language and
+    /// how many files of it were parsed.
+    pub structural: Option<Structural>,
+}
+
+/// What a structural search's page says besides a text search's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Structural {
+    pub lang: Lang,
+    /// Files of the language read and parsed (with a match or not).
+    pub parsed: u64,
 }
 
 /// The code of one definition, attached after the matches when it saves

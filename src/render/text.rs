@@ -160,10 +160,19 @@ fn heading(out: &mut Styled, def: &Def) {
     );
 }
 
-/// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut.
+/// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut;
+/// a structural match over several lines is `INDENT FIRST-LAST: TEXT`,
+/// TEXT its first line.
 pub fn quote_line(out: &mut Styled, indent: &str, quote: &Quote) {
     out.push(indent.as_bytes());
-    out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+    if quote.last_line > quote.line {
+        out.write_styled(
+            Role::LineNumber,
+            format_args!("{}-{}", quote.line, quote.last_line),
+        );
+    } else {
+        out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+    }
     out.push(b": ");
     quote_text(out, quote);
 }
@@ -301,6 +310,8 @@ pub struct Frame<'a> {
     pub command: &'a str,
     /// Paths of the files holding a definition, in rank order.
     pub def_paths: Vec<&'a [u8]>,
+    /// A structural search: its header is longer.
+    pub structural: bool,
 }
 
 /// Bytes the header and footer of any page take at most (numbers counted
@@ -310,7 +321,12 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
     let header = "query:   kind=literal  hits= files=  shown= page=/  ~tok ms\n".len()
         + frame.query.len()
         + 7 * NUMBERS
-        + frame.fallback.map_or(0, |f| f.len() + "fallback: \n".len());
+        + frame.fallback.map_or(0, |f| f.len() + "fallback: \n".len())
+        + if frame.structural {
+            "kind=structural lang=javascript  matches= parsed=".len() + NUMBERS
+        } else {
+            0
+        };
     let next = "+ files on earlier pages:  --page \n".len() + frame.command.len() + 2 * NUMBERS;
     let lines = "+ lines not quoted in these files: \n".len() + frame.file_command.len() + NUMBERS;
     let note = if frame.def_paths.is_empty() {
@@ -330,6 +346,27 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
 /// took, or identical searches would differ in more than the time.
 fn header(report: &Report<'_>, tokens_estimate: usize, elapsed_ms: Option<u64>) -> Vec<u8> {
     let mut out = Vec::new();
+    if let Some(structural) = report.structural {
+        let _ = writeln!(
+            out,
+            "query: {}  kind=structural lang={}  matches={} files={} parsed={}  shown={}{} page={}/{}  ~{}tok{}",
+            report.query.text,
+            structural.lang.name(),
+            report.matches,
+            report.ranked.len(),
+            structural.parsed,
+            report.shown(),
+            match report.already_shown() {
+                0 => String::new(),
+                n => format!(" already_shown={n}"),
+            },
+            report.page,
+            report.pages.len(),
+            tokens_estimate,
+            elapsed_ms.map_or(String::new(), |ms| format!(" {ms}ms")),
+        );
+        return out;
+    }
     let _ = writeln!(
         out,
         "query: {}  kind={}  hits={} files={}  shown={}{} page={}/{}  ~{}tok{}",

@@ -74,6 +74,25 @@ impl SearchFlags {
         args
     }
 
+    /// `rg --files` with the same file selection as the search (globs,
+    /// types, `--hidden`, ignore files, paths) and no pattern: the files
+    /// the structural search parses, one path a line, as the search would
+    /// print them.
+    pub fn file_list(&self) -> RgCommand {
+        let mut args: Vec<OsString> = vec!["--files".into()];
+        args.extend(
+            SearchFlags {
+                patterns: Vec::new(),
+                fixed_strings: false,
+                ignore_case: false,
+                word: false,
+                ..self.clone()
+            }
+            .common(),
+        );
+        RgCommand { args }
+    }
+
     /// The command scout runs: `rg --json ...`.
     pub fn json(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["--json".into()];
@@ -393,6 +412,38 @@ impl GrepFlags {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_file_list_keeps_the_selection_and_drops_the_pattern() {
+        let flags = SearchFlags {
+            patterns: vec!["-x".into()],
+            fixed_strings: true,
+            globs: vec!["!tests/**".into()],
+            types: vec!["rust".into()],
+            hidden: true,
+            paths: vec!["-src".into()],
+            ..SearchFlags::default()
+        };
+        let args: Vec<String> = flags
+            .file_list()
+            .args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            args,
+            [
+                "--files",
+                "-g",
+                "!tests/**",
+                "--type",
+                "rust",
+                "--hidden",
+                "--",
+                "-src"
+            ]
+        );
+    }
 
     #[test]
     fn grep_puts_the_pattern_after_dash_e_and_the_path_after_double_dash() {

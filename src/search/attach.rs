@@ -48,6 +48,7 @@ pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
                 let (text, cut_before, cut_after) = cut_around(body, (0, 0));
                 Quote {
                     line: i as u64 + 1,
+                    last_line: 0,
                     text: text.to_vec(),
                     cut_before,
                     cut_after,

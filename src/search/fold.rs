@@ -20,6 +20,9 @@ pub const MAX_QUOTE_BYTES: usize = 200;
 pub struct Quote {
     /// 1-based line number.
     pub line: u64,
+    /// The last line of a structural match spanning more lines than
+    /// `line` (1-based; 0 for a quote of one line, as every text match is).
+    pub last_line: u64,
     /// The shown bytes: the whole line without its terminator, or a window
     /// of it when the line is longer than [`MAX_QUOTE_BYTES`].
     pub text: Vec<u8>,
@@ -312,6 +315,7 @@ fn keep_best(
     let (text, cut_before, cut_after) = cut_around(body, first_match.unwrap_or((0, 0)));
     quotes.push(Quote {
         line,
+        last_line: 0,
         text: text.to_vec(),
         cut_before,
         cut_after,

@@ -20,6 +20,11 @@
 //! 8. **render** ([`crate::render`]): text, JSON, or rg's own lines when
 //!    they are smaller (I2); then what was shown is recorded.
 //!
+//! A structural search (`--structural`, #13) replaces stage 2 with
+//! [`structural`]: the files rg lists, parsed once each, their ast-grep
+//! matches folded into the same tallies; stages 3 to 8 are the same
+//! functions ([`present`]).
+//!
 //! A pattern with no literal anchor skips all of it: [`passthrough`].
 //! The invariants of DESIGN.md hold at the end: passthrough for patterns
 //! without an anchor (I1), never larger than plain `rg -n` (I2), rg's
@@ -38,8 +43,10 @@ pub mod rank;
 pub mod refine;
 pub mod remember;
 pub mod settings;
+pub mod structural;
 pub mod verify;
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
@@ -68,14 +75,16 @@ pub fn search(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    if settings.query.is_passthrough() && !settings.json {
+    if let Some(pattern) = &settings.structural {
+        structural_search(settings, pattern, started, out, err)
+    } else if settings.query.is_passthrough() && !settings.json {
         passthrough::passthrough(settings, out, err)
     } else {
         ranked(settings, started, out, err)
     }
 }
 
-/// The ranked pipeline, stage by stage (see the module doc).
+/// The ranked pipeline: rg's pass collected, then the shared stages.
 fn ranked(
     settings: &SearchSettings,
     started: Instant,
@@ -88,29 +97,129 @@ fn ranked(
     // an mtime just before it: files touched shortly before count too.
     let since = SystemTime::now() - verify::CLOCK_SLACK;
     let Collected {
-        fold: Fold {
-            files, mut plain, ..
-        },
+        fold: Fold { files, plain, .. },
         flags,
         fallback,
         partial,
     } = collect::collect(settings, &scorer, err)?;
-    let (hits, matches) = totals(&files);
-    let mut ranked = rank(&scorer, files);
-    let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
     let (repro, file_command) = repro_commands(&flags);
+    let tallied = Tallied {
+        files,
+        fallback,
+        partial,
+        repro,
+        file_command,
+        rg: Some((&flags, plain)),
+        defs: HashMap::new(),
+        structural: None,
+        since,
+    };
+    present(settings, &scorer, tallied, started, out, err)
+}
+
+/// The structural pipeline (`--structural`): the files of the pattern's
+/// language parsed and matched ([`structural`]), then the same stages as
+/// a text search.
+fn structural_search(
+    settings: &SearchSettings,
+    pattern: &crate::structural::StructuralPattern,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let scorer = Scorer::new(&settings.query);
+    let since = SystemTime::now() - verify::CLOCK_SLACK;
+    let gathered = structural::gather(settings, pattern, err)?;
+    if gathered.files.is_empty() && crate::structural::pattern::looks_shell_eaten(&pattern.text) {
+        writeln!(
+            err,
+            "scout: hint: no match; if the shell replaced $NAME in the pattern, quote it in single quotes: '$X.unwrap()'"
+        )?;
+    }
+    let (repro, file_command) = structural::repro_commands(settings, pattern);
+    let tallied = Tallied {
+        files: gathered.files,
+        fallback: None,
+        partial: gathered.partial,
+        repro,
+        file_command,
+        rg: None,
+        defs: gathered.defs,
+        structural: Some(render::Structural {
+            lang: pattern.lang(),
+            parsed: gathered.parsed,
+        }),
+        since,
+    };
+    present(settings, &scorer, tallied, started, out, err)
+}
+
+/// What stage 2 (rg's [`collect`], or [`structural::gather`]) hands the
+/// stages after it.
+pub struct Tallied<'f> {
+    /// Files with matches, in any order.
+    pub files: Vec<FileTally>,
+    /// The any-word fallback's sentence, when it ran.
+    pub fallback: Option<String>,
+    /// Set when not everything could be searched (exit 3).
+    pub partial: Option<ExitStatus>,
+    /// The command with the same counts, and the one for one `FILE`.
+    pub repro: String,
+    pub file_command: String,
+    /// For a text search: rg's flags (to mark matches in colour, and to
+    /// print rg's own lines) and those lines, when smaller than the page
+    /// (I2). `None`: there are no rg lines to print instead.
+    pub rg: Option<(&'f SearchFlags, Plain)>,
+    /// Definitions already parsed, by path: [`refine`] uses them instead
+    /// of parsing again.
+    pub defs: HashMap<Vec<u8>, Vec<Def>>,
+    /// Set for a structural search.
+    pub structural: Option<render::Structural>,
+    /// When the search started, less [`verify::CLOCK_SLACK`]: a shown
+    /// file modified since is read again (#15).
+    pub since: SystemTime,
+}
+
+/// Stages 3 to 8 (see the module doc), the same for every view that
+/// tallies files: rank, lay out, refine, remember, attach, render.
+pub fn present(
+    settings: &SearchSettings,
+    scorer: &Scorer,
+    tallied: Tallied<'_>,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let Tallied {
+        files,
+        fallback,
+        partial,
+        repro,
+        file_command,
+        rg,
+        defs: known,
+        structural,
+        since,
+    } = tallied;
+    let (hits, matches) = totals(&files);
+    let mut ranked = rank(scorer, files);
+    let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
     let frame = frame(
         settings,
         &ranked,
         fallback.as_deref(),
         &repro,
         &file_command,
+        structural.is_some(),
     );
     let mut pages = layout::paginate(settings, &ranked, &frame)?;
     let index = settings.page - 1;
     let memory = remember::load(settings, err)?;
-    let defs = refine::refine(settings, &mut ranked, &mut pages[index]);
-    let changed = verify::verify(since, &mut ranked, &mut pages[index], &mut plain);
+    let defs = refine::refine(settings, &mut ranked, &mut pages[index], &known);
+    let mut rg = rg;
+    let mut no_lines = Plain::default();
+    let lines = rg.as_mut().map_or(&mut no_lines, |(_, plain)| plain);
+    let changed = verify::verify(since, &mut ranked, &mut pages[index], lines);
     warn_changed(&changed, err)?;
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
     let parts = Parts {
@@ -122,6 +231,7 @@ fn ranked(
         repro,
         file_command,
         defs: &defs,
+        structural,
     };
     layout::fit(settings, &parts, &mut pages, index, &recalled, started);
     let seen = recalled.seen(&ranked, &pages[index]);
@@ -133,7 +243,7 @@ fn ranked(
             .budget_bytes
             .map(|b| b.saturating_sub(page.text.len())),
     );
-    let shown = emit(settings, &report, page, plain, &flags, out, err)?;
+    let shown = emit(settings, &report, page, rg, out, err)?;
     remember::record(settings, &shown, err)?;
     if ranked.is_empty() && partial.is_none() {
         return Ok(ExitStatus::NoMatch);
@@ -223,6 +333,7 @@ fn frame<'a>(
     fallback: Option<&'a str>,
     repro: &'a str,
     file_command: &'a str,
+    structural: bool,
 ) -> render::text::Frame<'a> {
     render::text::Frame {
         query: &settings.query.text,
@@ -235,12 +346,13 @@ fn frame<'a>(
             .filter(|r| r.tally.def_lines > 0)
             .map(|r| &r.tally.path[..])
             .collect(),
+        structural,
     }
 }
 
 /// Writes the page: the JSON document; nothing when nothing matched (the
-/// exit status says so); rg's own lines when they are smaller than the
-/// page (I2); else the text page. The attached code follows either of the
+/// exit status says so); rg's own lines when there are some (`rg`) and
+/// they are smaller than the page (I2); else the text page. The attached code follows either of the
 /// last two. Every choice is made on the plain bytes; colour, when on, is
 /// added only as they are written ([`render::style`]). Returns what was
 /// shown, for the session memory (nothing when this search records
@@ -249,13 +361,14 @@ fn emit(
     settings: &SearchSettings,
     report: &Report<'_>,
     page: render::text::Page,
-    plain: Plain,
-    flags: &SearchFlags,
+    rg: Option<(&SearchFlags, Plain)>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
     let code = render::text::code(&report.code);
-    let painter = render::style::Painter::new(settings.color, || Matcher::new(flags));
+    let painter = render::style::Painter::new(settings.color, || {
+        rg.as_ref().and_then(|(flags, _)| Matcher::new(flags))
+    });
     if settings.json {
         let document = render::json::document(report, page.tokens);
         render::json::write_document(out, &document)?;
@@ -264,14 +377,15 @@ fn emit(
     if report.ranked.is_empty() {
         return Ok(Vec::new());
     }
-    if settings.files_only
-        || settings.explain
-        || page_fits(page.text.len(), report.elapsed_ms, plain.bytes)
-    {
+    let Some((flags, plain)) = rg.filter(|(_, plain)| {
+        !(settings.files_only
+            || settings.explain
+            || page_fits(page.text.len(), report.elapsed_ms, plain.bytes))
+    }) else {
         painter.write(out, &page.text)?;
         painter.write(out, &code)?;
         return Ok(remember::shown_on_page(settings, report));
-    }
+    };
     if let Some(fallback) = &report.fallback {
         writeln!(err, "scout: {fallback}")?;
     }
@@ -321,6 +435,7 @@ pub struct Parts<'a> {
     pub repro: String,
     pub file_command: String,
     pub defs: &'a [Vec<Def>],
+    pub structural: Option<render::Structural>,
 }
 
 impl<'a> Parts<'a> {
@@ -352,6 +467,7 @@ impl<'a> Parts<'a> {
             seen,
             defs: self.defs,
             code: Vec::new(),
+            structural: self.structural,
         }
     }
 }

@@ -224,6 +224,7 @@ impl Piece<'_> {
             cut_around(body, spans.first().copied().unwrap_or((0, 0)));
         let quote = Quote {
             line: *number,
+            last_line: 0,
             text: window.to_vec(),
             cut_before,
             cut_after,

@@ -22,6 +22,9 @@ pub enum Kind {
     Regex,
     /// A whole-word identifier (`-F -w`).
     Symbol,
+    /// An ast-grep pattern (`--structural`), matched as code, not text.
+    #[value(skip)]
+    Structural,
 }
 
 impl Kind {
@@ -31,6 +34,7 @@ impl Kind {
             Kind::Literal => "literal",
             Kind::Regex => "regex",
             Kind::Symbol => "symbol",
+            Kind::Structural => "structural",
         }
     }
 }
@@ -83,6 +87,20 @@ impl Query {
             anchor,
             name: if words.is_empty() { name } else { None },
             words,
+        }
+    }
+
+    /// A structural pattern: no anchor, no name, no words (nothing of
+    /// the text ranking applies to code shapes), never passthrough.
+    pub fn structural(text: &str) -> Query {
+        Query {
+            text: text.to_string(),
+            kind: Kind::Structural,
+            ignore_case: false,
+            word: false,
+            anchor: String::new(),
+            name: None,
+            words: Vec::new(),
         }
     }
 

@@ -12,20 +12,24 @@ use crate::search::page::PageSpan;
 use crate::search::path_of;
 use crate::search::rank::{Ranked, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::search::settings::SearchSettings;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// Definitions of the files on `span` (aligned with its slots, empty with
 /// `-l` or `--lexical`), after the parser's corrections to `ranked` and
-/// the page's new order.
+/// the page's new order. `known` holds definitions already parsed by an
+/// earlier stage, by path (the structural search's trees): those files
+/// are neither parsed again nor charged to the parse budget.
 pub fn refine(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
+    known: &HashMap<Vec<u8>, Vec<Def>>,
 ) -> Vec<Vec<Def>> {
     if settings.files_only || settings.lexical {
         return Vec::new();
     }
-    let defs = parse_page(settings, ranked, span);
+    let defs = parse_page(settings, ranked, span, known);
     let Some(name) = &settings.query.name else {
         return defs;
     };
@@ -46,8 +50,14 @@ const PARSE_BUDGET_BYTES: u64 = 256 * 1024;
 /// cache or the parser; empty for files without a parser, and for files
 /// past the page's parse budget (they keep the lexical verdict and show
 /// their lines without headings).
-fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> Vec<Vec<Def>> {
+fn parse_page(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    span: &PageSpan,
+    known: &HashMap<Vec<u8>, Vec<Def>>,
+) -> Vec<Vec<Def>> {
     let mut budget = PARSE_BUDGET_BYTES;
+    let mut defs = vec![Vec::new(); span.slots.len()];
     let chosen: Vec<(usize, PathBuf, Lang)> = span
         .slots
         .iter()
@@ -56,6 +66,10 @@ fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> 
             let tally = &ranked[slot.file].tally;
             let lang = tally.lang?;
             if tally.binary || slot.lines == 0 {
+                return None;
+            }
+            if let Some(parsed) = known.get(&tally.path) {
+                defs[i] = parsed.clone();
                 return None;
             }
             let path = path_of(&tally.path);
@@ -83,7 +97,6 @@ fn parse_page(settings: &SearchSettings, ranked: &[Ranked], span: &PageSpan) -> 
         })
         .collect();
     let parsed = DefsCache::new(settings.cache_dir.clone()).defs_many_wanted(&files, &needs);
-    let mut defs = vec![Vec::new(); span.slots.len()];
     for ((i, _, _), file_defs) in chosen.into_iter().zip(parsed) {
         defs[i] = file_defs;
     }
@@ -124,6 +137,7 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
                     let (text, cut_before, cut_after) = cut_around(body, (at, at + name.len()));
                     tally.quotes.push(Quote {
                         line: number,
+                        last_line: 0,
                         text: text.to_vec(),
                         cut_before,
                         cut_after,

@@ -7,11 +7,13 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use crate::cli::SearchArgs;
+use crate::lang::Lang;
 use crate::render::style::Color;
 use crate::rg::{Rg, SearchFlags};
 use crate::search::query::{Kind, Query};
 use crate::session::Session;
 use crate::shell;
+use crate::structural::StructuralPattern;
 
 /// Candidate lines kept per file by default (more than any default
 /// allowance, so the best can be chosen).
@@ -68,6 +70,9 @@ pub struct SearchSettings {
     pub plain_records: bool,
     /// Whether the text page is coloured (never with `--json`).
     pub color: Color,
+    /// `--structural`: the compiled pattern (the query's text), whose
+    /// language's files are parsed instead of searched by rg.
+    pub structural: Option<StructuralPattern>,
 }
 
 /// The session from the process environment (read once), as this
@@ -131,6 +136,53 @@ pub(crate) fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>,
     Ok((paths, missing))
 }
 
+/// The `--structural` pattern, compiled for its one `--lang`; the text
+/// flags that cannot apply to code are refused, saying why.
+fn structural_pattern(text: &str, args: &SearchArgs) -> Result<StructuralPattern> {
+    let refused = [
+        (
+            args.matching.fixed_strings,
+            "-F",
+            "a structural pattern is matched as code, never as a string",
+        ),
+        (
+            args.matching.ignore_case,
+            "-i",
+            "code is matched node by node, with the case it is written in",
+        ),
+        (
+            args.matching.word,
+            "-w",
+            "a pattern's nodes are whole tokens already",
+        ),
+        (
+            args.matching.kind != Kind::Auto,
+            "--kind",
+            "--structural is its own kind",
+        ),
+    ];
+    for (given, flag, why) in refused {
+        if given {
+            bail!("{flag} does not apply with --structural: {why}; drop {flag}");
+        }
+    }
+    let names: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
+    let lang = match args.filter.langs.as_slice() {
+        [one] => Lang::from_name(one).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--structural: unknown language {one:?}; the languages are {} (and the aliases rs, py, js, ts, rb, kt, cs, c++)",
+                names.join(", ")
+            )
+        })?,
+        [] => bail!(
+            "--structural needs --lang LANG, one of {}",
+            names.join(", ")
+        ),
+        _ => bail!("--structural takes one --lang; to narrow the files, use -g or --type"),
+    };
+    Ok(StructuralPattern::compile(text, lang)?)
+}
+
 impl SearchSettings {
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
@@ -152,7 +204,20 @@ impl SearchSettings {
         } else {
             args.matching.kind
         };
-        let query = Query::plan(&text, kind, args.matching.ignore_case, args.matching.word);
+        let structural = if args.structural {
+            Some(structural_pattern(&text, &args)?)
+        } else {
+            None
+        };
+        let query = match &structural {
+            Some(_) => Query::structural(&text),
+            None => Query::plan(&text, kind, args.matching.ignore_case, args.matching.word),
+        };
+        let mut types = args.filter.types;
+        if structural.is_none() {
+            // Without --structural, --lang is --type (as it always was).
+            types.append(&mut args.filter.langs);
+        }
         let (paths, missing) = existing_paths(paths)?;
         let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
 
@@ -163,7 +228,7 @@ impl SearchSettings {
             ignore_case: query.ignore_case,
             word: query.word,
             globs: args.filter.globs,
-            types: args.filter.types,
+            types,
             hidden: args.filter.hidden,
             paths,
         };
@@ -213,6 +278,7 @@ impl SearchSettings {
             } else {
                 Color::from_process(args.color.color)
             },
+            structural,
         })
     }
 }

@@ -1,0 +1,270 @@
+//! Stage 2 of the structural search (`--structural`), in place of
+//! [`collect`](super::collect): the files rg lists with the search's file
+//! selection (`rg --files` with its `-g`, `--type`, `--hidden`, ignore
+//! rules and paths), those of the pattern's language parsed once each on
+//! every core, and their matches folded into the same [`FileTally`]s and
+//! [`Quote`]s a text search makes. A match is one quote at its first line,
+//! carrying its last line when it spans more; `matches` counts every
+//! match, `hits` the distinct lines they start on (what the page quotes,
+//! and what I6 accounts for). Definitions come from the same trees, so no
+//! file is parsed twice. Everything after this is the ranked pipeline's.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use anyhow::Result;
+
+use crate::defs::Def;
+use crate::exit::ExitStatus;
+use crate::lang::Lang;
+use crate::rg::{run_plain, Flow};
+use crate::search::collect::check_rg;
+use crate::search::fold::{cut_around, strip_terminator, FileTally, Quote};
+use crate::search::path_of;
+use crate::search::settings::SearchSettings;
+use crate::shell;
+use crate::structural::{Found, StructuralPattern};
+
+/// What the structural pass over the tree left.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// Files with at least one match, in path order.
+    pub files: Vec<FileTally>,
+    /// Files of the language that were read and parsed.
+    pub parsed: u64,
+    /// Definitions of the files with matches, from the same parse, by path.
+    pub defs: HashMap<Vec<u8>, Vec<Def>>,
+    /// Set when rg could not list everything (exit 3).
+    pub partial: Option<ExitStatus>,
+}
+
+/// Whether the structural search for `lang` parses the file at `path`: the
+/// files scout gives that language, and for C also the `.h` headers scout
+/// otherwise reads as C++ (a C tree's headers are C).
+pub fn searches(lang: Lang, path: &[u8]) -> bool {
+    match Lang::from_path(path) {
+        Some(found) if found == lang => true,
+        Some(Lang::Cpp) => lang == Lang::C && path.ends_with(b".h"),
+        _ => false,
+    }
+}
+
+/// Lists the files, parses those of the pattern's language on every core,
+/// and folds their matches.
+pub fn gather(
+    settings: &SearchSettings,
+    pattern: &StructuralPattern,
+    err: &mut dyn Write,
+) -> Result<Gathered> {
+    let lang = pattern.lang();
+    let mut paths: Vec<Vec<u8>> = Vec::new();
+    let outcome = run_plain(&settings.rg, &settings.flags.file_list(), |line| {
+        let path = strip_terminator(line);
+        if searches(lang, path) {
+            paths.push(path.to_vec());
+        }
+        Flow::Continue
+    })?;
+    let partial = check_rg(settings, &outcome, err)?;
+    // rg lists files in the order its threads find them.
+    paths.sort();
+    let want_defs = !settings.files_only && !settings.lexical;
+    let results = parse_all(&paths, pattern, want_defs, settings.keep);
+    let mut gathered = Gathered {
+        partial,
+        ..Gathered::default()
+    };
+    for result in results.into_iter().flatten() {
+        gathered.parsed += 1;
+        let Some(tally) = result.0 else {
+            continue;
+        };
+        if let Some(defs) = result.1 {
+            gathered.defs.insert(tally.path.clone(), defs);
+        }
+        gathered.files.push(tally);
+    }
+    Ok(gathered)
+}
+
+/// One file's outcome: its tally when something matched, with its
+/// definitions; `None` when it could not be read or is not UTF-8 (as
+/// ast-grep, scout does not parse those).
+type Parsed = Option<(Option<FileTally>, Option<Vec<Def>>)>;
+
+/// Parses every file once, on as many threads as there are cores, each
+/// taking the next file as it finishes one (files differ wildly in size).
+fn parse_all(
+    paths: &[Vec<u8>],
+    pattern: &StructuralPattern,
+    want_defs: bool,
+    keep: usize,
+) -> Vec<Parsed> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Parsed>> = Mutex::new(vec![None; paths.len()]);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(paths.len())
+        .max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut done = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = paths.get(i) else {
+                        break;
+                    };
+                    done.push((i, parse_one(path, pattern, want_defs, keep)));
+                }
+                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                for (i, parsed) in done {
+                    results[i] = parsed;
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads, parses and tallies one file (its source is dropped here, so
+/// memory holds one source per thread, not one per match).
+fn parse_one(path: &[u8], pattern: &StructuralPattern, want_defs: bool, keep: usize) -> Parsed {
+    let bytes = std::fs::read(path_of(path)).ok()?;
+    let source = String::from_utf8(bytes).ok()?;
+    let searched = pattern.search(&source, want_defs);
+    if searched.found.is_empty() {
+        return Some((None, None));
+    }
+    let tally = tally(
+        path.to_vec(),
+        pattern.lang(),
+        &searched.found,
+        source.as_bytes(),
+        keep,
+    );
+    Some((Some(tally), searched.defs))
+}
+
+/// A file's tally: every match counted, the first `keep` lines quoted
+/// (matches carry no score of their own, so earlier lines first), each
+/// cut around its first match on that line.
+fn tally(path: Vec<u8>, lang: Lang, found: &[Found], source: &[u8], keep: usize) -> FileTally {
+    let mut lines: Vec<u64> = found.iter().map(|f| f.line).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let mut quotes = Vec::new();
+    let mut wanted = lines.iter().take(keep).copied().peekable();
+    for (index, line) in source.split(|&b| b == b'\n').enumerate() {
+        let number = index as u64 + 1;
+        let Some(&want) = wanted.peek() else {
+            break;
+        };
+        if number != want {
+            continue;
+        }
+        wanted.next();
+        let first = found
+            .iter()
+            .filter(|f| f.line == number)
+            .min_by_key(|f| (f.span.0, std::cmp::Reverse(f.last_line)));
+        let (span, last_line) = first.map_or(((0, 0), number), |f| (f.span, f.last_line));
+        let body = line.strip_suffix(b"\r").unwrap_or(line);
+        let (text, cut_before, cut_after) = cut_around(body, span);
+        quotes.push(Quote {
+            line: number,
+            last_line: if last_line > number { last_line } else { 0 },
+            text: text.to_vec(),
+            cut_before,
+            cut_after,
+            score: 0,
+            def: false,
+        });
+    }
+    FileTally {
+        path,
+        lang: Some(lang),
+        hits: lines.len() as u64,
+        matches: found.len() as u64,
+        quotes,
+        ..FileTally::default()
+    }
+}
+
+/// The command that prints every match (no budget, every line of every
+/// file, nothing collapsed by the session's memory), and the same for one
+/// file (`FILE` standing for it).
+pub fn repro_commands(settings: &SearchSettings, pattern: &StructuralPattern) -> (String, String) {
+    let mut words = vec![
+        "scout".to_string(),
+        "search".into(),
+        "--structural".into(),
+        "--lang".into(),
+        pattern.lang().name().into(),
+        "--budget-tokens".into(),
+        "0".into(),
+        "-m".into(),
+        "10000".into(),
+        "--again".into(),
+    ];
+    let flags = &settings.flags;
+    for glob in &flags.globs {
+        words.extend(["-g".into(), shell::quote(glob.as_bytes())]);
+    }
+    for ty in &flags.types {
+        words.extend(["--type".into(), shell::quote(ty.as_bytes())]);
+    }
+    if flags.hidden {
+        words.push("--hidden".into());
+    }
+    words.extend(["-e".into(), shell::quote(pattern.text.as_bytes())]);
+    let file_command = format!("{} FILE", words.join(" "));
+    for path in &flags.paths {
+        words.push(shell::quote(path.as_encoded_bytes()));
+    }
+    (words.join(" "), file_command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_searches_its_headers_and_cpp_keeps_its_own() {
+        assert!(searches(Lang::C, b"src/server.h"));
+        assert!(searches(Lang::C, b"src/server.c"));
+        assert!(!searches(Lang::C, b"src/a.cpp"));
+        assert!(searches(Lang::Cpp, b"src/a.h"));
+        assert!(searches(Lang::TypeScript, b"a.mts"));
+        assert!(!searches(Lang::TypeScript, b"a.tsx"));
+    }
+
+    #[test]
+    fn a_tally_counts_every_match_and_quotes_each_line_once() {
+        let source = b"a.unwrap().unwrap();\nb\nc.unwrap(\n).x;\n";
+        let found = [
+            Found {
+                line: 1,
+                last_line: 1,
+                span: (0, 19),
+            },
+            Found {
+                line: 1,
+                last_line: 1,
+                span: (0, 10),
+            },
+            Found {
+                line: 3,
+                last_line: 4,
+                span: (0, 9),
+            },
+        ];
+        let tally = tally(b"x.rs".to_vec(), Lang::Rust, &found, source, 8);
+        assert_eq!((tally.hits, tally.matches), (2, 3));
+        assert_eq!(tally.quotes.len(), 2);
+        assert_eq!(tally.quotes[0].text, b"a.unwrap().unwrap();");
+        assert_eq!((tally.quotes[1].line, tally.quotes[1].last_line), (3, 4));
+    }
+}
