@@ -6,7 +6,8 @@ PROPTEST_CASES at a time, until the time is up.
         [--bin PATH]... [--out FILE]
 
 Without --bin it builds the test binaries (`cargo test --no-run`, with
---release if asked) and runs the properties of tests/fuzz_readers.rs and
+--release if asked) and runs the properties of tests/fuzz_readers.rs,
+tests/fuzz_hooks.rs and
 the in-module ones (`commands::call::fuzz`, `views::tests::any_timeout`).
 Each run is `BIN --exact NAME` with a fresh random seed (proptest's
 default), so rounds explore different inputs. Prints, per property, the
@@ -27,7 +28,7 @@ LIB_PROPERTIES = ("commands::call::fuzz::", "views::tests::any_timeout")
 
 def build(release):
     argv = ["cargo", "test", "--no-run", "--message-format=json",
-            "--test", "fuzz_readers", "--lib"]
+            "--test", "fuzz_readers", "--test", "fuzz_hooks", "--lib"]
     if release:
         argv.append("--release")
     out = subprocess.run(argv, stdout=subprocess.PIPE, check=True).stdout
@@ -47,7 +48,7 @@ def properties(binary):
     out = subprocess.run([binary, "--list", "--format", "terse"],
                          stdout=subprocess.PIPE, check=True, text=True).stdout
     names = [l.rsplit(": ", 1)[0] for l in out.splitlines() if l.endswith(": test")]
-    if "fuzz_readers" in os.path.basename(binary):
+    if os.path.basename(binary).startswith(("fuzz_readers", "fuzz_hooks")):
         return names
     return [n for n in names if n.startswith(LIB_PROPERTIES)]
 
