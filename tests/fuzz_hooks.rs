@@ -13,15 +13,8 @@ use serde_json::{json, Value};
 use scout::hooks::payload::{Payload, Tool};
 use scout::hooks::{shell_line, shell_reads};
 
-/// 64 cases per property unless `PROPTEST_CASES` says otherwise.
-fn config() -> ProptestConfig {
-    let mut config = ProptestConfig::default();
-    if std::env::var_os("PROPTEST_CASES").is_none() {
-        config.cases = 64;
-    }
-    config.failure_persistence = None;
-    config
-}
+mod fuzz_config;
+use fuzz_config::config;
 
 /// JSON values shaped like tool inputs and responses: the keys the hook
 /// reads, with values of every type, nested.

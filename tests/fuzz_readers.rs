@@ -22,15 +22,8 @@ use scout::search::query::{longest_literal_run, Kind, Query, MIN_ANCHOR_CHARS};
 use scout::session::{Session, Shown, Stamp};
 use scout::views::read::LineRange;
 
-/// 64 cases per property unless `PROPTEST_CASES` says otherwise.
-fn config() -> ProptestConfig {
-    let mut config = ProptestConfig::default();
-    if std::env::var_os("PROPTEST_CASES").is_none() {
-        config.cases = 64;
-    }
-    config.failure_persistence = None;
-    config
-}
+mod fuzz_config;
+use fuzz_config::config;
 
 // ------------------------------------------------------------ rg records
 

@@ -590,21 +590,7 @@ fn every_grammar_loads() {
 
 #[test]
 fn labels_are_distinct_lower_case_words() {
-    let kinds = [
-        DefKind::Function,
-        DefKind::Method,
-        DefKind::Class,
-        DefKind::Struct,
-        DefKind::Enum,
-        DefKind::Trait,
-        DefKind::Interface,
-        DefKind::Impl,
-        DefKind::Module,
-        DefKind::Type,
-        DefKind::Macro,
-        DefKind::Constant,
-        DefKind::Property,
-    ];
+    let kinds = DefKind::ALL;
     let labels: std::collections::BTreeSet<_> = kinds.iter().map(|k| k.label()).collect();
     assert_eq!(labels.len(), kinds.len());
     assert!(labels
