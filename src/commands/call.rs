@@ -579,6 +579,25 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8
     Ok((serde_json::to_vec(&answer)?, result.status))
 }
 
+/// The `-g`, `--type` and `--budget-tokens` flags search and smart
+/// requests share, appended to `argv`.
+fn push_filters(
+    argv: &mut Vec<OsString>,
+    glob: Option<&str>,
+    file_type: Option<&str>,
+    budget_tokens: Option<u64>,
+) {
+    for glob in glob.iter().flat_map(|g| views::split_globs(g)) {
+        argv.extend(["-g".into(), glob.into()]);
+    }
+    if let Some(file_type) = file_type {
+        argv.extend(["--type".into(), file_type.into()]);
+    }
+    if let Some(budget) = budget_tokens {
+        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
+    }
+}
+
 /// The `scout search` command line of a search request.
 fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     let mut argv: Vec<OsString> = vec!["scout".into(), "search".into(), "--json".into()];
@@ -588,15 +607,12 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     if request.ignore_case == Some(true) {
         argv.push("-i".into());
     }
-    for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
-        argv.extend(["-g".into(), glob.into()]);
-    }
-    if let Some(file_type) = &request.file_type {
-        argv.extend(["--type".into(), file_type.into()]);
-    }
-    if let Some(budget) = request.budget_tokens {
-        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
-    }
+    push_filters(
+        &mut argv,
+        request.glob.as_deref(),
+        request.file_type.as_deref(),
+        request.budget_tokens,
+    );
     if let Some(page) = request.page {
         argv.extend(["--page".into(), page.to_string().into()]);
     }
@@ -659,15 +675,12 @@ fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
     if let Some(n) = request.max_results {
         argv.extend(["--max-results".into(), n.to_string().into()]);
     }
-    for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
-        argv.extend(["-g".into(), glob.into()]);
-    }
-    if let Some(file_type) = &request.file_type {
-        argv.extend(["--type".into(), file_type.into()]);
-    }
-    if let Some(budget) = request.budget_tokens {
-        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
-    }
+    push_filters(
+        &mut argv,
+        request.glob.as_deref(),
+        request.file_type.as_deref(),
+        request.budget_tokens,
+    );
     argv.extend(["--".into(), request.query.clone().into()]);
     if let Some(path) = &request.path {
         argv.push(path.into());

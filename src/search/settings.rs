@@ -95,6 +95,23 @@ pub fn session_unattributable() -> bool {
         && Session::from_env(|k| std::env::var(k).ok(), crate::dirs::state_dir()).is_some()
 }
 
+/// The planned query, and with `--structural` the compiled pattern.
+fn plan(text: &str, args: &SearchArgs) -> Result<(Query, Option<StructuralPattern>)> {
+    if args.structural {
+        return Ok((
+            Query::structural(text),
+            Some(structural_pattern(text, args)?),
+        ));
+    }
+    let kind = if args.matching.fixed_strings {
+        Kind::Literal
+    } else {
+        args.matching.kind
+    };
+    let query = Query::plan(text, kind, args.matching.ignore_case, args.matching.word);
+    Ok((query, None))
+}
+
 /// The query (`-e PATTERN` or the first positional) and the paths
 /// (with `-e`, the first positional is a path).
 fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
@@ -199,20 +216,7 @@ impl SearchSettings {
         if args.output.page == 0 {
             bail!("--page starts at 1");
         }
-        let kind = if args.matching.fixed_strings {
-            Kind::Literal
-        } else {
-            args.matching.kind
-        };
-        let structural = if args.structural {
-            Some(structural_pattern(&text, &args)?)
-        } else {
-            None
-        };
-        let query = match &structural {
-            Some(_) => Query::structural(&text),
-            None => Query::plan(&text, kind, args.matching.ignore_case, args.matching.word),
-        };
+        let (query, structural) = plan(&text, &args)?;
         let mut types = args.filter.types;
         if structural.is_none() {
             // Without --structural, --lang is --type (as it always was).
@@ -222,6 +226,7 @@ impl SearchSettings {
         let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
 
         let rg = Rg::from_env()?;
+        let rg_config = crate::rg::config_in_effect();
         let flags = SearchFlags {
             patterns: vec![text.clone()],
             fixed_strings: query.fixed_strings(),
@@ -271,8 +276,8 @@ impl SearchSettings {
                 && (!args.output.json || args.session.remember),
             forget: args.session.forget,
             cwd: std::env::current_dir().unwrap_or_default(),
-            rg_config: crate::rg::config_in_effect(),
-            plain_records: !crate::rg::config_in_effect() && !crate::rg::json_forced(),
+            rg_config,
+            plain_records: !rg_config && !crate::rg::json_forced(),
             color: if args.output.json {
                 Color::Never
             } else {
