@@ -91,6 +91,9 @@ pub struct DefsCache {
     /// Whether `dir` exists or could be created, settled on the first
     /// write.
     writable: OnceLock<bool>,
+    /// The working directory, asked once: relative paths are keyed by
+    /// their absolute form, and a search looks up dozens of them.
+    cwd: OnceLock<Option<PathBuf>>,
 }
 
 /// What identifies one version of one file.
@@ -407,6 +410,7 @@ impl DefsCache {
         DefsCache {
             dir: cache_dir.map(|d| d.join(SUBDIR)),
             writable: OnceLock::new(),
+            cwd: OnceLock::new(),
         }
     }
 
@@ -421,30 +425,51 @@ impl DefsCache {
     /// starts no thread. A file that cannot be read, is not a regular
     /// file, or is larger than [`MAX_PARSE_BYTES`] has none.
     pub fn defs_many(&self, files: &[(PathBuf, Lang)]) -> Vec<Vec<Def>> {
-        self.many(files, None)
+        self.many(files, None, None)
     }
 
     /// As [`DefsCache::defs_many`], keeping of each file (aligned with
     /// `files`) only the definitions its [`Wanted`] keeps, the same from
-    /// the cache as from the parser.
-    pub fn defs_many_wanted(&self, files: &[(PathBuf, Lang)], wanted: &[Wanted]) -> Vec<Vec<Def>> {
-        self.many(files, Some(wanted))
+    /// the cache as from the parser. `metas` are the files' metadata, just
+    /// read by the caller (aligned with `files`): they are not read again.
+    pub fn defs_many_wanted(
+        &self,
+        files: &[(PathBuf, Lang)],
+        metas: &[fs::Metadata],
+        wanted: &[Wanted],
+    ) -> Vec<Vec<Def>> {
+        self.many(files, Some(metas), Some(wanted))
     }
 
-    fn many(&self, files: &[(PathBuf, Lang)], wanted: Option<&[Wanted]>) -> Vec<Vec<Def>> {
+    fn many(
+        &self,
+        files: &[(PathBuf, Lang)],
+        metas: Option<&[fs::Metadata]>,
+        wanted: Option<&[Wanted]>,
+    ) -> Vec<Vec<Def>> {
         let wanted_at = |i: usize| wanted.and_then(|w| w.get(i));
         let mut results = vec![Vec::new(); files.len()];
         let mut misses: Vec<(usize, Option<Key>)> = Vec::new();
         for (i, (path, lang)) in files.iter().enumerate() {
-            match self.lookup(path, *lang, wanted_at(i)) {
+            let meta = match metas.and_then(|m| m.get(i)) {
+                Some(meta) => meta.clone(),
+                None => match fs::metadata(path) {
+                    Ok(meta) => meta,
+                    Err(_) => continue,
+                },
+            };
+            match self.lookup(path, &meta, *lang, wanted_at(i)) {
                 Lookup::Hit(defs) => results[i] = defs,
                 Lookup::Miss(key) => misses.push((i, key)),
                 Lookup::Unparsable => {}
             }
         }
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(misses.len());
+        // Asked only for two misses or more: the answer takes a dozen
+        // system calls (cgroup quotas), more than a warm search makes.
+        let threads = match misses.len() {
+            0 | 1 => misses.len(),
+            n => std::thread::available_parallelism().map_or(1, |p| p.get().min(n)),
+        };
         if threads <= 1 {
             for (i, key) in misses {
                 results[i] = self.parse(&files[i].0, files[i].1, key, wanted_at(i));
@@ -487,7 +512,10 @@ impl DefsCache {
     /// (and stored). Empty for a file that cannot be read, is not a
     /// regular file, or is larger than [`MAX_PARSE_BYTES`].
     pub fn defs(&self, path: &Path, lang: Lang) -> Vec<Def> {
-        match self.lookup(path, lang, None) {
+        let Ok(meta) = fs::metadata(path) else {
+            return Vec::new();
+        };
+        match self.lookup(path, &meta, lang, None) {
             Lookup::Hit(defs) => defs,
             Lookup::Miss(key) => self.parse(path, lang, key, None),
             Lookup::Unparsable => Vec::new(),
@@ -495,14 +523,21 @@ impl DefsCache {
     }
 
     /// The fresh entry for `path`, if there is one.
-    fn lookup(&self, path: &Path, lang: Lang, wanted: Option<&Wanted>) -> Lookup {
-        let Ok(meta) = fs::metadata(path) else {
-            return Lookup::Unparsable;
-        };
+    /// What the cache holds for `path`, whose metadata is `meta`.
+    fn lookup(
+        &self,
+        path: &Path,
+        meta: &fs::Metadata,
+        lang: Lang,
+        wanted: Option<&Wanted>,
+    ) -> Lookup {
         if !meta.is_file() || meta.len() > MAX_PARSE_BYTES as u64 {
             return Lookup::Unparsable;
         }
-        let key = self.dir.as_ref().and_then(|_| Key::of(path, &meta, lang));
+        let key = self
+            .dir
+            .as_ref()
+            .and_then(|_| Key::of(&self.absolute(path)?, meta, lang));
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
             if let Some(defs) = load(dir, key, wanted) {
                 return Lookup::Hit(defs);
@@ -536,6 +571,19 @@ impl DefsCache {
         }
     }
 
+    /// `path` made absolute as [`std::path::absolute`] makes it, with the
+    /// working directory read once per cache rather than once per file.
+    fn absolute(&self, path: &Path) -> Option<PathBuf> {
+        if path.is_absolute() {
+            return std::path::absolute(path).ok();
+        }
+        let cwd = self
+            .cwd
+            .get_or_init(|| std::env::current_dir().ok())
+            .as_ref()?;
+        std::path::absolute(cwd.join(path)).ok()
+    }
+
     /// Whether the entry directory exists or could be created (asked
     /// once per cache).
     fn ensure_dir(&self, dir: &Path) -> bool {
@@ -556,10 +604,10 @@ enum Lookup {
 }
 
 impl Key {
-    /// The key of `path` as it is now; `None` when it has no absolute
-    /// path or no modification time.
-    fn of(path: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
-        let absolute = std::path::absolute(path).ok()?;
+    /// The key of the file at `absolute` as it is now; `None` when it has
+    /// no modification time.
+    fn of(absolute: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
+        let absolute = absolute.to_path_buf();
         let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
         Some(Key {
             file_name: entry_name(&absolute),
@@ -609,19 +657,21 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
 /// Touches the entry when it is older than [`TOUCH_AFTER`].
 fn load(dir: &Path, key: &Key, wanted: Option<&Wanted>) -> Option<Vec<Def>> {
     let mut file = File::open(dir.join(&key.file_name)).ok()?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
+    // One stat gives both the size and the age. Entries are replaced by
+    // rename, never written in place, so an open entry keeps its size:
+    // reading exactly that many bytes saves read_to_end's own stat, seek
+    // and final empty read (four system calls per entry, not seven).
+    let meta = file.metadata().ok()?;
+    let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
+    file.read_exact(&mut bytes).ok()?;
     let entry = Entry::decode_wanted(&bytes, wanted).ok()?;
     if !key.matches(&entry) {
         return None;
     }
     let now = SystemTime::now();
-    let stale = file
-        .metadata()
-        .and_then(|m| m.modified())
-        .map_or(true, |t| {
-            now.duration_since(t).unwrap_or_default() > TOUCH_AFTER
-        });
+    let stale = meta.modified().map_or(true, |t| {
+        now.duration_since(t).unwrap_or_default() > TOUCH_AFTER
+    });
     if stale {
         let _ = file.set_modified(now);
     }

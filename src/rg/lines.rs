@@ -153,27 +153,12 @@ fn run_once(
     finish(&mut child, ending, &errors)
 }
 
-/// Splits `chunk` into lines, carrying an incomplete last line in
-/// `pending` to the next chunk.
+/// Splits `chunk` into lines for `sink`, without their `\n`, carrying an
+/// incomplete last line in `pending` to the next chunk.
 fn feed(pending: &mut Vec<u8>, chunk: &[u8], sink: &mut dyn LineSink) -> Flow {
-    let mut rest = chunk;
-    while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
-        let (head, tail) = rest.split_at(newline);
-        rest = &tail[1..];
-        let flow = if pending.is_empty() {
-            sink.line(head)
-        } else {
-            pending.extend_from_slice(head);
-            let flow = sink.line(pending);
-            pending.clear();
-            flow
-        };
-        if flow == Flow::Stop {
-            return Flow::Stop;
-        }
-    }
-    pending.extend_from_slice(rest);
-    Flow::Continue
+    super::process::split_lines(pending, chunk, &mut |line| {
+        sink.line(line.strip_suffix(b"\n").unwrap_or(line))
+    })
 }
 
 /// Reads `source` to its end on a thread, sending chunks of up to 64 KiB;

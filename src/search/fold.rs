@@ -8,6 +8,8 @@
 //! under a byte cap, so that a page larger than rg's own answer can print
 //! that answer instead (invariant I2) without a second search.
 
+use std::sync::Arc;
+
 use crate::lang::Lang;
 use crate::rg::{Matcher, Record, RgEvent, Stats};
 use crate::search::rank::{LineSignals, Scorer};
@@ -96,7 +98,8 @@ pub struct Plain {
 /// One line of plain `rg -n` output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlainLine {
-    pub path: Vec<u8>,
+    /// Shared by the file's lines: one allocation per file, not per line.
+    pub path: Arc<[u8]>,
     /// 1-based.
     pub number: u64,
     /// The line with its terminator (one is added where the file had none).
@@ -122,6 +125,8 @@ pub struct Fold<'s> {
     options: FoldOptions,
     pub files: Vec<FileTally>,
     current: Option<usize>,
+    /// The current file's path, for its plain lines.
+    current_path: Arc<[u8]>,
     pub plain: Plain,
     /// rg's totals from its summary event, when it sent one.
     pub summary: Option<Stats>,
@@ -135,6 +140,7 @@ impl<'s> Fold<'s> {
             options,
             files: Vec::new(),
             current: None,
+            current_path: Arc::from(&[][..]),
             plain: Plain {
                 complete: true,
                 ..Plain::default()
@@ -198,6 +204,7 @@ impl<'s> Fold<'s> {
     }
 
     fn begin(&mut self, path: Vec<u8>) {
+        self.current_path = Arc::from(&path[..]);
         self.files.push(FileTally {
             lang: Lang::from_path(&path),
             path,
@@ -248,7 +255,7 @@ impl<'s> Fold<'s> {
                     owned.push(b'\n');
                 }
                 self.plain.lines.push(PlainLine {
-                    path: file.path.clone(),
+                    path: Arc::clone(&self.current_path),
                     number,
                     text: owned,
                 });

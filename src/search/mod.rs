@@ -216,11 +216,7 @@ pub fn present(
     let index = settings.page - 1;
     let memory = remember::load(settings, err)?;
     let defs = refine::refine(settings, &mut ranked, &mut pages[index], &known);
-    let mut rg = rg;
-    let mut no_lines = Plain::default();
-    let lines = rg.as_mut().map_or(&mut no_lines, |(_, plain)| plain);
-    let changed = verify::verify(since, &mut ranked, &mut pages[index], lines);
-    warn_changed(&changed, err)?;
+    let changed = verify::verify_page(since, &mut ranked, &mut pages[index]);
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
     let parts = Parts {
         query: &settings.query,
@@ -243,7 +239,13 @@ pub fn present(
             .budget_bytes
             .map(|b| b.saturating_sub(page.text.len())),
     );
-    let shown = emit(settings, &report, page, rg, out, err)?;
+    let printed = Printed {
+        page,
+        changed,
+        rg,
+        since,
+    };
+    let shown = emit(settings, &report, printed, out, err)?;
     remember::record(settings, &shown, err)?;
     if ranked.is_empty() && partial.is_none() {
         return Ok(ExitStatus::NoMatch);
@@ -360,32 +362,31 @@ fn frame<'a>(
 fn emit(
     settings: &SearchSettings,
     report: &Report<'_>,
-    page: render::text::Page,
-    rg: Option<(&SearchFlags, Plain)>,
+    printed: Printed<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
+    let Printed {
+        page,
+        changed,
+        rg,
+        since,
+    } = printed;
     let code = render::text::code(&report.code);
     let painter = render::style::Painter::new(settings.color, || {
         rg.as_ref().and_then(|(flags, _)| Matcher::new(flags))
     });
-    if settings.json {
-        let document = render::json::document(report, page.tokens);
-        render::json::write_document(out, &document)?;
-        return Ok(remember::shown_on_page(settings, report));
-    }
-    if report.ranked.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Some((flags, plain)) = rg.filter(|(_, plain)| {
-        !(settings.files_only
+    let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
+        !(settings.json
+            || report.ranked.is_empty()
+            || settings.files_only
             || settings.explain
             || page_fits(page.text.len(), report.elapsed_ms, plain.bytes))
     }) else {
-        painter.write(out, &page.text)?;
-        painter.write(out, &code)?;
-        return Ok(remember::shown_on_page(settings, report));
+        warn_changed(&changed, err)?;
+        return emit_page(settings, report, &page, &code, &painter, out);
     };
+    warn_changed(&verify::verify_plain(since, &mut plain), err)?;
     if let Some(fallback) = &report.fallback {
         writeln!(err, "scout: {fallback}")?;
     }
@@ -411,6 +412,39 @@ fn emit(
     }
     painter.write(out, &code)?;
     Ok(shown)
+}
+
+/// What [`emit`] chooses between: the page (and the files whose quotes
+/// [`verify::verify_page`] dropped), or rg's own lines, verified only if
+/// they are printed.
+struct Printed<'f> {
+    page: render::text::Page,
+    changed: Vec<Vec<u8>>,
+    rg: Option<(&'f SearchFlags, Plain)>,
+    since: SystemTime,
+}
+
+/// The page as `--json` or text (nothing when nothing matched), then the
+/// attached code.
+fn emit_page(
+    settings: &SearchSettings,
+    report: &Report<'_>,
+    page: &render::text::Page,
+    code: &render::style::Styled,
+    painter: &render::style::Painter,
+    out: &mut dyn Write,
+) -> Result<Vec<Shown>> {
+    if settings.json {
+        let document = render::json::document(report, page.tokens);
+        render::json::write_document(out, &document)?;
+        return Ok(remember::shown_on_page(settings, report));
+    }
+    if report.ranked.is_empty() {
+        return Ok(Vec::new());
+    }
+    painter.write(out, &page.text)?;
+    painter.write(out, code)?;
+    Ok(remember::shown_on_page(settings, report))
 }
 
 /// Whether a text page of `page_len` bytes, whose header shows

@@ -58,7 +58,7 @@ fn parse_page(
 ) -> Vec<Vec<Def>> {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
-    let chosen: Vec<(usize, PathBuf, Lang)> = span
+    let chosen: Vec<(usize, PathBuf, Lang, std::fs::Metadata)> = span
         .slots
         .iter()
         .enumerate()
@@ -73,20 +73,23 @@ fn parse_page(
                 return None;
             }
             let path = path_of(&tally.path);
-            let size = std::fs::metadata(&path).ok()?.len();
-            if size > budget {
+            let meta = std::fs::metadata(&path).ok()?;
+            if meta.len() > budget {
                 return None;
             }
-            budget -= size;
-            Some((i, path, lang))
+            budget -= meta.len();
+            Some((i, path, lang, meta))
         })
         .collect();
-    let files: Vec<(PathBuf, Lang)> = chosen.iter().map(|(_, p, l)| (p.clone(), *l)).collect();
+    let (files, metas): (Vec<(PathBuf, Lang)>, Vec<std::fs::Metadata>) = chosen
+        .iter()
+        .map(|(_, p, l, m)| ((p.clone(), *l), m.clone()))
+        .unzip();
     // Only the definitions around the file's candidate lines (and those
     // of the queried name, whose lines the parser may add) are ever used.
     let needs: Vec<Wanted> = chosen
         .iter()
-        .map(|(i, _, _)| Wanted {
+        .map(|(i, ..)| Wanted {
             name: settings.query.name.clone(),
             lines: ranked[span.slots[*i].file]
                 .tally
@@ -96,8 +99,9 @@ fn parse_page(
                 .collect(),
         })
         .collect();
-    let parsed = DefsCache::new(settings.cache_dir.clone()).defs_many_wanted(&files, &needs);
-    for ((i, _, _), file_defs) in chosen.into_iter().zip(parsed) {
+    let parsed =
+        DefsCache::new(settings.cache_dir.clone()).defs_many_wanted(&files, &metas, &needs);
+    for ((i, ..), file_defs) in chosen.into_iter().zip(parsed) {
         defs[i] = file_defs;
     }
     defs

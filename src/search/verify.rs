@@ -2,8 +2,8 @@
 //! the page (#15).
 //!
 //! rg read a file, then someone edited, truncated or deleted it before the
-//! page was printed. Each file on the shown page, and each file of rg's
-//! own lines when they are kept for printing, is stat'ed; only a file
+//! page was printed. Each file on the shown page, or each file of rg's
+//! own lines when those are printed instead, is stat'ed; only a file
 //! modified since the search started (or gone) is read again, and any
 //! quote or line that is no longer the file's line is dropped, so no page
 //! ever quotes a line that is not in the file (I4). A file whose
@@ -25,14 +25,9 @@ use crate::search::rank::Ranked;
 /// kernel's tick, several milliseconds behind the system clock).
 pub const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Drops what changed under the page's files since `since`; returns the
-/// paths (as rg printed them) that lost a line, sorted.
-pub fn verify(
-    since: SystemTime,
-    ranked: &mut [Ranked],
-    span: &mut PageSpan,
-    plain: &mut Plain,
-) -> Vec<Vec<u8>> {
+/// Drops the quotes of the page's files that changed since `since`;
+/// returns the paths (as rg printed them) that lost a line, sorted.
+pub fn verify_page(since: SystemTime, ranked: &mut [Ranked], span: &mut PageSpan) -> Vec<Vec<u8>> {
     let mut changed = Vec::new();
     for slot in &mut span.slots {
         let tally = &mut ranked[slot.file].tally;
@@ -49,6 +44,16 @@ pub fn verify(
             changed.push(tally.path.clone());
         }
     }
+    changed.sort();
+    changed
+}
+
+/// Drops rg's kept lines (printed in place of a page) of files that
+/// changed since `since`; returns the paths that lost a line, sorted.
+/// Asked only when those lines are printed: a page needs no stat of the
+/// files it does not show.
+pub fn verify_plain(since: SystemTime, plain: &mut Plain) -> Vec<Vec<u8>> {
+    let mut changed = Vec::new();
     let mut paths: Vec<&[u8]> = plain.lines.iter().map(|l| &l.path[..]).collect();
     paths.dedup();
     let suspects: Vec<Vec<u8>> = paths
@@ -60,7 +65,7 @@ pub fn verify(
         let lines = file_lines(&path);
         let before = plain.lines.len();
         plain.lines.retain(|l| {
-            l.path != path
+            *l.path != path[..]
                 || lines.as_ref().is_some_and(|lines| {
                     line_at(lines, l.number)
                         .is_some_and(|line| l.text.strip_suffix(b"\n").unwrap_or(&l.text) == line)

@@ -142,9 +142,8 @@ impl Scorer {
                 signals.exact = true;
             }
             if !self.words.is_empty() {
-                let lower = text.to_ascii_lowercase();
                 for (i, word) in self.words.iter().enumerate().take(32) {
-                    if contains(&lower, word) {
+                    if contains_ignoring_ascii_case(text, word) {
                         signals.covered |= 1 << i;
                     }
                 }
@@ -271,6 +270,15 @@ fn is_word_byte(b: u8) -> bool {
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// [`contains`] with ASCII letters of `haystack` compared lower-cased
+/// (`lower_needle` is lower case already), without lower-casing a copy.
+fn contains_ignoring_ascii_case(haystack: &[u8], lower_needle: &[u8]) -> bool {
+    lower_needle.is_empty()
+        || haystack
+            .windows(lower_needle.len())
+            .any(|w| w.eq_ignore_ascii_case(lower_needle))
 }
 
 fn name_key(text: &[u8]) -> Vec<u8> {
