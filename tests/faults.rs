@@ -161,6 +161,38 @@ fn a_truncated_last_record_is_not_counted_or_quoted() {
     }
 }
 
+/// An rg that writes far more to stderr than a pipe holds before it
+/// prints a line: scout must neither block it nor lose a line of what it
+/// said, on either output path.
+#[test]
+fn a_chatty_rg_is_never_blocked_and_every_warning_is_kept() {
+    for output in ["plain", "json"] {
+        let mut fx = Fixture::new();
+        tree(&fx);
+        let (hits, _) = fx.rg_counts(&["-F", "widget_maker"]);
+        fx.set_env("SCOUT_RG_OUTPUT", output);
+        fake_rg(
+            &mut fx,
+            "i=0\nwhile [ $i -lt 4000 ]; do echo \"rg: src/gone$i.rs: No such file or directory (os error 2) padding-to-make-the-line-long-enough\" >&2; i=$((i+1)); done\n\"$REAL_RG\" \"$@\"\nexit 2",
+        );
+        let run = fx.run(&["search", "--json", "widget_maker"]);
+        run.expect_code(3);
+        let stderr = run.stderr();
+        assert_eq!(
+            count(&stderr, "No such file or directory"),
+            4000,
+            "{output}"
+        );
+        assert!(stderr.contains("src/gone3999.rs"), "{output}");
+        assert_eq!(
+            run.json()["hits"].as_u64(),
+            Some(hits),
+            "{}",
+            run.describe()
+        );
+    }
+}
+
 #[test]
 fn rg_exiting_2_after_partial_output_is_exit_3_with_its_reason() {
     for output in ["plain", "json"] {

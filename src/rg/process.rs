@@ -1,20 +1,19 @@
 //! Running rg as a child process.
 //!
 //! stdout is streamed line by line into a sink that may answer "stop";
-//! stderr is read as it comes, so a chatty rg can never block on a full
-//! pipe. Both pipes are read on the calling thread, whichever `poll` says
-//! has data: a thread of its own for stderr cost a search ~0.1 ms (its
-//! stack mapped and unmapped, and every unmap of a two-thread process
-//! flushing the other core's TLB). Stopping early kills the child: that
-//! counts as success when rg had said nothing on stderr
-//! (BurntSushi/ripgrep `crates/cli/src/process.rs` treats an early close
-//! the same way).
+//! stderr goes to an anonymous file read after rg exits (or, where none
+//! can be made, a pipe drained on a thread), so a chatty rg can never
+//! block on it. Stopping early kills the child: that counts as success
+//! when rg had said nothing on stderr (BurntSushi/ripgrep
+//! `crates/cli/src/process.rs` treats an early close the same way).
 
+use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read};
-use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::os::unix::fs::FileExt;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
-use rustix::event::{poll, PollFd, PollFlags};
 
 use super::{parse_event, Rg, RgCommand, RgEvent};
 
@@ -74,13 +73,7 @@ fn widen_pipe(stdout: &std::process::ChildStdout) {
 
 /// Starts rg with stdin closed and stdout and stderr piped.
 pub(super) fn spawn_piped(rg: &Rg, command: &RgCommand) -> Result<Child> {
-    Command::new(&rg.path)
-        .args(&command.args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("could not run {}", rg.path.display()))
+    start(rg, command, Stdio::piped())
 }
 
 /// Runs rg and hands each line of its stdout, with its `\n` (the last
@@ -90,9 +83,9 @@ pub fn run_plain(
     command: &RgCommand,
     mut sink: impl FnMut(&[u8]) -> Flow,
 ) -> Result<RgOutcome> {
-    let mut child = spawn_piped(rg, command)?;
-    let (stopped, stderr) = pump(&mut child, &mut sink)?;
-    finish(child, stopped, stderr, 0)
+    let (mut child, stderr) = spawn(rg, command)?;
+    let stopped = pump(&mut child, &mut sink)?;
+    finish(child, stderr, stopped, 0)
 }
 
 /// Runs `rg --json ...`, handing each event to `sink` in the order rg
@@ -102,74 +95,118 @@ pub fn run_streaming(
     command: &RgCommand,
     mut sink: impl FnMut(RgEvent<'_>) -> Flow,
 ) -> Result<RgOutcome> {
-    let mut child = spawn_piped(rg, command)?;
+    let (mut child, stderr) = spawn(rg, command)?;
     let mut unparsed = 0;
-    let (stopped, stderr) = pump(&mut child, &mut |line: &[u8]| match parse_event(line) {
+    let stopped = pump(&mut child, &mut |line: &[u8]| match parse_event(line) {
         Ok(event) => sink(event),
         Err(_) => {
             unparsed += 1;
             Flow::Continue
         }
     })?;
-    finish(child, stopped, stderr, unparsed)
+    finish(child, stderr, stopped, unparsed)
 }
 
-fn finish(mut child: Child, stopped: bool, stderr: Vec<u8>, unparsed: u64) -> Result<RgOutcome> {
+/// Where rg's stderr goes while it runs.
+enum Stderr {
+    /// An anonymous file (a memfd, else a temporary file), read once rg
+    /// has exited: rg can never block on it, and scout needs no thread to
+    /// drain it (a thread cost a search ~0.1 ms: its stack mapped and
+    /// unmapped, and a two-thread process flushing the other core's TLB on
+    /// every unmap).
+    File(File),
+    /// A pipe drained on its own thread, where no such file can be made.
+    Drained(JoinHandle<Vec<u8>>),
+}
+
+fn spawn(rg: &Rg, command: &RgCommand) -> Result<(Child, Stderr)> {
+    if let Some((file, child_end)) = stderr_file() {
+        let child = start(rg, command, Stdio::from(child_end))?;
+        return Ok((child, Stderr::File(file)));
+    }
+    let mut child = start(rg, command, Stdio::piped())?;
+    let mut pipe = child.stderr.take().expect("stderr is piped");
+    let drain = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = pipe.read_to_end(&mut buf);
+        buf
+    });
+    Ok((child, Stderr::Drained(drain)))
+}
+
+/// An anonymous file for rg's stderr, and a second descriptor of it for
+/// the child.
+fn stderr_file() -> Option<(File, File)> {
+    let file = rustix::fs::memfd_create("scout-rg-stderr", rustix::fs::MemfdFlags::CLOEXEC)
+        .map(File::from)
+        .ok()
+        .or_else(|| tempfile::tempfile().ok())?;
+    let child_end = file.try_clone().ok()?;
+    Some((file, child_end))
+}
+
+/// Starts rg with stdin closed, stdout piped and stderr to `stderr`.
+fn start(rg: &Rg, command: &RgCommand, stderr: Stdio) -> Result<Child> {
+    Command::new(&rg.path)
+        .args(&command.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .with_context(|| format!("could not run {}", rg.path.display()))
+}
+
+impl Stderr {
+    /// Everything rg wrote to stderr; asked once it has exited.
+    fn collect(self) -> Vec<u8> {
+        match self {
+            Stderr::File(file) => {
+                let len = file.metadata().map_or(0, |m| m.len());
+                let mut bytes = vec![0; usize::try_from(len).unwrap_or(0)];
+                match file.read_exact_at(&mut bytes, 0) {
+                    Ok(()) => bytes,
+                    Err(_) => Vec::new(),
+                }
+            }
+            Stderr::Drained(drain) => drain.join().unwrap_or_default(),
+        }
+    }
+}
+
+fn finish(mut child: Child, stderr: Stderr, stopped: bool, unparsed: u64) -> Result<RgOutcome> {
+    if stopped {
+        let _ = child.kill();
+    }
     let status = child.wait().context("waiting for rg")?;
     Ok(RgOutcome {
         code: if stopped { None } else { status.code() },
-        stderr,
+        stderr: stderr.collect(),
         stopped,
         unparsed,
     })
 }
 
-/// Reads the child's stdout (split into lines for `sink`) and its stderr
-/// (kept whole) until both end, or until `sink` stops: then the child is
-/// killed and the rest of its stderr read. Returns whether it stopped, and
-/// the stderr.
-fn pump(child: &mut Child, sink: &mut dyn FnMut(&[u8]) -> Flow) -> Result<(bool, Vec<u8>)> {
-    let mut stdout = child.stdout.take().map(|out| {
-        widen_pipe(&out);
-        // A BufReader for its buffer, left uninitialised until read into.
-        BufReader::with_capacity(READ_BUFFER_BYTES, out)
-    });
-    let mut stderr = child.stderr.take();
+/// Reads the child's stdout to its end, split into lines for `sink`, or
+/// until `sink` stops (then the pipe is closed). Returns whether it
+/// stopped.
+fn pump(child: &mut Child, sink: &mut dyn FnMut(&[u8]) -> Flow) -> Result<bool> {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    widen_pipe(&stdout);
+    // A BufReader for its buffer, left uninitialised until read into.
+    let mut reader = BufReader::with_capacity(READ_BUFFER_BYTES, stdout);
     let mut pending = Vec::new();
-    let mut errors = Vec::new();
-    while stdout.is_some() || stderr.is_some() {
-        let (out_ready, err_ready) =
-            wait_readable(stdout.as_ref().map(BufReader::get_ref), stderr.as_ref())?;
-        if let Some(reader) = stdout.as_mut().filter(|_| out_ready) {
-            let chunk = fill(reader).context("reading rg's output")?;
-            let read = chunk.len();
-            let flow = if read == 0 {
-                stdout = None;
-                last_line(&mut pending, sink)
-            } else {
-                let flow = split_lines(&mut pending, chunk, sink);
-                reader.consume(read);
-                flow
-            };
-            if flow == Flow::Stop {
-                drop(stdout);
-                let _ = child.kill();
-                if let Some(mut err) = stderr {
-                    let _ = err.read_to_end(&mut errors);
-                }
-                return Ok((true, errors));
-            }
+    loop {
+        let chunk = fill(&mut reader).context("reading rg's output")?;
+        let read = chunk.len();
+        if read == 0 {
+            return Ok(last_line(&mut pending, sink) == Flow::Stop);
         }
-        if let Some(err) = stderr.as_mut().filter(|_| err_ready) {
-            let mut buf = [0u8; 4096];
-            let n = retry_interrupted(|| err.read(&mut buf)).context("reading rg's stderr")?;
-            if n == 0 {
-                stderr = None;
-            }
-            errors.extend_from_slice(&buf[..n]);
+        let flow = split_lines(&mut pending, chunk, sink);
+        reader.consume(read);
+        if flow == Flow::Stop {
+            return Ok(true);
         }
     }
-    Ok((false, errors))
 }
 
 /// One read into the reader's (empty) buffer; the bytes read, none at
@@ -180,43 +217,6 @@ fn fill(reader: &mut BufReader<ChildStdout>) -> std::io::Result<&[u8]> {
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
             Ok(_) => return Ok(reader.buffer()),
-        }
-    }
-}
-
-fn retry_interrupted(mut read: impl FnMut() -> std::io::Result<usize>) -> std::io::Result<usize> {
-    loop {
-        match read() {
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
-/// Which of the two pipes (those still open) have data or an end to read.
-fn wait_readable(
-    out: Option<&ChildStdout>,
-    err: Option<&ChildStderr>,
-) -> std::io::Result<(bool, bool)> {
-    let wanted = PollFlags::IN;
-    let ready = PollFlags::IN | PollFlags::HUP | PollFlags::ERR;
-    loop {
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2);
-        if let Some(out) = out {
-            fds.push(PollFd::new(out, wanted));
-        }
-        if let Some(err) = err {
-            fds.push(PollFd::new(err, wanted));
-        }
-        match poll(&mut fds, None) {
-            Ok(_) => {
-                let mut flags = fds.iter().map(|fd| fd.revents().intersects(ready));
-                let out_ready = out.is_some() && flags.next().unwrap_or(false);
-                let err_ready = err.is_some() && flags.next().unwrap_or(false);
-                return Ok((out_ready, err_ready));
-            }
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(e) => return Err(e.into()),
         }
     }
 }
