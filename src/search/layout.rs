@@ -72,7 +72,9 @@ pub fn paginate(
 
 /// Headings were not counted when the page was laid out: where they push
 /// the shown page past the budget, quotes fewer lines of its last files
-/// (the page keeps its files, so other pages are unaffected).
+/// (the page keeps its files, so other pages are unaffected). Returns the
+/// last page rendered, with the milliseconds its header shows, when it is
+/// the page as it now stands, so that it need not be rendered again.
 pub fn fit(
     settings: &SearchSettings,
     parts: &Parts<'_>,
@@ -80,20 +82,22 @@ pub fn fit(
     index: usize,
     recalled: &Recalled<'_>,
     started: Instant,
-) {
-    if let Some(budget) = settings.budget_bytes {
-        for _ in 0..MAX_TRIMS {
-            let seen = recalled.seen(parts.ranked, &pages[index]);
-            // The time-independent estimate: the bytes would include the
-            // elapsed milliseconds and make the cut depend on timing.
-            let page = render::text::page(&parts.report(settings, started, pages, index, seen));
-            if page.tokens * page::BYTES_PER_TOKEN <= budget {
-                break;
-            }
-            let Some(slot) = pages[index].slots.iter_mut().rev().find(|s| s.lines > 1) else {
-                break;
-            };
-            slot.lines -= 1;
+) -> Option<(render::text::Page, u64)> {
+    let budget = settings.budget_bytes?;
+    for _ in 0..MAX_TRIMS {
+        let seen = recalled.seen(parts.ranked, &pages[index]);
+        let report = parts.report(settings, started, pages, index, seen);
+        let elapsed_ms = report.elapsed_ms;
+        // The time-independent estimate: the bytes would include the
+        // elapsed milliseconds and make the cut depend on timing.
+        let page = render::text::page(&report);
+        if page.tokens * page::BYTES_PER_TOKEN <= budget {
+            return Some((page, elapsed_ms));
         }
+        let Some(slot) = pages[index].slots.iter_mut().rev().find(|s| s.lines > 1) else {
+            return Some((page, elapsed_ms));
+        };
+        slot.lines -= 1;
     }
+    None
 }

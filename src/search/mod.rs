@@ -229,10 +229,16 @@ pub fn present(
         defs: &defs,
         structural,
     };
-    layout::fit(settings, &parts, &mut pages, index, &recalled, started);
+    let fitted = layout::fit(settings, &parts, &mut pages, index, &recalled, started);
     let seen = recalled.seen(&ranked, &pages[index]);
     let mut report = parts.report(settings, started, &pages, index, seen);
-    let page = render::text::page(&report);
+    let page = match fitted {
+        Some((page, elapsed_ms)) => {
+            report.elapsed_ms = elapsed_ms;
+            page
+        }
+        None => render::text::page(&report),
+    };
     report.code = attach::attach_code(
         &report,
         settings
