@@ -449,7 +449,7 @@ impl DefsCache {
     ) -> Vec<Vec<Def>> {
         let wanted_at = |i: usize| wanted.and_then(|w| w.get(i));
         let mut results = vec![Vec::new(); files.len()];
-        let mut misses: Vec<(usize, Option<Key>)> = Vec::new();
+        let mut misses: Vec<(usize, Option<Key>, u64)> = Vec::new();
         for (i, (path, lang)) in files.iter().enumerate() {
             let meta = match metas.and_then(|m| m.get(i)) {
                 Some(meta) => meta.clone(),
@@ -460,49 +460,45 @@ impl DefsCache {
             };
             match self.lookup(path, &meta, *lang, wanted_at(i)) {
                 Lookup::Hit(defs) => results[i] = defs,
-                Lookup::Miss(key) => misses.push((i, key)),
+                Lookup::Miss(key) => misses.push((i, key, meta.len())),
                 Lookup::Unparsable => {}
             }
         }
+        // Largest first, so that the last file parsed is a small one and
+        // the threads finish together (each result keeps its place).
+        misses.sort_by_key(|&(i, _, size)| (std::cmp::Reverse(size), i));
         // Asked only for two misses or more: the answer takes a dozen
         // system calls (cgroup quotas), more than a warm search makes.
         let threads = match misses.len() {
             0 | 1 => misses.len(),
             n => std::thread::available_parallelism().map_or(1, |p| p.get().min(n)),
         };
-        if threads <= 1 {
-            for (i, key) in misses {
-                results[i] = self.parse(&files[i].0, files[i].1, key, wanted_at(i));
-            }
-            return results;
-        }
         let next = AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                let Some((i, key, _)) = misses.get(at) else {
+                    break;
+                };
+                let (path, lang) = &files[*i];
+                done.push((*i, self.parse(path, *lang, key.clone(), wanted_at(*i))));
+            }
+            done
+        };
+        // This thread is one of the workers: a warm search, or one with a
+        // single file to parse, starts no thread at all.
         std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        loop {
-                            let at = next.fetch_add(1, Ordering::Relaxed);
-                            let Some((i, key)) = misses.get(at) else {
-                                break;
-                            };
-                            let (path, lang) = &files[*i];
-                            done.push((*i, self.parse(path, *lang, key.clone(), wanted_at(*i))));
-                        }
-                        done
-                    })
-                })
-                .collect();
-            for worker in workers {
-                match worker.join() {
-                    Ok(done) => {
-                        for (i, defs) in done {
-                            results[i] = defs;
-                        }
-                    }
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut finished = vec![work()];
+            for other in others {
+                match other.join() {
+                    Ok(done) => finished.push(done),
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
+            }
+            for (i, defs) in finished.into_iter().flatten() {
+                results[i] = defs;
             }
         });
         results
