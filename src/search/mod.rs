@@ -215,8 +215,9 @@ pub fn present(
     let mut pages = layout::paginate(settings, &ranked, &frame)?;
     let index = settings.page - 1;
     let memory = remember::load(settings, err)?;
-    let defs = refine::refine(settings, &mut ranked, &mut pages[index], &known);
-    let changed = verify::verify_page(since, &mut ranked, &mut pages[index]);
+    let refined = refine::refine(settings, &mut ranked, &mut pages[index], &known);
+    let changed = verify::verify_page(since, &mut ranked, &mut pages[index], &refined.modified);
+    let defs = refined.defs;
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
     let parts = Parts {
         query: &settings.query,

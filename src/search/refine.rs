@@ -14,29 +14,45 @@ use crate::search::rank::{Ranked, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::search::settings::SearchSettings;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::SystemTime;
 
-/// Definitions of the files on `span` (aligned with its slots, empty with
-/// `-l` or `--lexical`), after the parser's corrections to `ranked` and
-/// the page's new order. `known` holds definitions already parsed by an
-/// earlier stage, by path (the structural search's trees): those files
-/// are neither parsed again nor charged to the parse budget.
+/// What the parser's pass leaves for the stages after it.
+#[derive(Debug, Default)]
+pub struct Refined {
+    /// Definitions of the files on the page, aligned with its slots
+    /// (empty with `-l` or `--lexical`).
+    pub defs: Vec<Vec<Def>>,
+    /// The modification time of each file stat'ed for the parse, by its
+    /// index in `ranked`: [`verify`](crate::search::verify) need not stat
+    /// it again.
+    pub modified: HashMap<usize, SystemTime>,
+}
+
+/// The definitions of the files on `span`, after the parser's corrections
+/// to `ranked` and the page's new order. `known` holds definitions
+/// already parsed by an earlier stage, by path (the structural search's
+/// trees): those files are neither parsed again nor charged to the parse
+/// budget.
 pub fn refine(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
     known: &HashMap<Vec<u8>, Vec<Def>>,
-) -> Vec<Vec<Def>> {
+) -> Refined {
     if settings.files_only || settings.lexical {
-        return Vec::new();
+        return Refined::default();
     }
-    let defs = parse_page(settings, ranked, span, known);
+    let Refined { defs, modified } = parse_page(settings, ranked, span, known);
     let Some(name) = &settings.query.name else {
-        return defs;
+        return Refined { defs, modified };
     };
     for (slot, file_defs) in span.slots.iter().zip(&defs) {
         apply_parser(&mut ranked[slot.file], file_defs, name);
     }
-    reorder(ranked, span, defs)
+    Refined {
+        defs: reorder(ranked, span, defs),
+        modified,
+    }
 }
 
 /// Source bytes a page may parse, at most, in rank order. Parsing costs
@@ -55,7 +71,7 @@ fn parse_page(
     ranked: &[Ranked],
     span: &PageSpan,
     known: &HashMap<Vec<u8>, Vec<Def>>,
-) -> Vec<Vec<Def>> {
+) -> Refined {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
     let chosen: Vec<(usize, PathBuf, Lang, std::fs::Metadata)> = span
@@ -81,6 +97,10 @@ fn parse_page(
             Some((i, path, lang, meta))
         })
         .collect();
+    let modified = chosen
+        .iter()
+        .filter_map(|(i, _, _, meta)| Some((span.slots[*i].file, meta.modified().ok()?)))
+        .collect();
     let (files, metas): (Vec<(PathBuf, Lang)>, Vec<std::fs::Metadata>) = chosen
         .iter()
         .map(|(_, p, l, m)| ((p.clone(), *l), m.clone()))
@@ -104,7 +124,7 @@ fn parse_page(
     for ((i, ..), file_defs) in chosen.into_iter().zip(parsed) {
         defs[i] = file_defs;
     }
-    defs
+    Refined { defs, modified }
 }
 
 /// Lets the parser overrule the lexical rules on a shown file: lines the

@@ -3,7 +3,8 @@
 //!
 //! rg read a file, then someone edited, truncated or deleted it before the
 //! page was printed. Each file on the shown page, or each file of rg's
-//! own lines when those are printed instead, is stat'ed; only a file
+//! own lines when those are printed instead, is stat'ed (a file the
+//! parser's pass stat'ed after rg is not stat'ed twice); only a file
 //! modified since the search started (or gone) is read again, and any
 //! quote or line that is no longer the file's line is dropped, so no page
 //! ever quotes a line that is not in the file (I4). A file whose
@@ -11,6 +12,7 @@
 //! that still matches. The counts stay rg's, from its pass; the caller
 //! warns once, naming the files.
 
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -27,11 +29,25 @@ pub const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Drops the quotes of the page's files that changed since `since`;
 /// returns the paths (as rg printed them) that lost a line, sorted.
-pub fn verify_page(since: SystemTime, ranked: &mut [Ranked], span: &mut PageSpan) -> Vec<Vec<u8>> {
+/// `modified` holds the mtimes of files already stat'ed after rg's pass
+/// (by index in `ranked`); the others are stat'ed here.
+pub fn verify_page(
+    since: SystemTime,
+    ranked: &mut [Ranked],
+    span: &mut PageSpan,
+    modified: &HashMap<usize, SystemTime>,
+) -> Vec<Vec<u8>> {
     let mut changed = Vec::new();
     for slot in &mut span.slots {
         let tally = &mut ranked[slot.file].tally;
-        if tally.quotes.is_empty() || !suspect(&tally.path, since) {
+        if tally.quotes.is_empty() {
+            continue;
+        }
+        let suspected = match modified.get(&slot.file) {
+            Some(&mtime) => mtime >= since,
+            None => suspect(&tally.path, since),
+        };
+        if !suspected {
             continue;
         }
         let lines = file_lines(&tally.path);
