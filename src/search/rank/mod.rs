@@ -446,6 +446,23 @@ mod tests {
     }
 
     #[test]
+    fn query_words_are_found_in_a_span_whatever_its_case() {
+        assert!(contains_ignoring_ascii_case(b"parseConfigFile", b"config"));
+        assert!(contains_ignoring_ascii_case(
+            b"PARSE_CONFIG",
+            b"parse_config"
+        ));
+        assert!(!contains_ignoring_ascii_case(b"parse", b"parser"));
+        assert!(!contains_ignoring_ascii_case(b"conf_ig", b"config"));
+        assert!(contains_ignoring_ascii_case(b"", b""));
+        // Only ASCII letters fold, as `to_ascii_lowercase` folded them.
+        assert!(!contains_ignoring_ascii_case(
+            "ÉTÉ".as_bytes(),
+            "été".as_bytes()
+        ));
+    }
+
+    #[test]
     fn java_and_csharp_fields_are_weak_definitions() {
         let s = scorer("delegate");
         let java = |line: &str| s.line(Some(Lang::Java), line.as_bytes(), &[]);
