@@ -640,6 +640,51 @@ fn files_edited_truncated_or_deleted_after_rgs_pass_are_never_misquoted() {
     }
 }
 
+/// The warning names the changed files among those whose lines are
+/// printed: a file on a later page changing is not news; a file of rg's
+/// own lines (printed in place of a page) is, and its line goes.
+#[test]
+fn only_changes_to_what_is_printed_are_warned() {
+    let mut fx = Fixture::new();
+    tree(&fx);
+    let first = fx.run(&["search", "--json", "--budget-tokens", "400", "widget_maker"]);
+    let shown: Vec<String> = first.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect();
+    let hidden = (1..=30)
+        .map(|i| format!("src/f{i}.rs"))
+        .find(|p| !shown.iter().any(|s| s.ends_with(p.as_str())))
+        .expect("a file past the first page");
+    let edit_after_rg = |fx: &mut Fixture, path: &str| {
+        fake_rg(
+            fx,
+            &format!("\"$REAL_RG\" \"$@\"\ncode=$?\nprintf 'x\\n' > {path}\nexit $code"),
+        );
+    };
+    edit_after_rg(&mut fx, &hidden);
+    let page = fx.run(&["search", "--budget-tokens", "400", "widget_maker"]);
+    page.expect_code(0);
+    assert!(page.stdout().starts_with("query: "), "{}", page.describe());
+    assert_eq!(page.stderr(), "", "{}", page.describe());
+
+    // `caller_7` is on one line: rg's own line is smaller than any page.
+    tree(&fx);
+    edit_after_rg(&mut fx, "src/f7.rs");
+    let small = fx.run(&["search", "caller_7"]);
+    small.expect_code(0);
+    assert_eq!(
+        count(&small.stderr(), "changed while scout searched"),
+        1,
+        "{}",
+        small.describe()
+    );
+    assert!(small.stderr().contains("src/f7.rs"), "{}", small.describe());
+    assert!(!small.stdout().contains("caller_7"), "{}", small.describe());
+}
+
 // ------------------------------------------------------- concurrency
 
 fn memory_of(path: &Path) -> serde_json::Value {

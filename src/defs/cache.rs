@@ -425,7 +425,7 @@ impl DefsCache {
     /// starts no thread. A file that cannot be read, is not a regular
     /// file, or is larger than [`MAX_PARSE_BYTES`] has none.
     pub fn defs_many(&self, files: &[(PathBuf, Lang)]) -> Vec<Vec<Def>> {
-        self.many(files, None, None)
+        self.many(files, None, None).defs
     }
 
     /// As [`DefsCache::defs_many`], keeping of each file (aligned with
@@ -437,7 +437,7 @@ impl DefsCache {
         files: &[(PathBuf, Lang)],
         metas: &[fs::Metadata],
         wanted: &[Wanted],
-    ) -> Vec<Vec<Def>> {
+    ) -> Found {
         self.many(files, Some(metas), Some(wanted))
     }
 
@@ -446,7 +446,7 @@ impl DefsCache {
         files: &[(PathBuf, Lang)],
         metas: Option<&[fs::Metadata]>,
         wanted: Option<&[Wanted]>,
-    ) -> Vec<Vec<Def>> {
+    ) -> Found {
         let wanted_at = |i: usize| wanted.and_then(|w| w.get(i));
         let mut results = vec![Vec::new(); files.len()];
         let mut misses: Vec<(usize, Option<Key>, u64)> = Vec::new();
@@ -467,8 +467,8 @@ impl DefsCache {
         // Largest first, so that the last file parsed is a small one and
         // the threads finish together (each result keeps its place).
         misses.sort_by_key(|&(i, _, size)| (std::cmp::Reverse(size), i));
-        // Asked only for two misses or more: the answer takes a dozen
-        // system calls (cgroup quotas), more than a warm search makes.
+        // Asked only for two misses or more: the answer costs a dozen
+        // system calls (it reads the cgroup's CPU quota).
         let threads = match misses.len() {
             0 | 1 => misses.len(),
             n => std::thread::available_parallelism().map_or(1, |p| p.get().min(n)),
@@ -487,9 +487,12 @@ impl DefsCache {
             done
         };
         // This thread is one of the workers: a warm search, or one with a
-        // single file to parse, starts no thread at all.
+        // single file to parse, starts no thread at all; where a thread
+        // cannot be made (a sandbox's limit), this one parses alone.
         std::thread::scope(|scope| {
-            let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let others: Vec<_> = (1..threads)
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+                .collect();
             let mut finished = vec![work()];
             for other in others {
                 match other.join() {
@@ -501,7 +504,10 @@ impl DefsCache {
                 results[i] = defs;
             }
         });
-        results
+        Found {
+            defs: results,
+            parsed: misses.len(),
+        }
     }
 
     /// Definitions of one file, from the cache when fresh, else parsed
@@ -518,7 +524,6 @@ impl DefsCache {
         }
     }
 
-    /// The fresh entry for `path`, if there is one.
     /// What the cache holds for `path`, whose metadata is `meta`.
     fn lookup(
         &self,
@@ -567,6 +572,15 @@ impl DefsCache {
         }
     }
 
+    /// The same cache, told the working directory the caller already
+    /// knows (an empty or relative one is ignored): it will not ask.
+    pub fn with_cwd(self, cwd: &Path) -> DefsCache {
+        if cwd.is_absolute() {
+            let _ = self.cwd.set(Some(cwd.to_path_buf()));
+        }
+        self
+    }
+
     /// `path` made absolute as [`std::path::absolute`] makes it, with the
     /// working directory read once per cache rather than once per file.
     fn absolute(&self, path: &Path) -> Option<PathBuf> {
@@ -589,6 +603,14 @@ impl DefsCache {
     }
 }
 
+/// The definitions of several files, aligned with the files asked for.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub defs: Vec<Vec<Def>>,
+    /// How many of the files had no fresh entry and were parsed.
+    pub parsed: usize,
+}
+
 /// What the cache has for one file.
 enum Lookup {
     /// A fresh entry's definitions.
@@ -600,8 +622,9 @@ enum Lookup {
 }
 
 impl Key {
-    /// The key of the file at `absolute` as it is now; `None` when it has
-    /// no modification time.
+    /// The key of the file at `absolute` with metadata `meta` (read by
+    /// the caller, after rg's pass); `None` when it has no modification
+    /// time.
     fn of(absolute: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
         let absolute = absolute.to_path_buf();
         let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
@@ -1036,8 +1059,11 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let mut files = Vec::new();
         for i in 0..9 {
+            // Sizes out of input order: misses are parsed largest first,
+            // and each result must still land in its own place.
+            let padding = "// padding\n".repeat((i * 5) % 9);
             let path = tmp.path().join(format!("f{i}.rs"));
-            fs::write(&path, format!("fn f{i}() {{}}\n")).unwrap();
+            fs::write(&path, format!("{padding}fn f{i}() {{}}\n")).unwrap();
             files.push((path, Lang::Rust));
         }
         files.push((tmp.path().join("missing.rs"), Lang::Rust));
@@ -1058,6 +1084,25 @@ mod tests {
                 assert!(all[9..].iter().all(Vec::is_empty));
             }
         }
+    }
+
+    #[test]
+    fn defs_many_wanted_says_how_many_files_it_parsed() {
+        let (tmp, source, cache) = setup();
+        let other = tmp.path().join("other.rs");
+        fs::write(&other, NEW).unwrap();
+        let files = vec![(source, Lang::Rust), (other, Lang::Rust)];
+        let metas: Vec<fs::Metadata> = files
+            .iter()
+            .map(|(p, _)| fs::metadata(p).unwrap())
+            .collect();
+        let wanted = vec![Wanted::default(), Wanted::default()];
+        let cold = cache.defs_many_wanted(&files, &metas, &wanted);
+        assert_eq!(cold.parsed, 2);
+        let warm = cache.defs_many_wanted(&files, &metas, &wanted);
+        assert_eq!(warm.parsed, 0);
+        assert_eq!(warm.defs, cold.defs);
+        assert!(!warm.defs[0].is_empty() && !warm.defs[1].is_empty());
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!    ranked order within the budget, before anything is parsed;
 //! 5. **refine** ([`refine`]): the parser's definitions for the shown
 //!    page overrule the lexical rules and reorder its files; [`verify`]
-//!    drops quotes of files that changed since rg read them;
+//!    drops quotes of files that changed since rg read them (and, in
+//!    stage 8, rg's own lines of such files, if those are printed);
 //! 6. **remember** ([`remember`]): what the session was already shown of
 //!    those files collapses; then the page is trimmed back within budget
 //!    ([`layout::fit`]) now that its headings ([`group`]) are known;
@@ -246,13 +247,13 @@ pub fn present(
             .budget_bytes
             .map(|b| b.saturating_sub(page.text.len())),
     );
-    let printed = Printed {
+    let outputs = Outputs {
         page,
         changed,
         rg,
         since,
     };
-    let shown = emit(settings, &report, printed, out, err)?;
+    let shown = emit(settings, &report, outputs, out, err)?;
     remember::record(settings, &shown, err)?;
     if ranked.is_empty() && partial.is_none() {
         return Ok(ExitStatus::NoMatch);
@@ -361,7 +362,9 @@ fn frame<'a>(
 
 /// Writes the page: the JSON document; nothing when nothing matched (the
 /// exit status says so); rg's own lines when there are some (`rg`) and
-/// they are smaller than the page (I2); else the text page. The attached code follows either of the
+/// they are smaller than the page (I2), after dropping those of files that
+/// changed (#15); else the text page. Warns, once, of the files that
+/// changed among those whose lines it prints. The attached code follows either of the
 /// last two. Every choice is made on the plain bytes; colour, when on, is
 /// added only as they are written ([`render::style`]). Returns what was
 /// shown, for the session memory (nothing when this search records
@@ -369,16 +372,16 @@ fn frame<'a>(
 fn emit(
     settings: &SearchSettings,
     report: &Report<'_>,
-    printed: Printed<'_>,
+    outputs: Outputs<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
-    let Printed {
+    let Outputs {
         page,
         changed,
         rg,
         since,
-    } = printed;
+    } = outputs;
     let code = render::text::code(&report.code);
     let painter = render::style::Painter::new(settings.color, || {
         rg.as_ref().and_then(|(flags, _)| Matcher::new(flags))
@@ -424,7 +427,7 @@ fn emit(
 /// What [`emit`] chooses between: the page (and the files whose quotes
 /// [`verify::verify_page`] dropped), or rg's own lines, verified only if
 /// they are printed.
-struct Printed<'f> {
+struct Outputs<'f> {
     page: render::text::Page,
     changed: Vec<Vec<u8>>,
     rg: Option<(&'f SearchFlags, Plain)>,

@@ -6,14 +6,12 @@
 
 use crate::defs::cache::{DefsCache, Wanted};
 use crate::defs::Def;
-use crate::lang::Lang;
 use crate::search::fold::{cut_around, FileTally, Quote};
 use crate::search::page::PageSpan;
 use crate::search::path_of;
 use crate::search::rank::{Ranked, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::search::settings::SearchSettings;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::SystemTime;
 
 /// What the parser's pass leaves for the stages after it.
@@ -23,8 +21,8 @@ pub struct Refined {
     /// (empty with `-l` or `--lexical`).
     pub defs: Vec<Vec<Def>>,
     /// The modification time of each file stat'ed for the parse, by its
-    /// index in `ranked`: [`verify`](crate::search::verify) need not stat
-    /// it again.
+    /// index in `ranked`, when nothing had to be parsed (a warm page):
+    /// [`verify`](crate::search::verify) need not stat it again.
     pub modified: HashMap<usize, SystemTime>,
 }
 
@@ -74,54 +72,52 @@ fn parse_page(
 ) -> Refined {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
-    let chosen: Vec<(usize, PathBuf, Lang, std::fs::Metadata)> = span
-        .slots
-        .iter()
-        .enumerate()
-        .filter_map(|(i, slot)| {
-            let tally = &ranked[slot.file].tally;
-            let lang = tally.lang?;
-            if tally.binary || slot.lines == 0 {
-                return None;
-            }
-            if let Some(parsed) = known.get(&tally.path) {
-                defs[i] = parsed.clone();
-                return None;
-            }
-            let path = path_of(&tally.path);
-            let meta = std::fs::metadata(&path).ok()?;
-            if meta.len() > budget {
-                return None;
-            }
-            budget -= meta.len();
-            Some((i, path, lang, meta))
-        })
-        .collect();
-    let modified = chosen
-        .iter()
-        .filter_map(|(i, _, _, meta)| Some((span.slots[*i].file, meta.modified().ok()?)))
-        .collect();
-    let (files, metas): (Vec<(PathBuf, Lang)>, Vec<std::fs::Metadata>) = chosen
-        .iter()
-        .map(|(_, p, l, m)| ((p.clone(), *l), m.clone()))
-        .unzip();
-    // Only the definitions around the file's candidate lines (and those
-    // of the queried name, whose lines the parser may add) are ever used.
-    let needs: Vec<Wanted> = chosen
-        .iter()
-        .map(|(i, ..)| Wanted {
+    let mut modified = HashMap::new();
+    let (mut slots, mut files, mut metas, mut needs) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, slot) in span.slots.iter().enumerate() {
+        let tally = &ranked[slot.file].tally;
+        let Some(lang) = tally.lang else {
+            continue;
+        };
+        if tally.binary || slot.lines == 0 {
+            continue;
+        }
+        if let Some(parsed) = known.get(&tally.path) {
+            defs[i] = parsed.clone();
+            continue;
+        }
+        let path = path_of(&tally.path);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if let Ok(mtime) = meta.modified() {
+            modified.insert(slot.file, mtime);
+        }
+        if meta.len() > budget {
+            continue;
+        }
+        budget -= meta.len();
+        slots.push(i);
+        files.push((path, lang));
+        metas.push(meta);
+        // Only the definitions around the file's candidate lines (and
+        // those of the queried name, whose lines the parser may add) are
+        // ever used.
+        needs.push(Wanted {
             name: settings.query.name.clone(),
-            lines: ranked[span.slots[*i].file]
-                .tally
-                .quotes
-                .iter()
-                .map(|q| q.line)
-                .collect(),
-        })
-        .collect();
-    let parsed =
-        DefsCache::new(settings.cache_dir.clone()).defs_many_wanted(&files, &metas, &needs);
-    for ((i, ..), file_defs) in chosen.into_iter().zip(parsed) {
+            lines: tally.quotes.iter().map(|q| q.line).collect(),
+        });
+    }
+    let found = DefsCache::new(settings.cache_dir.clone())
+        .with_cwd(&settings.cwd)
+        .defs_many_wanted(&files, &metas, &needs);
+    if found.parsed > 0 {
+        // Parsing takes long enough for a file to change meanwhile: the
+        // times read before it are stale, and verify reads them again.
+        modified.clear();
+    }
+    for (i, file_defs) in slots.into_iter().zip(found.defs) {
         defs[i] = file_defs;
     }
     Refined { defs, modified }

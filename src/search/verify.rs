@@ -2,9 +2,9 @@
 //! the page (#15).
 //!
 //! rg read a file, then someone edited, truncated or deleted it before the
-//! page was printed. Each file on the shown page, or each file of rg's
-//! own lines when those are printed instead, is stat'ed (a file the
-//! parser's pass stat'ed after rg is not stat'ed twice); only a file
+//! page was printed. Each file on the shown page is stat'ed (on a warm
+//! page, the stat the parser's pass made after rg serves), and so is each
+//! file of rg's own lines when those are printed instead of the page; only a file
 //! modified since the search started (or gone) is read again, and any
 //! quote or line that is no longer the file's line is dropped, so no page
 //! ever quotes a line that is not in the file (I4). A file whose
