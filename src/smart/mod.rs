@@ -26,6 +26,7 @@ pub mod units;
 pub mod vocab;
 pub mod words;
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -216,6 +217,7 @@ pub fn answer(
             .then_with(|| units[a.unit].line.cmp(&units[b.unit].line))
     });
     let matched = hits.len();
+    let mut hits = spread(hits, |h| units[h.unit].file);
     hits.truncate(max_results);
     Ok(Answer {
         concepts,
@@ -226,6 +228,33 @@ pub fn answer(
         matched,
         hits,
     })
+}
+
+/// Hits of one file ranked before those of other files, at most: past
+/// them, a file's further hits come after every other file's first ones.
+/// On the tuning questions (#12), 3 lifted file-level hit@5 from 0.82 to
+/// 0.88 and left definition-level MRR@10 at 0.53 (1 and 2 lost definition
+/// hits the right file held at ranks 2 and 3; 4 and 5 kept fewer files).
+pub const HITS_PER_FILE: usize = 3;
+
+/// `hits` (best first) with each file's hits past the first
+/// [`HITS_PER_FILE`] moved after all the others, keeping their order: so
+/// that one file holding every word does not fill the page, and the
+/// answer in another file gets in. Nothing is dropped.
+pub fn spread<T>(hits: Vec<T>, file: impl Fn(&T) -> usize) -> Vec<T> {
+    let mut per_file: HashMap<usize, usize> = HashMap::new();
+    let (mut first, mut later) = (Vec::with_capacity(hits.len()), Vec::new());
+    for hit in hits {
+        let seen = per_file.entry(file(&hit)).or_default();
+        *seen += 1;
+        if *seen <= HITS_PER_FILE {
+            first.push(hit);
+        } else {
+            later.push(hit);
+        }
+    }
+    first.extend(later);
+    first
 }
 
 /// The candidates worth reading, best first, with their priors: BM25 over
@@ -341,4 +370,24 @@ pub fn run(
     } else {
         ExitStatus::Shown
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_moves_a_files_hits_past_the_cap_after_the_others() {
+        let hits = vec![
+            (0, 'a'),
+            (0, 'b'),
+            (0, 'c'),
+            (0, 'd'),
+            (1, 'e'),
+            (0, 'f'),
+            (2, 'g'),
+        ];
+        let order: String = spread(hits, |h| h.0).into_iter().map(|h| h.1).collect();
+        assert_eq!(order, "abcegdf");
+    }
 }
