@@ -14,13 +14,16 @@
 //!    [`DefsCache`]), or the whole file, with its fields;
 //! 5. **score** ([`score`]): BM25F per concept over the fields, IDF from
 //!    the pass, priors; the why names the fields and words that scored;
-//! 6. **render** ([`render`]): the hits within the token budget, as text
-//!    or JSON.
+//! 6. **page** ([`page`]): the hits cut to the token budget by `scout
+//!    search`'s layout stage ([`crate::search::page::layout`]), then
+//!    written by [`crate::render::smart`], as text or JSON; what is
+//!    shared with search's stages and what is not, and why, is in
+//!    [`page`]'s doc.
 
 pub mod agent;
 pub mod candidates;
 pub mod concepts;
-pub mod render;
+pub mod page;
 pub mod score;
 pub mod units;
 pub mod vocab;
@@ -356,11 +359,11 @@ pub fn run(
         settings.cache_dir.clone(),
         err,
     )?;
-    let page = render::Page::new(&settings.question, &answer, settings.budget_bytes, started);
+    let page = page::Page::new(&settings.question, &answer, settings.budget_bytes, started);
     if settings.json {
-        render::write_json(out, &page)?;
+        crate::render::smart::write_json(out, &page)?;
     } else {
-        out.write_all(page.text().as_bytes())?;
+        crate::render::smart::write_text(out, &page)?;
     }
     let partial = answer.candidates.partial.is_some() || !settings.missing.is_empty();
     Ok(if partial {
