@@ -15,11 +15,16 @@
 //! `{"turn":1,"exit":0,"output":"..."}` (or `{"turn":1,"error":"..."}` for a
 //! command that is not allowed); `{"answer":{"hits":[...]}}` ends the
 //! exchange. An answer that does not validate, a line that is not one of
-//! these, more than [`MAX_TURNS`] turns, or an agent that exits without an
-//! answer is an error (exit 2) saying what was wrong.
+//! these, more than [`MAX_TURNS`] turns, an agent that exits without an
+//! answer, or no answer within the time limit (`SCOUT_SMART_AGENT_TIMEOUT`
+//! seconds, default [`DEFAULT_TIMEOUT_SECS`]) is an error (exit 2) saying
+//! what was wrong; the agent is killed.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
@@ -34,6 +39,43 @@ pub const AGENT_ENV: &str = "SCOUT_SMART_AGENT";
 pub const MAX_TURNS: usize = 8;
 /// The scout commands the agent may run: the read-only ones.
 pub const ALLOWED: [&str; 4] = ["files", "grep", "search", "read"];
+/// The environment variable limiting the exchange, in seconds.
+pub const TIMEOUT_ENV: &str = "SCOUT_SMART_AGENT_TIMEOUT";
+/// Seconds the whole exchange may take when [`TIMEOUT_ENV`] is not set:
+/// an agent CLI may think for a while on each of its turns, but one that
+/// hangs must not hang scout.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 300;
+
+/// The time limit [`TIMEOUT_ENV`] sets (`value`, read once by the
+/// settings): whole seconds, at least 1.
+pub fn timeout(value: Option<&str>) -> Result<Duration> {
+    let Some(value) = value else {
+        return Ok(Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+    };
+    match value.trim().parse::<u64>() {
+        Ok(secs) if secs > 0 => Ok(Duration::from_secs(secs)),
+        _ => bail!("{TIMEOUT_ENV}={value:?}: give the agent's time limit in whole seconds, at least 1 (default {DEFAULT_TIMEOUT_SECS})"),
+    }
+}
+
+/// The agent's lines, read on a thread of their own so that waiting for
+/// one can time out: `None` when the agent closed its output.
+fn lines(from: impl Read + Send + 'static) -> Receiver<io::Result<Option<String>>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut from = BufReader::new(from);
+        loop {
+            let mut line = String::new();
+            let read = from.read_line(&mut line).map(|n| (n > 0).then_some(line));
+            let done = !matches!(read, Ok(Some(_)));
+            if send.send(read).is_err() || done {
+                break;
+            }
+        }
+    });
+    receive
+}
+
 /// Bytes of a command's output passed back, at most.
 const OUTPUT_CAP: usize = 64 * 1024;
 
@@ -107,15 +149,22 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
         );
     };
     let scout = std::env::current_exe().context("finding scout's own binary")?;
+    // A process group of its own, so that the agent and whatever it
+    // started are stopped together (a child left running would hold
+    // scout's stderr open). An agent whose scout is interrupted sees its
+    // stdin close.
     let mut child = Command::new("sh")
         .args(["-c", command])
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .with_context(|| format!("starting the agent {command:?}"))?;
     let mut to_agent = child.stdin.take().expect("stdin is piped");
-    let mut from_agent = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let from_agent = lines(child.stdout.take().expect("stdout is piped"));
+    let limit = settings.agent_timeout;
+    let deadline = Instant::now() + limit;
     let outcome = (|| -> Result<(Vec<AgentHit>, usize)> {
         let opening = json!({
             "question": settings.question,
@@ -125,17 +174,19 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
         });
         writeln!(to_agent, "{opening}").context("writing to the agent")?;
         for turn in 1..=MAX_TURNS {
-            let mut line = String::new();
-            if from_agent
-                .read_line(&mut line)
-                .context("reading the agent")?
-                == 0
-            {
-                bail!(
+            let line = match from_agent.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Ok(Some(line))) => line,
+                Ok(Err(e)) => return Err(e).context("reading the agent"),
+                Err(RecvTimeoutError::Timeout) => bail!(
+                    "the agent gave no answer within {} s (after {} turns); it was stopped ({TIMEOUT_ENV} sets the limit)",
+                    limit.as_secs(),
+                    turn - 1
+                ),
+                Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => bail!(
                     "the agent exited after {} turns without an answer",
                     turn - 1
-                );
-            }
+                ),
+            };
             let message: Value = serde_json::from_str(line.trim()).map_err(|e| {
                 anyhow!(
                     "turn {turn}: the agent's line is not JSON ({e}): {:?}",
@@ -184,6 +235,10 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
         bail!("the agent took {MAX_TURNS} turns without an answer (at most {MAX_TURNS})")
     })();
     drop(to_agent);
+    let _ = rustix::process::kill_process_group(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::KILL,
+    );
     let _ = child.kill();
     let _ = child.wait();
     let (hits, turns) = outcome?;
@@ -221,6 +276,16 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_limit_is_whole_seconds() {
+        assert_eq!(timeout(None).unwrap().as_secs(), DEFAULT_TIMEOUT_SECS);
+        assert_eq!(timeout(Some("20")).unwrap().as_secs(), 20);
+        for bad in ["0", "-1", "1.5", "soon", ""] {
+            let e = timeout(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains("whole seconds"), "{bad:?}: {e}");
+        }
+    }
 
     #[test]
     fn answers_that_validate() {

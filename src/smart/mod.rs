@@ -75,6 +75,8 @@ pub struct SmartSettings {
     pub agent: bool,
     /// `SCOUT_SMART_AGENT`, read once.
     pub agent_command: Option<String>,
+    /// The time the agent has for its answer (`SCOUT_SMART_AGENT_TIMEOUT`).
+    pub agent_timeout: std::time::Duration,
 }
 
 impl SmartSettings {
@@ -108,6 +110,12 @@ impl SmartSettings {
             cache_dir: crate::dirs::cache_dir(),
             agent: args.agent,
             agent_command: std::env::var(agent::AGENT_ENV).ok(),
+            agent_timeout: agent::timeout(
+                std::env::var(agent::TIMEOUT_ENV)
+                    .ok()
+                    .filter(|_| args.agent)
+                    .as_deref(),
+            )?,
         })
     }
 }
