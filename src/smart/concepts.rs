@@ -2,7 +2,7 @@
 //! code, each stemmed and widened by the code vocabulary ([`vocab`]).
 
 use crate::smart::vocab::{self, RELATED_WEIGHT};
-use crate::smart::words::{is_stop_word, split_words, stem};
+use crate::smart::words::{self, is_stop_word, split_words, stem};
 
 /// A form a concept is recognised by in code.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,14 +49,26 @@ pub fn concepts(question: &str) -> Vec<Concept> {
         if out.iter().any(|c| c.forms[0].stem == stem) {
             return;
         }
+        let mut forms = vec![Form {
+            word: word.to_string(),
+            pattern: vocab::pattern(word, &stem),
+            stem,
+            weight: 1.0,
+        }];
+        if let Some(base) = adverb_base(word) {
+            let base_stem = words::stem(&base).into_owned();
+            if base_stem != forms[0].stem {
+                forms.push(Form {
+                    pattern: vocab::pattern(&base, &base_stem),
+                    stem: base_stem,
+                    word: base,
+                    weight: 1.0,
+                });
+            }
+        }
         out.push(Concept {
             word: word.to_string(),
-            forms: vec![Form {
-                word: word.to_string(),
-                pattern: vocab::pattern(word, &stem),
-                stem,
-                weight: 1.0,
-            }],
+            forms,
         });
     });
     let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
@@ -73,6 +85,20 @@ pub fn concepts(question: &str) -> Vec<Concept> {
         }
     }
     out
+}
+
+/// The adjective an adverb is made from, which code names use where a
+/// question has the adverb (`lazily` for `lazy`, `gradually` for
+/// `gradual`): Porter 2 leaves `lazili` and `gradual` apart from `lazi`
+/// and `gradual`. `None` for a word that is not a `-ly` adverb: short
+/// bases are left alone, since `supply` and `reply` are no adverbs.
+pub fn adverb_base(word: &str) -> Option<String> {
+    let base = word.strip_suffix("ly")?;
+    match base.strip_suffix('i') {
+        Some(stem) if stem.len() >= 3 => Some(format!("{stem}y")),
+        None if base.len() >= 5 => Some(base.to_string()),
+        _ => None,
+    }
 }
 
 /// How strongly a code word (lower-case, one word of a split identifier,
@@ -147,6 +173,22 @@ mod tests {
         );
         assert_eq!(form_match("evictable", "evict", form), 1.0);
         assert_eq!(form_match("other", "other", form), 0.0);
+    }
+
+    #[test]
+    fn adverbs_are_also_looked_for_as_their_adjective() {
+        assert_eq!(adverb_base("lazily").as_deref(), Some("lazy"));
+        assert_eq!(adverb_base("gradually").as_deref(), Some("gradual"));
+        assert_eq!(adverb_base("only"), None);
+        assert_eq!(adverb_base("apply"), None);
+        assert_eq!(adverb_base("supply"), None);
+        let lazy = &concepts("load lazily")[1];
+        assert!(
+            lazy.forms
+                .iter()
+                .any(|f| f.stem == "lazi" && f.weight == 1.0),
+            "{lazy:?}"
+        );
     }
 
     #[test]
