@@ -55,13 +55,13 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             stem,
             weight: 1.0,
         }];
-        if let Some(base) = adverb_base(word) {
-            let base_stem = words::stem(&base).into_owned();
-            if base_stem != forms[0].stem {
+        for variant in variants(word) {
+            let variant_stem = words::stem(&variant).into_owned();
+            if forms.iter().all(|f| f.stem != variant_stem) {
                 forms.push(Form {
-                    pattern: vocab::pattern(&base, &base_stem),
-                    stem: base_stem,
-                    word: base,
+                    pattern: vocab::pattern(&variant, &variant_stem),
+                    stem: variant_stem,
+                    word: variant,
                     weight: 1.0,
                 });
             }
@@ -99,6 +99,47 @@ pub fn adverb_base(word: &str) -> Option<String> {
         None if base.len() >= 5 => Some(base.to_string()),
         _ => None,
     }
+}
+
+/// The American spelling of a British one, which most code is written in
+/// (`neighbouring` for `neighboring`, `normalise` for `normalize`,
+/// `analyse` for `analyze`): Porter 2 keeps them apart. `None` when the
+/// word has no such ending. A wrong guess (`promise` as `promize`) is a
+/// form no code has, so it costs only a pattern.
+pub fn american_spelling(word: &str) -> Option<String> {
+    const ENDINGS: [(&str, &str, usize); 12] = [
+        ("our", "or", 3),
+        ("ours", "ors", 3),
+        ("oured", "ored", 3),
+        ("ouring", "oring", 3),
+        ("ise", "ize", 4),
+        ("ised", "ized", 4),
+        ("ises", "izes", 4),
+        ("ising", "izing", 4),
+        ("isation", "ization", 4),
+        ("iser", "izer", 4),
+        ("yse", "yze", 3),
+        ("ysing", "yzing", 3),
+    ];
+    ENDINGS.iter().find_map(|(british, american, min)| {
+        let base = word.strip_suffix(british)?;
+        (base.len() >= *min).then(|| format!("{base}{american}"))
+    })
+}
+
+/// Other spellings of a question's word that code may use: the adjective
+/// of an adverb ([`adverb_base`]) and the American spelling
+/// ([`american_spelling`]), of the word and of that adjective.
+fn variants(word: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let base = adverb_base(word);
+    for w in std::iter::once(word).chain(base.as_deref()) {
+        if let Some(american) = american_spelling(w) {
+            out.push(american);
+        }
+    }
+    out.extend(base);
+    out
 }
 
 /// How strongly a code word (lower-case, one word of a split identifier,
@@ -189,6 +230,21 @@ mod tests {
                 .any(|f| f.stem == "lazi" && f.weight == 1.0),
             "{lazy:?}"
         );
+    }
+
+    #[test]
+    fn british_spellings_are_also_looked_for_as_american_ones() {
+        assert_eq!(
+            american_spelling("neighbouring").as_deref(),
+            Some("neighboring")
+        );
+        assert_eq!(american_spelling("normalise").as_deref(), Some("normalize"));
+        assert_eq!(american_spelling("analyse").as_deref(), Some("analyze"));
+        assert_eq!(american_spelling("hour"), None, "too short to be British");
+        assert_eq!(american_spelling("rise"), None);
+        assert_eq!(american_spelling("parse"), None);
+        let c = &concepts("neighbouring cells")[0];
+        assert!(c.forms.iter().any(|f| f.stem == "neighbor"), "{c:?}");
     }
 
     #[test]
