@@ -319,21 +319,22 @@ fn choose_files(
     out
 }
 
-/// Files in the order `scout smart` ranks them for `question` (each at
-/// its best hit), for the multi-word fallback of `scout search`.
+/// Files in the order `scout smart` ranks them for `question`, each with
+/// the points (score × 1000) of its best hit, for the multi-word fallback
+/// of `scout search`.
 pub fn file_order(
     rg: &Rg,
     base: &SearchFlags,
     question: &str,
     cache_dir: Option<PathBuf>,
     err: &mut dyn Write,
-) -> Result<Vec<String>> {
+) -> Result<Vec<(String, i64)>> {
     let answer = answer(rg, base, question, FALLBACK_HITS, cache_dir, err)?;
-    let mut order: Vec<String> = Vec::new();
+    let mut order: Vec<(String, i64)> = Vec::new();
     for hit in &answer.hits {
         let path = &answer.parsed[answer.units[hit.unit].file].path;
-        if !order.contains(path) {
-            order.push(path.clone());
+        if !order.iter().any(|(p, _)| p == path) {
+            order.push((path.clone(), (hit.score * 1000.0).round() as i64));
         }
     }
     Ok(order)
