@@ -41,8 +41,9 @@ files ranked down unless asked for). No index, no model, no network.
 With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
 sh -c) as one JSON line; each line it writes back is {\"run\": [\"search\", ...]}
 (only files, grep, search and read run; the output comes back as a JSON line)
-or {\"answer\": {\"hits\": [{\"path\", \"line\", \"why\"}]}}, within 8 turns. An
-answer that does not validate is exit 2, saying what was wrong.
+or {\"answer\": {\"hits\": [{\"path\", \"line\", \"why\"}]}}, within 8 turns and
+SCOUT_SMART_AGENT_TIMEOUT seconds (default 300). An answer that does not
+validate, or none in time, is exit 2, saying what was wrong.
 
 Exit status: 0 hits shown, 1 none, 2 bad input, 3 partial (some paths unreadable).";
 
@@ -335,7 +336,7 @@ pub struct SmartArgs {
     #[arg(long, value_name = "N", default_value_t = 1500)]
     pub budget_tokens: u64,
 
-    /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns).
+    /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns and SCOUT_SMART_AGENT_TIMEOUT seconds, default 300).
     #[arg(long)]
     pub agent: bool,
 }

@@ -1248,6 +1248,17 @@ fn the_fallback_ranks_files_by_meaning_and_says_so() {
         run.describe()
     );
     assert_eq!(run.files()[0].0, "loader.py", "{}", run.describe());
+    // --explain shows the score that ordered the files: smart's.
+    let explained = run.stdout();
+    let loader = explained.split("loader.py").nth(1).unwrap_or("");
+    assert!(
+        loader
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.trim_start().starts_with("score ") && l.contains(": meaning +")),
+        "{}",
+        run.describe()
+    );
 }
 
 #[test]

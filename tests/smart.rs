@@ -334,6 +334,25 @@ fn an_agent_gets_at_most_8_turns() {
 }
 
 #[test]
+fn an_agent_that_hangs_is_stopped_at_the_time_limit() {
+    let mut fx = tree();
+    let agent = fake_agent(&fx, "hang.sh", "read -r q\nexec sleep 60\n");
+    fx.set_env("SCOUT_SMART_AGENT", agent);
+    fx.set_env("SCOUT_SMART_AGENT_TIMEOUT", "1");
+    let started = std::time::Instant::now();
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has("the agent gave no answer within 1 s (after 0 turns); it was stopped");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    fx.set_env("SCOUT_SMART_AGENT_TIMEOUT", "soon");
+    fx.run(&["smart", "expired keys", "--agent"])
+        .expect_code(2)
+        .expect_stderr_has(
+            "SCOUT_SMART_AGENT_TIMEOUT=\"soon\": give the agent's time limit in whole seconds",
+        );
+}
+
+#[test]
 fn no_configured_agent_says_how_to_configure_one() {
     let fx = tree();
     fx.run(&["smart", "expired keys", "--agent"])

@@ -94,7 +94,7 @@ pub struct Symbol {
 }
 
 impl Symbol {
-    fn of(def: &Def) -> Symbol {
+    pub fn of(def: &Def) -> Symbol {
         Symbol {
             kind: def.kind.label(),
             name: def.name.clone(),

@@ -6,6 +6,7 @@
 pub mod braces;
 pub mod json;
 pub mod plain;
+pub mod smart;
 pub mod style;
 pub mod text;
 

@@ -153,7 +153,7 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
 }
 
 /// Writes a definition's heading, `KIND NAME (A-B)`, without a line end.
-fn heading(out: &mut Styled, def: &Def) {
+pub(crate) fn heading(out: &mut Styled, def: &Def) {
     out.write_styled(
         Role::Heading,
         format_args!("{} ({}-{})", def.title(), def.start_line, def.end_line),

@@ -266,6 +266,8 @@ pub fn present(
 /// the fallback's sentence saying so; when smart cannot rank the query
 /// (no word left once stop words are dropped, or none of its hits among
 /// these files), the order stays and the sentence points to `scout smart`.
+/// A file smart ranked has smart's points as its score, signal `meaning`,
+/// so that `--explain` and the JSON show what ordered it.
 fn smart_fallback(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
@@ -280,12 +282,21 @@ fn smart_fallback(
         err,
     )
     .unwrap_or_default();
-    let position = |path: &[u8]| order.iter().position(|p| p.as_bytes() == path);
+    let position = |path: &[u8]| order.iter().position(|(p, _)| p.as_bytes() == path);
     if !ranked.iter().any(|r| position(&r.tally.path).is_some()) {
         return format!(
             "{sentence}; for a question in words, try: scout smart {}",
             crate::shell::quote(settings.query.text.as_bytes())
         );
+    }
+    for r in ranked.iter_mut() {
+        if let Some(at) = position(&r.tally.path) {
+            let points = order[at].1;
+            r.score = crate::search::rank::Score {
+                total: points,
+                signals: vec![("meaning", points)],
+            };
+        }
     }
     // A stable sort: files smart did not rank keep their order, after.
     ranked.sort_by_key(|r| position(&r.tally.path).unwrap_or(usize::MAX));

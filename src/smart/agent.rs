@@ -15,11 +15,16 @@
 //! `{"turn":1,"exit":0,"output":"..."}` (or `{"turn":1,"error":"..."}` for a
 //! command that is not allowed); `{"answer":{"hits":[...]}}` ends the
 //! exchange. An answer that does not validate, a line that is not one of
-//! these, more than [`MAX_TURNS`] turns, or an agent that exits without an
-//! answer is an error (exit 2) saying what was wrong.
+//! these, more than [`MAX_TURNS`] turns, an agent that exits without an
+//! answer, or no answer within the time limit (`SCOUT_SMART_AGENT_TIMEOUT`
+//! seconds, default [`DEFAULT_TIMEOUT_SECS`]) is an error (exit 2) saying
+//! what was wrong; the agent is killed.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
@@ -34,6 +39,43 @@ pub const AGENT_ENV: &str = "SCOUT_SMART_AGENT";
 pub const MAX_TURNS: usize = 8;
 /// The scout commands the agent may run: the read-only ones.
 pub const ALLOWED: [&str; 4] = ["files", "grep", "search", "read"];
+/// The environment variable limiting the exchange, in seconds.
+pub const TIMEOUT_ENV: &str = "SCOUT_SMART_AGENT_TIMEOUT";
+/// Seconds the whole exchange may take when [`TIMEOUT_ENV`] is not set:
+/// an agent CLI may think for a while on each of its turns, but one that
+/// hangs must not hang scout.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 300;
+
+/// The time limit [`TIMEOUT_ENV`] sets (`value`, read once by the
+/// settings): whole seconds, at least 1.
+pub fn timeout(value: Option<&str>) -> Result<Duration> {
+    let Some(value) = value else {
+        return Ok(Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+    };
+    match value.trim().parse::<u64>() {
+        Ok(secs) if secs > 0 => Ok(Duration::from_secs(secs)),
+        _ => bail!("{TIMEOUT_ENV}={value:?}: give the agent's time limit in whole seconds, at least 1 (default {DEFAULT_TIMEOUT_SECS})"),
+    }
+}
+
+/// The agent's lines, read on a thread of their own so that waiting for
+/// one can time out: `None` when the agent closed its output.
+fn lines(from: impl Read + Send + 'static) -> Receiver<io::Result<Option<String>>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut from = BufReader::new(from);
+        loop {
+            let mut line = String::new();
+            let read = from.read_line(&mut line).map(|n| (n > 0).then_some(line));
+            let done = !matches!(read, Ok(Some(_)));
+            if send.send(read).is_err() || done {
+                break;
+            }
+        }
+    });
+    receive
+}
+
 /// Bytes of a command's output passed back, at most.
 const OUTPUT_CAP: usize = 64 * 1024;
 
@@ -107,87 +149,147 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
         );
     };
     let scout = std::env::current_exe().context("finding scout's own binary")?;
+    // A process group of its own, so that the agent and whatever it
+    // started are stopped together (a child left running would hold
+    // scout's stderr open). An agent whose scout is interrupted sees its
+    // stdin close.
     let mut child = Command::new("sh")
         .args(["-c", command])
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .with_context(|| format!("starting the agent {command:?}"))?;
-    let mut to_agent = child.stdin.take().expect("stdin is piped");
-    let mut from_agent = BufReader::new(child.stdout.take().expect("stdout is piped"));
-    let outcome = (|| -> Result<(Vec<AgentHit>, usize)> {
-        let opening = json!({
-            "question": settings.question,
-            "allowed": ALLOWED,
-            "max_turns": MAX_TURNS,
-            "answer": {"hits": [{"path": "string", "line": "integer, optional", "why": "string"}]},
-        });
-        writeln!(to_agent, "{opening}").context("writing to the agent")?;
-        for turn in 1..=MAX_TURNS {
-            let mut line = String::new();
-            if from_agent
-                .read_line(&mut line)
-                .context("reading the agent")?
-                == 0
-            {
-                bail!(
-                    "the agent exited after {} turns without an answer",
-                    turn - 1
-                );
-            }
-            let message: Value = serde_json::from_str(line.trim()).map_err(|e| {
-                anyhow!(
-                    "turn {turn}: the agent's line is not JSON ({e}): {:?}",
-                    line.trim()
-                )
-            })?;
-            if let Some(answer) = message.get("answer") {
-                return Ok((
-                    validate(answer).map_err(|e| anyhow!("the agent's answer is invalid: {e}"))?,
-                    turn,
-                ));
-            }
-            let Some(args) = message.get("run").and_then(Value::as_array) else {
-                bail!(
-                    "turn {turn}: the agent's line has neither \"run\" nor \"answer\": {}",
-                    line.trim()
-                );
-            };
-            let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
-            let reply = match args {
-                Some(args) if args.first().is_some_and(|a| ALLOWED.contains(a)) => {
-                    let output = Command::new(&scout)
-                        .args(&args)
-                        .env_remove(AGENT_ENV)
-                        .stdin(Stdio::null())
-                        .output()
-                        .context("running the agent's scout command")?;
-                    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-                    text.push_str(&String::from_utf8_lossy(&output.stderr));
-                    if text.len() > OUTPUT_CAP {
-                        let mut cut = OUTPUT_CAP;
-                        while !text.is_char_boundary(cut) {
-                            cut -= 1;
-                        }
-                        text.truncate(cut);
-                        text.push_str("\n[output cut]");
-                    }
-                    json!({"turn": turn, "exit": output.status.code(), "output": text})
-                }
-                _ => json!({"turn": turn, "error": format!(
-                    "only these scout commands may run: {}", ALLOWED.join(", ")
-                )}),
-            };
-            writeln!(to_agent, "{reply}").context("writing to the agent")?;
-        }
-        bail!("the agent took {MAX_TURNS} turns without an answer (at most {MAX_TURNS})")
-    })();
-    drop(to_agent);
+    let mut agent = Agent {
+        to: child.stdin.take().expect("stdin is piped"),
+        from: lines(child.stdout.take().expect("stdout is piped")),
+        limit: settings.agent_timeout,
+        deadline: Instant::now() + settings.agent_timeout,
+    };
+    let outcome = exchange(&mut agent, &settings.question, &scout);
+    drop(agent);
+    let _ = rustix::process::kill_process_group(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::KILL,
+    );
     let _ = child.kill();
     let _ = child.wait();
     let (hits, turns) = outcome?;
     let hits: Vec<AgentHit> = hits.into_iter().take(settings.max_results).collect();
+    write_hits(out, settings, command, turns, &hits)?;
+    Ok(if hits.is_empty() {
+        ExitStatus::NoMatch
+    } else {
+        ExitStatus::Shown
+    })
+}
+
+/// The two ends of the exchange, and its time limit.
+struct Agent {
+    to: std::process::ChildStdin,
+    from: Receiver<io::Result<Option<String>>>,
+    limit: Duration,
+    deadline: Instant,
+}
+
+impl Agent {
+    /// The agent's next line, waited for until the deadline; `turn` is the
+    /// turn it would be, for the error.
+    fn next_line(&self, turn: usize) -> Result<String> {
+        let wait = self.deadline.saturating_duration_since(Instant::now());
+        match self.from.recv_timeout(wait) {
+            Ok(Ok(Some(line))) => Ok(line),
+            Ok(Err(e)) => Err(e).context("reading the agent"),
+            Err(RecvTimeoutError::Timeout) => bail!(
+                "the agent gave no answer within {} s (after {} turns); it was stopped ({TIMEOUT_ENV} sets the limit)",
+                self.limit.as_secs(),
+                turn - 1
+            ),
+            Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => bail!(
+                "the agent exited after {} turns without an answer",
+                turn - 1
+            ),
+        }
+    }
+}
+
+/// The exchange itself: the opening line, then up to [`MAX_TURNS`] turns;
+/// the validated hits and the turns taken.
+fn exchange(
+    agent: &mut Agent,
+    question: &str,
+    scout: &std::path::Path,
+) -> Result<(Vec<AgentHit>, usize)> {
+    let opening = json!({
+        "question": question,
+        "allowed": ALLOWED,
+        "max_turns": MAX_TURNS,
+        "answer": {"hits": [{"path": "string", "line": "integer, optional", "why": "string"}]},
+    });
+    writeln!(agent.to, "{opening}").context("writing to the agent")?;
+    for turn in 1..=MAX_TURNS {
+        let line = agent.next_line(turn)?;
+        let message: Value = serde_json::from_str(line.trim()).map_err(|e| {
+            anyhow!(
+                "turn {turn}: the agent's line is not JSON ({e}): {:?}",
+                line.trim()
+            )
+        })?;
+        if let Some(answer) = message.get("answer") {
+            let hits =
+                validate(answer).map_err(|e| anyhow!("the agent's answer is invalid: {e}"))?;
+            return Ok((hits, turn));
+        }
+        let Some(args) = message.get("run").and_then(Value::as_array) else {
+            bail!(
+                "turn {turn}: the agent's line has neither \"run\" nor \"answer\": {}",
+                line.trim()
+            );
+        };
+        let reply = run_turn(scout, args, turn)?;
+        writeln!(agent.to, "{reply}").context("writing to the agent")?;
+    }
+    bail!("the agent took {MAX_TURNS} turns without an answer (at most {MAX_TURNS})")
+}
+
+/// Runs one `{"run": [...]}` turn: the scout command when it is one of
+/// [`ALLOWED`], its output (stdout then stderr, cut at [`OUTPUT_CAP`])
+/// as the reply; otherwise the refusal.
+fn run_turn(scout: &std::path::Path, args: &[Value], turn: usize) -> Result<Value> {
+    let args: Option<Vec<&str>> = args.iter().map(Value::as_str).collect();
+    let Some(args) = args.filter(|a| a.first().is_some_and(|a| ALLOWED.contains(a))) else {
+        return Ok(json!({"turn": turn, "error": format!(
+            "only these scout commands may run: {}", ALLOWED.join(", ")
+        )}));
+    };
+    let output = Command::new(scout)
+        .args(&args)
+        .env_remove(AGENT_ENV)
+        .stdin(Stdio::null())
+        .output()
+        .context("running the agent's scout command")?;
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    if text.len() > OUTPUT_CAP {
+        let mut cut = OUTPUT_CAP;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("\n[output cut]");
+    }
+    Ok(json!({"turn": turn, "exit": output.status.code(), "output": text}))
+}
+
+/// Prints the agent's hits, as text or as one JSON document.
+fn write_hits(
+    out: &mut dyn Write,
+    settings: &SmartSettings,
+    command: &str,
+    turns: usize,
+    hits: &[AgentHit],
+) -> Result<()> {
     if settings.json {
         let document = json!({
             "question": settings.question,
@@ -196,31 +298,37 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
             "hits": hits,
         });
         writeln!(out, "{document}")?;
-    } else {
-        writeln!(
-            out,
-            "smart: {:?}  agent: {command}  turns: {turns}  hits: {}",
-            settings.question,
-            hits.len()
-        )?;
-        for (i, hit) in hits.iter().enumerate() {
-            match hit.line {
-                Some(line) => writeln!(out, "{:2}. {}:{line}", i + 1, hit.path)?,
-                None => writeln!(out, "{:2}. {}", i + 1, hit.path)?,
-            }
-            writeln!(out, "    why: {}", hit.why)?;
-        }
+        return Ok(());
     }
-    Ok(if hits.is_empty() {
-        ExitStatus::NoMatch
-    } else {
-        ExitStatus::Shown
-    })
+    writeln!(
+        out,
+        "smart: {:?}  agent: {command}  turns: {turns}  hits: {}",
+        settings.question,
+        hits.len()
+    )?;
+    for (i, hit) in hits.iter().enumerate() {
+        match hit.line {
+            Some(line) => writeln!(out, "{:2}. {}:{line}", i + 1, hit.path)?,
+            None => writeln!(out, "{:2}. {}", i + 1, hit.path)?,
+        }
+        writeln!(out, "    why: {}", hit.why)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_limit_is_whole_seconds() {
+        assert_eq!(timeout(None).unwrap().as_secs(), DEFAULT_TIMEOUT_SECS);
+        assert_eq!(timeout(Some("20")).unwrap().as_secs(), 20);
+        for bad in ["0", "-1", "1.5", "soon", ""] {
+            let e = timeout(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains("whole seconds"), "{bad:?}: {e}");
+        }
+    }
 
     #[test]
     fn answers_that_validate() {

@@ -2,7 +2,7 @@
 //! code, each stemmed and widened by the code vocabulary ([`vocab`]).
 
 use crate::smart::vocab::{self, RELATED_WEIGHT};
-use crate::smart::words::{is_stop_word, split_words, stem};
+use crate::smart::words::{self, is_stop_word, split_words, stem};
 
 /// A form a concept is recognised by in code.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,14 +49,26 @@ pub fn concepts(question: &str) -> Vec<Concept> {
         if out.iter().any(|c| c.forms[0].stem == stem) {
             return;
         }
+        let mut forms = vec![Form {
+            word: word.to_string(),
+            pattern: vocab::pattern(word, &stem),
+            stem,
+            weight: 1.0,
+        }];
+        for variant in variants(word) {
+            let variant_stem = words::stem(&variant).into_owned();
+            if forms.iter().all(|f| f.stem != variant_stem) {
+                forms.push(Form {
+                    pattern: vocab::pattern(&variant, &variant_stem),
+                    stem: variant_stem,
+                    word: variant,
+                    weight: 1.0,
+                });
+            }
+        }
         out.push(Concept {
             word: word.to_string(),
-            forms: vec![Form {
-                word: word.to_string(),
-                pattern: vocab::pattern(word, &stem),
-                stem,
-                weight: 1.0,
-            }],
+            forms,
         });
     });
     let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
@@ -72,6 +84,61 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             }
         }
     }
+    out
+}
+
+/// The adjective an adverb is made from, which code names use where a
+/// question has the adverb (`lazily` for `lazy`, `gradually` for
+/// `gradual`): Porter 2 leaves `lazili` and `gradual` apart from `lazi`
+/// and `gradual`. `None` for a word that is not a `-ly` adverb: short
+/// bases are left alone, since `supply` and `reply` are no adverbs.
+pub fn adverb_base(word: &str) -> Option<String> {
+    let base = word.strip_suffix("ly")?;
+    match base.strip_suffix('i') {
+        Some(stem) if stem.len() >= 3 => Some(format!("{stem}y")),
+        None if base.len() >= 5 => Some(base.to_string()),
+        _ => None,
+    }
+}
+
+/// The American spelling of a British one, which most code is written in
+/// (`neighbouring` for `neighboring`, `normalise` for `normalize`,
+/// `analyse` for `analyze`): Porter 2 keeps them apart. `None` when the
+/// word has no such ending. A wrong guess (`promise` as `promize`) is a
+/// form no code has, so it costs only a pattern.
+pub fn american_spelling(word: &str) -> Option<String> {
+    const ENDINGS: [(&str, &str, usize); 12] = [
+        ("our", "or", 3),
+        ("ours", "ors", 3),
+        ("oured", "ored", 3),
+        ("ouring", "oring", 3),
+        ("ise", "ize", 4),
+        ("ised", "ized", 4),
+        ("ises", "izes", 4),
+        ("ising", "izing", 4),
+        ("isation", "ization", 4),
+        ("iser", "izer", 4),
+        ("yse", "yze", 3),
+        ("ysing", "yzing", 3),
+    ];
+    ENDINGS.iter().find_map(|(british, american, min)| {
+        let base = word.strip_suffix(british)?;
+        (base.len() >= *min).then(|| format!("{base}{american}"))
+    })
+}
+
+/// Other spellings of a question's word that code may use: the adjective
+/// of an adverb ([`adverb_base`]) and the American spelling
+/// ([`american_spelling`]), of the word and of that adjective.
+fn variants(word: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let base = adverb_base(word);
+    for w in std::iter::once(word).chain(base.as_deref()) {
+        if let Some(american) = american_spelling(w) {
+            out.push(american);
+        }
+    }
+    out.extend(base);
     out
 }
 
@@ -147,6 +214,37 @@ mod tests {
         );
         assert_eq!(form_match("evictable", "evict", form), 1.0);
         assert_eq!(form_match("other", "other", form), 0.0);
+    }
+
+    #[test]
+    fn adverbs_are_also_looked_for_as_their_adjective() {
+        assert_eq!(adverb_base("lazily").as_deref(), Some("lazy"));
+        assert_eq!(adverb_base("gradually").as_deref(), Some("gradual"));
+        assert_eq!(adverb_base("only"), None);
+        assert_eq!(adverb_base("apply"), None);
+        assert_eq!(adverb_base("supply"), None);
+        let lazy = &concepts("load lazily")[1];
+        assert!(
+            lazy.forms
+                .iter()
+                .any(|f| f.stem == "lazi" && f.weight == 1.0),
+            "{lazy:?}"
+        );
+    }
+
+    #[test]
+    fn british_spellings_are_also_looked_for_as_american_ones() {
+        assert_eq!(
+            american_spelling("neighbouring").as_deref(),
+            Some("neighboring")
+        );
+        assert_eq!(american_spelling("normalise").as_deref(), Some("normalize"));
+        assert_eq!(american_spelling("analyse").as_deref(), Some("analyze"));
+        assert_eq!(american_spelling("hour"), None, "too short to be British");
+        assert_eq!(american_spelling("rise"), None);
+        assert_eq!(american_spelling("parse"), None);
+        let c = &concepts("neighbouring cells")[0];
+        assert!(c.forms.iter().any(|f| f.stem == "neighbor"), "{c:?}");
     }
 
     #[test]

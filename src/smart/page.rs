@@ -1,21 +1,34 @@
 //! The answer as a page: a header with the candidate set's size, the hits
 //! (path, line, enclosing definition, why), what was left out, and the
-//! `repro:` line of the candidate set; as text or as one JSON document.
+//! `repro:` line of the candidate set. This module builds the page and
+//! cuts it to the budget; [`crate::render::smart`] writes it, as text or as
+//! one JSON document.
 //!
-//! ```text
-//! smart: "free memory by evicting keys"  candidates: 412 files, 60 read, 3120 units scored  hits: 10  ~380tok 142ms
-//! concepts: free (~release), memory (~mem, ~ram), evicting, keys
-//!  1. src/evict.c:520  function performEvictions (520-712)
-//!     why: name performEvictions ← "evicting"; doc "Check that memory usage…" ← "memory"; body ← "keys" ×4
-//! repro: rg -c -F -i -e evict -e memory … (the candidate files)
-//! ```
+//! What it shares with `scout search`'s pipeline (DESIGN.md, "Layout"):
+//! the budget is spent by the same stage, [`search::page::layout`], each
+//! hit a block of its rendered length after the frame's reserve; the
+//! token estimate is [`search::page::tokens`]; a hit's enclosing
+//! definition is the parser's [`Def`], titled and serialised as search
+//! titles and serialises it ([`Def::title`], [`json::Symbol`]). What it
+//! does not share, and why: search's fold and rank score lines of files
+//! with integer signals from rg's matches, where smart scores definitions
+//! with BM25F over fields ([`crate::smart::score`]); and search's
+//! grouping ([`crate::search::group`]) puts quoted lines under their
+//! enclosing definition, where each smart hit already is one definition,
+//! so there is nothing to group.
+//!
+//! [`search::page::layout`]: crate::search::page::layout
+//! [`search::page::tokens`]: crate::search::page::tokens
+//! [`json::Symbol`]: crate::render::json::Symbol
 
-use std::io::{self, Write};
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::search::page::tokens;
+use crate::defs::Def;
+use crate::render::json::Symbol;
+use crate::render::smart as render;
+use crate::search::page::{layout, tokens};
 use crate::smart::concepts::{form_match, Concept};
 use crate::smart::score::Scored;
 use crate::smart::units::{FieldKind, Unit};
@@ -32,19 +45,17 @@ pub struct Hit {
     pub path: String,
     pub line: u32,
     /// The enclosing definition, when the hit is one.
-    pub def: Option<DefView>,
+    #[serde(serialize_with = "symbol")]
+    pub def: Option<Def>,
     /// Score × 1000, rounded.
     pub score: u64,
     pub why: String,
     pub signals: Vec<SignalView>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct DefView {
-    pub kind: &'static str,
-    pub name: String,
-    pub start: u32,
-    pub end: u32,
+/// A definition in JSON as `scout search` writes one.
+fn symbol<S: serde::Serializer>(def: &Option<Def>, s: S) -> Result<S::Ok, S::Error> {
+    def.as_ref().map(Symbol::of).serialize(s)
 }
 
 #[derive(Debug, Serialize)]
@@ -204,12 +215,7 @@ impl Page {
                     rank: rank + 1,
                     path: path.clone(),
                     line: unit.line,
-                    def: unit.def.as_ref().map(|d| DefView {
-                        kind: d.kind.label(),
-                        name: d.name.clone(),
-                        start: d.start_line,
-                        end: d.end_line,
-                    }),
+                    def: unit.def.clone(),
                     score: (s.score * 1000.0).round() as u64,
                     why: why(s, unit, &answer.concepts, &answer.parsed[unit.file]),
                     signals: s
@@ -250,72 +256,32 @@ impl Page {
             repro,
         };
         if let Some(budget) = budget {
-            while page.hits.len() > 1 && page.text().len() > budget {
-                page.hits.pop();
-                page.left_out += 1;
-            }
+            page.cut(budget);
         }
-        page.tokens = tokens(page.text().len());
+        page.tokens = tokens(render::text(&page).len());
         page.elapsed_ms = started.elapsed().as_millis() as u64;
         page
     }
 
-    /// The text page.
-    pub fn text(&self) -> String {
-        let mut s = format!(
-            "smart: {:?}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{}tok {}ms\n",
-            self.question,
-            self.candidates.files,
-            self.candidates.searched,
-            self.candidates.read,
-            self.candidates.units,
-            self.hits.len(),
-            self.tokens,
-            self.elapsed_ms
+    /// Cuts the hits to what fits in `budget` bytes with
+    /// [`search::page`](crate::search::page)'s layout: the header and
+    /// footer reserved first (their numbers at their widest, so that the
+    /// cut never depends on the time taken), then each hit's block in rank
+    /// order; the first page is shown, the rest counted in `left_out`. A
+    /// first hit larger than the budget is still shown.
+    fn cut(&mut self, budget: usize) {
+        let blocks: Vec<usize> = self.hits.iter().map(|h| render::hit(h).len()).collect();
+        let reserve = render::frame_len(self);
+        let pages = layout(
+            blocks.len(),
+            Some(budget.saturating_sub(reserve)),
+            |_| 1,
+            |i, _| blocks[i],
         );
-        let concepts: Vec<String> = self
-            .concepts
-            .iter()
-            .map(|c| {
-                if c.related.is_empty() {
-                    c.word.clone()
-                } else {
-                    let related: Vec<String> = c.related.iter().map(|r| format!("~{r}")).collect();
-                    format!("{} ({})", c.word, related.join(", "))
-                }
-            })
-            .collect();
-        s.push_str(&format!("concepts: {}\n", concepts.join(", ")));
-        for hit in &self.hits {
-            s.push_str(&format!("{:2}. {}:{}", hit.rank, hit.path, hit.line));
-            if let Some(d) = &hit.def {
-                let title = if d.name.starts_with(d.kind) {
-                    d.name.clone()
-                } else {
-                    format!("{} {}", d.kind, d.name)
-                };
-                s.push_str(&format!("  {title} ({}-{})", d.start, d.end));
-            }
-            s.push_str(&format!("\n    why: {}\n", hit.why));
-        }
-        if self.hits.is_empty() {
-            s.push_str("no definition or file matched the question's words outside their paths\n");
-        }
-        if self.left_out > 0 {
-            s.push_str(&format!(
-                "+{} more hits cut by the token budget: --budget-tokens N, or --max-results N\n",
-                self.left_out
-            ));
-        }
-        s.push_str(&format!("repro: {} (the candidate files)\n", self.repro));
-        s
+        let shown = pages[0].slots.len();
+        self.left_out = self.hits.len() - shown;
+        self.hits.truncate(shown);
     }
-}
-
-/// Writes the page as one JSON document and a newline.
-pub fn write_json(out: &mut dyn Write, page: &Page) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, page)?;
-    out.write_all(b"\n")
 }
 
 #[cfg(test)]

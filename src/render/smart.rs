@@ -1,0 +1,128 @@
+//! The page of `scout smart` ([`crate::smart::page::Page`]), as text or
+//! as one JSON document.
+//!
+//! ```text
+//! smart: "free memory by evicting keys"  candidates: 412 of 1583 files, 40 read, 3120 units scored  hits: 10  ~380tok 142ms
+//! concepts: free (~release), memory (~mem, ~ram), evicting, keys
+//!  1. src/evict.c:520  function performEvictions (520-712)
+//!     why: name performEvictions ← "evicting"; doc "Check that memory usage…" ← "memory"; body ← "keys" ×4
+//! +2 more hits cut by the token budget: --budget-tokens N, or --max-results N
+//! repro: rg -c -F -i -e evict -e memory … (the candidate files)
+//! ```
+//!
+//! A hit is `RANK. PATH:LINE`, then its enclosing definition's heading as
+//! `scout search` writes one (`KIND NAME (A-B)`, [`Def::title`]), then its
+//! why. The pieces carry the [`Role`]s of search's pages, so that colour,
+//! if smart is ever given it, is the same; today smart writes plain bytes.
+//!
+//! [`Def::title`]: crate::defs::Def::title
+
+use std::io::{self, Write};
+
+use super::style::{Painter, Role, Styled};
+use crate::smart::page::{Hit, Page};
+
+/// Writes the header: the question, the candidate set, hits, tokens, time.
+fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
+    out.write_styled(
+        Role::Frame,
+        format_args!(
+            "smart: {:?}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
+            page.question,
+            page.candidates.files,
+            page.candidates.searched,
+            page.candidates.read,
+            page.candidates.units,
+            page.hits.len(),
+        ),
+    );
+    let concepts: Vec<String> = page
+        .concepts
+        .iter()
+        .map(|c| {
+            if c.related.is_empty() {
+                c.word.clone()
+            } else {
+                let related: Vec<String> = c.related.iter().map(|r| format!("~{r}")).collect();
+                format!("{} ({})", c.word, related.join(", "))
+            }
+        })
+        .collect();
+    out.write_styled(
+        Role::Frame,
+        format_args!("concepts: {}\n", concepts.join(", ")),
+    );
+}
+
+/// Writes the footer: what was left out, the `repro:` line.
+fn footer(out: &mut Styled, page: &Page, left_out: usize) {
+    if page.hits.is_empty() {
+        out.push(b"no definition or file matched the question's words outside their paths\n");
+    }
+    if left_out > 0 {
+        out.write_styled(
+            Role::Frame,
+            format_args!(
+                "+{left_out} more hits cut by the token budget: --budget-tokens N, or --max-results N\n"
+            ),
+        );
+    }
+    out.write_styled(
+        Role::Frame,
+        format_args!("repro: {} (the candidate files)\n", page.repro),
+    );
+}
+
+/// One hit's block: `RANK. PATH:LINE  HEADING`, then its why.
+pub fn hit(hit: &Hit) -> Styled {
+    let mut out = Styled::with_capacity(256);
+    let _ = write!(out, "{:2}. ", hit.rank);
+    out.push_styled(Role::Path, hit.path.as_bytes());
+    out.push(b":");
+    out.write_styled(Role::LineNumber, format_args!("{}", hit.line));
+    if let Some(def) = &hit.def {
+        out.push(b"  ");
+        super::text::heading(&mut out, def);
+    }
+    let _ = writeln!(out, "\n    why: {}", hit.why);
+    out
+}
+
+/// The bytes the header and footer take at most for this page's question,
+/// concepts and candidate set, every number at 20 digits: the reserve
+/// before hits are laid out.
+pub fn frame_len(page: &Page) -> usize {
+    const WIDEST: &str = "99999999999999999999";
+    let mut out = Styled::new();
+    header(&mut out, page, WIDEST, WIDEST);
+    footer(&mut out, page, usize::MAX);
+    // The hit count in the header may be wider than the page's.
+    out.len() + WIDEST.len()
+}
+
+/// The text page.
+pub fn text(page: &Page) -> Styled {
+    let mut out = Styled::with_capacity(4096);
+    header(
+        &mut out,
+        page,
+        &page.tokens.to_string(),
+        &page.elapsed_ms.to_string(),
+    );
+    for h in &page.hits {
+        out.append(&hit(h));
+    }
+    footer(&mut out, page, page.left_out);
+    out
+}
+
+/// Writes the text page.
+pub fn write_text(out: &mut dyn Write, page: &Page) -> io::Result<()> {
+    Painter::plain().write(out, &text(page))
+}
+
+/// Writes the page as one JSON document and a newline.
+pub fn write_json(out: &mut dyn Write, page: &Page) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, page)?;
+    out.write_all(b"\n")
+}
