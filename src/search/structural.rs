@@ -36,7 +36,8 @@ pub struct Gathered {
     /// Files of the language that were read and searched (parsed, or
     /// skipped for lacking one of the pattern's words).
     pub parsed: u64,
-    /// Definitions of the files with matches, from the same parse, by path.
+    /// Definitions holding the matches of the files with matches, from
+    /// the same parse, by path.
     pub defs: HashMap<Vec<u8>, Vec<Def>>,
     /// Set when rg could not list everything (exit 3).
     pub partial: Option<ExitStatus>,

@@ -38,8 +38,9 @@ pub struct Searched {
     /// so by first byte), nested matches included, as ast-grep reports
     /// them.
     pub found: Vec<Found>,
-    /// The file's definitions from the same parse, when asked for and
-    /// something matched (`None` when the tree could not serve them).
+    /// The file's definitions holding its matches (and maybe others),
+    /// from the same parse, when asked for and something matched (`None`
+    /// when the tree could not serve them).
     pub defs: Option<Vec<Def>>,
 }
 
@@ -82,7 +83,10 @@ impl StructuralPattern {
             .collect();
         let defs = if want_defs {
             let tree = &top.get_doc().tree;
-            defs::from_tree(self.lang(), tree, source.as_bytes())
+            let mut lines: Vec<u64> = found.iter().map(|f| f.line).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            defs::from_tree(self.lang(), tree, source.as_bytes(), &lines)
                 .or_else(|| Some(defs::extract(self.lang(), source.as_bytes())))
         } else {
             None
