@@ -446,3 +446,44 @@ fn no_match_is_exit_one_and_prints_nothing() {
         "hint: no match; if the shell replaced $NAME in the pattern, quote it in single quotes",
     );
 }
+
+/// A file lacking a word the pattern spells out is not parsed (#13); the
+/// words are the pattern's own, so none comes from the context it was
+/// parsed in (C's `void _() {`, Go's `func _() {`), and keywords that
+/// PHP reads in any case do not count.
+#[test]
+fn files_are_skipped_only_for_lacking_a_word_the_pattern_itself_spells() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/free.c",
+        "int main(int argc) {\n    zfree(argc);\n    return 0;\n}\n",
+    );
+    fx.write("src/other.c", "int main(void) {\n    free(p);\n}\n");
+    fx.write(
+        "vars.go",
+        "package main\n\nimport \"fmt\"\n\nvar s = fmt.Sprintf(\"%d\", 1)\n",
+    );
+    fx.write("up.php", "<?php\nFUNCTION f($x) {\n    RETURN $x;\n}\n");
+    let c = structural(&fx, "c", "zfree($P)");
+    c.expect_code(0);
+    assert_eq!(
+        c.header_field("matches").as_deref(),
+        Some("1"),
+        "{}",
+        c.describe()
+    );
+    // A skipped file still counts as searched.
+    assert_eq!(
+        c.header_field("parsed").as_deref(),
+        Some("2"),
+        "{}",
+        c.describe()
+    );
+    c.expect_stdout_has("2:     zfree(argc);");
+    let go = structural(&fx, "go", "fmt.Sprintf($$$)");
+    go.expect_code(0);
+    go.expect_stdout_has("5: var s = fmt.Sprintf(\"%d\", 1)");
+    let php = structural(&fx, "php", "return $X;");
+    php.expect_code(0);
+    php.expect_stdout_has("3:     RETURN $x;");
+}

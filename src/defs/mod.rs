@@ -192,24 +192,34 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
     }
     let source = langs::prepare(lang, source);
     match parse(lang, &source) {
-        Some(tree) => collect(lang, &tree, &source),
+        Some(tree) => collect(lang, &tree, &source, &|_| true),
         None => Vec::new(),
     }
 }
 
-/// All definitions in a file already parsed with `grammar(lang)`, as
-/// [`extract`] gives them: for the structural search, which parses every
-/// file once and reuses that tree for the headings. `None` where the
-/// tree cannot serve and [`extract`] must parse (Lua's source is prepared
-/// before parsing; a source past [`MAX_PARSE_BYTES`] has no definitions).
-pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8]) -> Option<Vec<Def>> {
+/// The definitions holding any of `lines` (1-based, ascending) in a file
+/// already parsed with `grammar(lang)`, as [`extract`] gives them, and
+/// some beside them: for the structural search, which parses every file
+/// once and reuses that tree for the headings of its matches (#13). The
+/// walk enters only the nodes holding one of the lines, so it costs the
+/// paths down to the matches, not the whole tree; every definition
+/// holding a line is on such a path. `None` where the tree cannot serve
+/// and [`extract`] must parse (Lua's source is prepared before parsing; a
+/// source past [`MAX_PARSE_BYTES`] has no definitions).
+pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8], lines: &[u64]) -> Option<Vec<Def>> {
     if lang == Lang::Lua {
         return None;
     }
     if source.len() > MAX_PARSE_BYTES {
         return Some(Vec::new());
     }
-    Some(collect(lang, tree, source))
+    let holds_a_line = |node: Node| {
+        let first = node.start_position().row as u64 + 1;
+        let last = node.end_position().row as u64 + 1;
+        let after = lines.partition_point(|&line| line < first);
+        lines.get(after).is_some_and(|&line| line <= last)
+    };
+    Some(collect(lang, tree, source, &holds_a_line))
 }
 
 /// The innermost definition whose range holds 1-based `line` (a
@@ -271,9 +281,10 @@ struct Frame {
     owner: String,
 }
 
-/// Walks the whole tree once, pre-order, without recursion (deeply nested
-/// expressions must not overflow a thread's stack).
-fn collect(lang: Lang, tree: &Tree, source: &[u8]) -> Vec<Def> {
+/// Walks the tree once, pre-order, without recursion (deeply nested
+/// expressions must not overflow a thread's stack), entering the nodes
+/// `enter` accepts (every node, for all the definitions).
+fn collect(lang: Lang, tree: &Tree, source: &[u8], enter: &dyn Fn(Node) -> bool) -> Vec<Def> {
     let mut defs = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = tree.walk();
@@ -301,7 +312,7 @@ fn collect(lang: Lang, tree: &Tree, source: &[u8]) -> Vec<Def> {
                 defs.push(def);
             }
         }
-        if cursor.goto_first_child() {
+        if enter(node) && cursor.goto_first_child() {
             continue;
         }
         loop {

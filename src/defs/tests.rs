@@ -608,3 +608,37 @@ fn last_segment_drops_owners_and_generic_arguments() {
     assert_eq!(langs::last_segment("Foo::operator<"), "operator<");
     assert_eq!(langs::last_segment("plain"), "plain");
 }
+
+/// The structural search reads only the definitions around its matches
+/// off the tree (#13): for any set of lines, each line's enclosing
+/// definition is the one the whole walk gives.
+#[test]
+fn definitions_around_lines_enclose_them_as_all_definitions_do() {
+    for (lang, source) in SAMPLES {
+        if lang == Lang::Lua {
+            continue;
+        }
+        let tree = parse(lang, source.as_bytes()).unwrap();
+        let all = extract(lang, source.as_bytes());
+        let count = source.lines().count() as u64;
+        for step in [1, 3, 7, 17] {
+            let lines: Vec<u64> = (1..=count).step_by(step).collect();
+            let around = from_tree(lang, &tree, source.as_bytes(), &lines).unwrap();
+            let listed = listing(&all);
+            for def in &around {
+                assert!(
+                    listed.contains(&describe(Some(def))),
+                    "{lang:?}: {} is not a definition",
+                    describe(Some(def))
+                );
+            }
+            for &line in &lines {
+                assert_eq!(
+                    describe(enclosing(&around, line as u32)),
+                    describe(enclosing(&all, line as u32)),
+                    "{lang:?} line {line}, every {step}th line"
+                );
+            }
+        }
+    }
+}

@@ -43,7 +43,8 @@
 //!   with `line`, `text`, `cut_before`, `cut_after`).
 //! - A structural search (`--structural`, #13) has `"kind": "structural"`
 //!   and two more fields, `"lang"` (the pattern's language, e.g. `"rust"`)
-//!   and `"parsed"` (files of that language parsed); its `matches` are
+//!   and `"parsed"` (files of that language searched: parsed, or skipped
+//!   for lacking a word the pattern spells out); its `matches` are
 //!   ast-grep's matches, its `hits` the lines they start on. A match over
 //!   several lines is quoted by its first line, with `"last_line"` (only
 //!   present then) its last. Text searches never have these fields.
@@ -79,7 +80,8 @@ pub struct SearchDocument {
     /// `--structural` only: the pattern's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lang: Option<&'static str>,
-    /// `--structural` only: files of the language parsed.
+    /// `--structural` only: files of the language searched (parsed, or
+    /// skipped for lacking one of the pattern's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parsed: Option<u64>,
 }

@@ -61,7 +61,8 @@ pub struct Report<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Structural {
     pub lang: Lang,
-    /// Files of the language read and parsed (with a match or not).
+    /// Files of the language read and searched (with a match or not):
+    /// parsed, or skipped for lacking one of the pattern's words.
     pub parsed: u64,
 }
 

@@ -1,8 +1,9 @@
 //! Stage 2 of the structural search (`--structural`), in place of
 //! [`collect`](super::collect): the files rg lists with the search's file
 //! selection (`rg --files` with its `-g`, `--type`, `--hidden`, ignore
-//! rules and paths), those of the pattern's language parsed once each on
-//! every core, and their matches folded into the same [`FileTally`]s and
+//! rules and paths), those of the pattern's language parsed at most once
+//! each on every core (not at all when they lack one of the pattern's
+//! words), and their matches folded into the same [`FileTally`]s and
 //! [`Quote`]s a text search makes. A match is one quote at its first line,
 //! carrying its last line when it spans more; `matches` counts every
 //! match, `hits` the distinct lines they start on (what the page quotes,
@@ -32,9 +33,11 @@ use crate::structural::{Found, StructuralPattern};
 pub struct Gathered {
     /// Files with at least one match, in path order.
     pub files: Vec<FileTally>,
-    /// Files of the language that were read and parsed.
+    /// Files of the language that were read and searched (parsed, or
+    /// skipped for lacking one of the pattern's words).
     pub parsed: u64,
-    /// Definitions of the files with matches, from the same parse, by path.
+    /// Definitions holding the matches of the files with matches, from
+    /// the same parse, by path.
     pub defs: HashMap<Vec<u8>, Vec<Def>>,
     /// Set when rg could not list everything (exit 3).
     pub partial: Option<ExitStatus>,

@@ -1,12 +1,14 @@
 //! Structural matching with ast-grep's matcher (`ast-grep-core`) over
-//! scout's own grammars: a pattern compiled once ([`pattern`]), then one
-//! parse per file ([`StructuralPattern::search`]) giving every match's
-//! line range and, from the same tree, the file's definitions.
+//! scout's own grammars: a pattern compiled once ([`pattern`]), then at
+//! most one parse per file ([`StructuralPattern::search`]; none for a file
+//! lacking a word the pattern spells out, [`anchors`]) giving every
+//! match's line range and, from the same tree, the file's definitions.
 //!
 //! This module knows nothing of rg, pages or files on disk: the search
 //! stage that lists the files and folds the matches into tallies is
 //! `search::structural`.
 
+pub mod anchors;
 pub mod grammar;
 pub mod pattern;
 
@@ -36,24 +38,32 @@ pub struct Searched {
     /// so by first byte), nested matches included, as ast-grep reports
     /// them.
     pub found: Vec<Found>,
-    /// The file's definitions from the same parse, when asked for and
-    /// something matched (`None` when the tree could not serve them).
+    /// The file's definitions holding its matches (and maybe others),
+    /// from the same parse, when asked for and something matched (`None`
+    /// when the tree could not serve them).
     pub defs: Option<Vec<Def>>,
 }
 
 impl StructuralPattern {
     /// Parses `source` once and finds every match of the pattern; with
     /// `want_defs`, reads the definitions off the same tree when
-    /// something matched.
+    /// something matched. A source lacking one of the pattern's words
+    /// ([`Anchors`](anchors::Anchors)) cannot match and is not parsed.
     pub fn search(&self, source: &str, want_defs: bool) -> Searched {
+        if !self.anchors.admit(source.as_bytes()) {
+            return Searched::default();
+        }
         let Ok(doc) = StrDoc::try_new(source, self.grammar) else {
             return Searched::default();
         };
         let root = AstGrep::doc(doc);
         let top = root.root();
+        let mut matches = top.find_all(&self.pattern).peekable();
+        if matches.peek().is_none() {
+            return Searched::default();
+        }
         let line_starts = LineStarts::new(source.as_bytes());
-        let found: Vec<Found> = top
-            .find_all(&self.pattern)
+        let found: Vec<Found> = matches
             .map(|m| {
                 let range = m.get_node().range();
                 let (line, line_start) = line_starts.locate(range.start);
@@ -71,9 +81,12 @@ impl StructuralPattern {
                 }
             })
             .collect();
-        let defs = if want_defs && !found.is_empty() {
+        let defs = if want_defs {
             let tree = &top.get_doc().tree;
-            defs::from_tree(self.lang(), tree, source.as_bytes())
+            let mut lines: Vec<u64> = found.iter().map(|f| f.line).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            defs::from_tree(self.lang(), tree, source.as_bytes(), &lines)
                 .or_else(|| Some(defs::extract(self.lang(), source.as_bytes())))
         } else {
             None
@@ -88,13 +101,7 @@ struct LineStarts(Vec<usize>);
 impl LineStarts {
     fn new(source: &[u8]) -> LineStarts {
         let mut starts = vec![0];
-        starts.extend(
-            source
-                .iter()
-                .enumerate()
-                .filter(|(_, &b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(memchr::memchr_iter(b'\n', source).map(|i| i + 1));
         LineStarts(starts)
     }
 

@@ -24,6 +24,7 @@ use std::fmt;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::{Node, Pattern};
 
+use super::anchors::Anchors;
 use super::grammar::{substitute_sigil, Grammar};
 use crate::lang::Lang;
 use crate::shell;
@@ -33,6 +34,9 @@ use crate::shell;
 pub struct StructuralPattern {
     pub(super) pattern: Pattern,
     pub(super) grammar: Grammar,
+    /// The words every matching file holds: a file without them is not
+    /// parsed.
+    pub(super) anchors: Anchors,
     /// The pattern as typed.
     pub text: String,
 }
@@ -42,6 +46,7 @@ impl fmt::Debug for StructuralPattern {
         f.debug_struct("StructuralPattern")
             .field("text", &self.text)
             .field("grammar", &self.grammar)
+            .field("anchors", &self.anchors)
             .finish_non_exhaustive()
     }
 }
@@ -148,6 +153,7 @@ impl StructuralPattern {
             match attempt(grammar, &processed, *context) {
                 Attempt::Compiled(pattern) => {
                     return Ok(StructuralPattern {
+                        anchors: Anchors::of(&pattern, grammar),
                         pattern,
                         grammar,
                         text: text.to_string(),
