@@ -33,6 +33,18 @@ fn fake_rg(fx: &mut Fixture, script: &str) {
     fx.set_env("SCOUT_RG", path);
 }
 
+/// The [`tree`], rg's true count of `widget_maker` lines in it, and a
+/// fake rg running `script`, read through rg's plain records or its
+/// `--json` (`output`).
+fn tree_with_fake_rg(output: &str, script: &str) -> (Fixture, u64) {
+    let mut fx = Fixture::new();
+    tree(&fx);
+    let (hits, _) = fx.rg_counts(&["-F", "widget_maker"]);
+    fx.set_env("SCOUT_RG_OUTPUT", output);
+    fake_rg(&mut fx, script);
+    (fx, hits)
+}
+
 /// A definition of `widget_maker` and 30 files that call it: enough for
 /// a ranked page.
 fn tree(fx: &Fixture) {
@@ -129,14 +141,10 @@ fn rg_printing_garbage_is_warned_once_and_the_counts_are_rgs() {
 #[test]
 fn a_truncated_last_record_is_not_counted_or_quoted() {
     for output in ["plain", "json"] {
-        let mut fx = Fixture::new();
-        tree(&fx);
-        let (hits, _) = fx.rg_counts(&["-F", "widget_maker"]);
-        fx.set_env("SCOUT_RG_OUTPUT", output);
         // rg's output ends inside a record: a path, its NUL, a number and
         // half a line (plain), or half an event (--json).
-        fake_rg(
-            &mut fx,
+        let (fx, hits) = tree_with_fake_rg(
+            output,
             "\"$REAL_RG\" \"$@\"\ncode=$?\ncase \"$*\" in\n*--json*) printf '{\"type\":\"match\",\"data\":{\"pa' ;;\n*) printf 'src/zz.rs\\000'; printf '9:pub fn widget_maker_cut' ;;\nesac\nexit $code",
         );
         let run = fx.run(&["search", "--json", "widget_maker"]);
@@ -167,12 +175,8 @@ fn a_truncated_last_record_is_not_counted_or_quoted() {
 #[test]
 fn a_chatty_rg_is_never_blocked_and_every_warning_is_kept() {
     for output in ["plain", "json"] {
-        let mut fx = Fixture::new();
-        tree(&fx);
-        let (hits, _) = fx.rg_counts(&["-F", "widget_maker"]);
-        fx.set_env("SCOUT_RG_OUTPUT", output);
-        fake_rg(
-            &mut fx,
+        let (fx, hits) = tree_with_fake_rg(
+            output,
             "i=0\nwhile [ $i -lt 4000 ]; do echo \"rg: src/gone$i.rs: No such file or directory (os error 2) padding-to-make-the-line-long-enough\" >&2; i=$((i+1)); done\n\"$REAL_RG\" \"$@\"\nexit 2",
         );
         let run = fx.run(&["search", "--json", "widget_maker"]);
@@ -196,12 +200,8 @@ fn a_chatty_rg_is_never_blocked_and_every_warning_is_kept() {
 #[test]
 fn rg_exiting_2_after_partial_output_is_exit_3_with_its_reason() {
     for output in ["plain", "json"] {
-        let mut fx = Fixture::new();
-        tree(&fx);
-        let (hits, _) = fx.rg_counts(&["-F", "widget_maker"]);
-        fx.set_env("SCOUT_RG_OUTPUT", output);
-        fake_rg(
-            &mut fx,
+        let (fx, hits) = tree_with_fake_rg(
+            output,
             "\"$REAL_RG\" \"$@\"\necho 'rg: src/locked.rs: Permission denied (os error 13)' >&2\nexit 2",
         );
         let run = fx.run(&["search", "--json", "widget_maker"]);
