@@ -192,6 +192,12 @@ Exit status: 0 matches shown, 1 no match, 2 bad input or broken environment,
 The manual, with every command's options: man scout (./install.sh installs
 it), or scout man | man -l -";
 
+/// `scout search`'s default token budget.
+pub const DEFAULT_SEARCH_BUDGET_TOKENS: u64 = 1500;
+
+/// `scout search`'s default cap on passthrough output, in bytes.
+pub const DEFAULT_PASSTHROUGH_CAP: u64 = 100 * 1024;
+
 /// Code search for AI coding agents: ranked, budgeted, exact pages over ripgrep.
 #[derive(Debug, Parser)]
 #[command(
@@ -258,7 +264,7 @@ pub enum Command {
     Man(ManArgs),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct SearchArgs {
     /// What to search for (an identifier, a phrase or a regex). With -e, every positional is a PATH.
     #[arg(value_name = "QUERY", required_unless_present_any = ["regexp", "forget"])]
@@ -342,7 +348,7 @@ pub struct SmartArgs {
 }
 
 /// When to colour the output, as rg's `--color`.
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct ColorArgs {
     /// When to colour paths, line numbers, matches, headings and the header and footer lines, as rg does. Colour never changes what is shown or counted; --json is never coloured.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
@@ -363,7 +369,7 @@ pub enum ColorChoice {
 /// Session memory: inside an agent session (SCOUT_SESSION_ID, else
 /// CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID), lines already shown from
 /// unchanged files are collapsed on later searches.
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct SessionArgs {
     /// Show everything, even lines this session was already shown; remember nothing new.
     #[arg(long)]
@@ -393,7 +399,7 @@ pub enum MemoryAction {
 }
 
 /// How the query matches.
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct MatchArgs {
     /// How to read the query: auto (regex if it has regex metacharacters, else literal), literal, regex, or symbol (whole-word identifier).
     #[arg(long, value_enum, default_value = "auto")]
@@ -413,7 +419,7 @@ pub struct MatchArgs {
 }
 
 /// Which files are searched (rg's own semantics).
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct FilterArgs {
     /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
@@ -433,10 +439,10 @@ pub struct FilterArgs {
 }
 
 /// What the page shows.
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct OutputArgs {
     /// Token budget of a page, estimated as bytes / 4; 0 means no limit.
-    #[arg(long, value_name = "N", default_value_t = 1500)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_BUDGET_TOKENS)]
     pub budget_tokens: u64,
 
     /// Which page of the ranked order to show (1-based).
@@ -468,7 +474,7 @@ pub struct OutputArgs {
     pub lexical: bool,
 
     /// Most bytes printed for a pattern with no 3-character literal anchor (rg's lines, unranked); 0 means no limit.
-    #[arg(long, value_name = "BYTES", default_value_t = 100 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PASSTHROUGH_CAP)]
     pub passthrough_cap: u64,
 }
 
@@ -731,10 +737,122 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// `scout search QUERY [PATH]...` with no flag: the arguments clap would
+/// give, without building clap's parser. Building it (every subcommand's
+/// arguments) cost a search ~0.3 ms and 60 page faults before rg could
+/// start, a quarter of scout's own time on a small tree (#11). Any other
+/// argv (a flag, `--`, `-`, an empty or non-UTF-8 query) is `None`, for
+/// clap; tests check on generated argv that clap reads the same.
+pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
+    let (command, rest) = argv.get(1..)?.split_first()?;
+    let (query, paths) = rest.split_first()?;
+    let plain = |arg: &OsString| !arg.is_empty() && !arg.as_encoded_bytes().starts_with(b"-");
+    if command != "search" || !rest.iter().all(plain) {
+        return None;
+    }
+    Some(SearchArgs {
+        query: Some(query.to_str()?.to_string()),
+        paths: paths.to_vec(),
+        regexp: None,
+        structural: false,
+        matching: MatchArgs {
+            kind: Kind::Auto,
+            fixed_strings: false,
+            ignore_case: false,
+            word: false,
+        },
+        filter: FilterArgs {
+            globs: Vec::new(),
+            types: Vec::new(),
+            langs: Vec::new(),
+            hidden: false,
+        },
+        output: OutputArgs {
+            budget_tokens: DEFAULT_SEARCH_BUDGET_TOKENS,
+            page: 1,
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: false,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        },
+        session: SessionArgs {
+            again: false,
+            remember: false,
+            forget: false,
+        },
+        color: ColorArgs {
+            color: ColorChoice::Auto,
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    fn os(argv: &[&str]) -> Vec<OsString> {
+        argv.iter().map(OsString::from).collect()
+    }
+
+    /// What clap makes of `argv`, when it is a search.
+    fn clap_search(argv: &[OsString]) -> Option<SearchArgs> {
+        match Cli::try_parse_from(argv).ok()?.command? {
+            Command::Search(args) => Some(args),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_plain_search_is_read_as_clap_reads_it() {
+        for argv in [
+            &["scout", "search", "useState"][..],
+            &["scout", "search", "useState", "src", "lib"],
+            &["scout", "search", "two words", "."],
+            &["scout", "search", "help"],
+            &["scout", "search", "search", "search"],
+            &["scout", "search", "a.b(", "src/x y"],
+            &["/usr/bin/scout", "search", "é", "dir-with-dash"],
+        ] {
+            let argv = os(argv);
+            let plain = plain_search(&argv);
+            assert!(plain.is_some(), "{argv:?}");
+            assert_eq!(plain, clap_search(&argv), "{argv:?}");
+        }
+        use std::os::unix::ffi::OsStringExt;
+        let mut argv = os(&["scout", "search", "x"]);
+        argv.push(OsString::from_vec(b"bad\xffpath".to_vec()));
+        assert_eq!(plain_search(&argv), clap_search(&argv));
+    }
+
+    #[test]
+    fn anything_but_a_plain_search_is_left_to_clap() {
+        for argv in [
+            &["scout"][..],
+            &["scout", "search"],
+            &["scout", "grep", "x"],
+            &["scout", "search", "-i", "x"],
+            &["scout", "search", "x", "--json"],
+            &["scout", "search", "x", "-"],
+            &["scout", "search", "--", "x"],
+            &["scout", "search", "-e", "x"],
+            &["scout", "search", ""],
+            &["scout", "search", "x", ""],
+            &["scout", "search", "--help"],
+        ] {
+            assert_eq!(plain_search(&os(argv)), None, "{argv:?}");
+        }
+        use std::os::unix::ffi::OsStringExt;
+        let argv = vec![
+            OsString::from("scout"),
+            OsString::from("search"),
+            OsString::from_vec(b"bad\xffquery".to_vec()),
+        ];
+        assert_eq!(plain_search(&argv), None);
+    }
 
     #[test]
     fn the_command_is_well_formed() {
@@ -884,6 +1002,53 @@ mod tests {
             &["scout", "files", "*", "--color", "always"],
         ] {
             assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");
+        }
+    }
+}
+
+/// Property test of the fast path: on any argv of a few words, it reads a
+/// search exactly as clap does, or leaves it to clap.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn config() -> ProptestConfig {
+        let mut config = ProptestConfig::default();
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            config.cases = 256;
+        }
+        config.failure_persistence = None;
+        config
+    }
+
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-zA-Z0-9_./ $-]{0,10}",
+            prop::sample::select(vec![
+                "search", "help", "-", "--", "-e", "-i", "--json", "--page", "2", "", ".",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn the_fast_path_agrees_with_clap(
+            command in prop::sample::select(vec!["search", "grep", "smart", "search"]),
+            words in prop::collection::vec(word(), 0..5),
+        ) {
+            let mut argv = vec![OsString::from("scout"), OsString::from(command)];
+            argv.extend(words.iter().map(OsString::from));
+            if let Some(plain) = plain_search(&argv) {
+                let clap = match Cli::try_parse_from(&argv) {
+                    Ok(Cli { command: Some(Command::Search(args)), .. }) => Some(args),
+                    _ => None,
+                };
+                prop_assert_eq!(Some(plain), clap, "{:?}", argv);
+            }
         }
     }
 }

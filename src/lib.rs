@@ -52,6 +52,9 @@ pub fn version_text() -> String {
 
 /// Runs scout with `argv`, writing results to `out` and messages to `err`.
 pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
+    if let Some(args) = cli::plain_search(&argv) {
+        return search(args, &argv, out, err);
+    }
     let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         // A hook never fails, whatever its arguments (#14).
@@ -94,10 +97,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         return Ok(ExitStatus::Shown);
     }
     match cli.command {
-        Some(Command::Search(args)) => {
-            let settings = search::settings::SearchSettings::resolve(args, &argv)?;
-            commands::search::run(&settings, out, err)
-        }
+        Some(Command::Search(args)) => search(args, &argv, out, err),
         Some(Command::Smart(args)) => {
             let started = std::time::Instant::now();
             let settings = smart::SmartSettings::resolve(args)?;
@@ -151,4 +151,14 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             Ok(ExitStatus::Error)
         }
     }
+}
+
+fn search(
+    args: cli::SearchArgs,
+    argv: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let settings = search::settings::SearchSettings::resolve(args, argv)?;
+    commands::search::run(&settings, out, err)
 }
