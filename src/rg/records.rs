@@ -108,9 +108,9 @@ pub fn is_stopped_notice(line: &[u8]) -> bool {
 }
 
 fn parse(line: &[u8]) -> Option<Record<'_>> {
-    if let Some(nul) = line.iter().position(|&b| b == 0) {
+    if let Some(nul) = memchr::memchr(0, line) {
         let (path, rest) = (&line[..nul], &line[nul + 1..]);
-        let colon = rest.iter().position(|&b| b == b':')?;
+        let colon = memchr::memchr(b':', rest)?;
         let number = std::str::from_utf8(&rest[..colon]).ok()?.parse().ok()?;
         return Some(Record::Line {
             path,
