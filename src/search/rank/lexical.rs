@@ -1252,7 +1252,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let last_start = haystack.len().checked_sub(needle.len())?;
     let mut i = 0;
     while i <= last_start {
-        i += haystack[i..=last_start].iter().position(|&b| b == first)?;
+        i += memchr::memchr(first, &haystack[i..=last_start])?;
         if haystack[i..].starts_with(needle) {
             return Some(i);
         }
