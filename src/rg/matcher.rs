@@ -29,7 +29,7 @@ enum Engine {
     /// to right and not overlapping, are exactly the regex's matches, and
     /// a substring search finds them for a fraction of a regex search's
     /// cost per line (and nothing to compile).
-    Literal(Finder<'static>),
+    Literal(Box<Finder<'static>>),
     Regex {
         regex: Regex,
         /// `-w`: the span is capture group 1 (the pattern without the
@@ -48,7 +48,7 @@ impl Matcher {
         if let [literal] = &flags.patterns[..] {
             if flags.fixed_strings && !flags.ignore_case && !flags.word && !literal.is_empty() {
                 return Some(Matcher {
-                    engine: Engine::Literal(Finder::new(literal.as_bytes()).into_owned()),
+                    engine: Engine::Literal(Box::new(Finder::new(literal.as_bytes()).into_owned())),
                 });
             }
         }
