@@ -451,14 +451,18 @@ impl DefsCache {
         let mut results = vec![Vec::new(); files.len()];
         let mut misses: Vec<(usize, Option<Key>, u64)> = Vec::new();
         for (i, (path, lang)) in files.iter().enumerate() {
+            let read;
             let meta = match metas.and_then(|m| m.get(i)) {
-                Some(meta) => meta.clone(),
+                Some(meta) => meta,
                 None => match fs::metadata(path) {
-                    Ok(meta) => meta,
+                    Ok(meta) => {
+                        read = meta;
+                        &read
+                    }
                     Err(_) => continue,
                 },
             };
-            match self.lookup(path, &meta, *lang, wanted_at(i)) {
+            match self.lookup(path, meta, *lang, wanted_at(i)) {
                 Lookup::Hit(defs) => results[i] = defs,
                 Lookup::Miss(key) => misses.push((i, key, meta.len())),
                 Lookup::Unparsable => {}
