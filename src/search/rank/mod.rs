@@ -323,14 +323,22 @@ pub fn is_test(path: &[u8]) -> bool {
     let mut parts = components(path).peekable();
     while let Some(part) = parts.next() {
         if parts.peek().is_none() {
-            let name = part.to_ascii_lowercase();
-            return name.starts_with(b"test_")
-                || contains(&name, b"_test.")
-                || contains(&name, b".test.")
-                || contains(&name, b".spec.")
-                || contains(&name, b"_spec.");
+            let ends = |text: &[u8], suffix: &[u8]| {
+                text.len() >= suffix.len()
+                    && text[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+            };
+            let starts = |text: &[u8], prefix: &[u8]| {
+                text.len() >= prefix.len() && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+            };
+            return starts(part, b"test_")
+                || around_dots(part, |before, after| {
+                    ends(before, b"_test")
+                        || starts(after, b".test.")
+                        || starts(after, b".spec.")
+                        || ends(before, b"_spec")
+                });
         }
-        if dirs.contains(&&part.to_ascii_lowercase()[..]) {
+        if dirs.iter().any(|dir| part.eq_ignore_ascii_case(dir)) {
             return true;
         }
     }
@@ -351,11 +359,21 @@ pub fn is_vendored(path: &[u8]) -> bool {
     ];
     let name = file_stem(path);
     components(path).any(|part| dirs.contains(&part))
-        || contains(path, b".min.")
-        || contains(path, b"-min.js")
         || name.ends_with(b"_pb2")
-        || contains(path, b".pb.go")
-        || contains(path, b".generated.")
+        || around_dots(path, |before, after| {
+            after.starts_with(b".min.")
+                || (before.ends_with(b"-min") && after.starts_with(b".js"))
+                || after.starts_with(b".pb.go")
+                || after.starts_with(b".generated.")
+        })
+}
+
+/// True when `test` holds at one of the `.` of `bytes`, given what comes
+/// before it and what starts there. Every suffix the priors look for has
+/// a dot, and paths have few: this reads each byte once, where looking
+/// for each suffix anywhere would compare it at every offset.
+fn around_dots(bytes: &[u8], test: impl Fn(&[u8], &[u8]) -> bool) -> bool {
+    memchr::memchr_iter(b'.', bytes).any(|at| test(&bytes[..at], &bytes[at..]))
 }
 
 #[cfg(test)]
@@ -506,5 +524,84 @@ mod tests {
         assert!(is_vendored(b"static/app.min.js"));
         assert!(is_vendored(b"third_party/x.c"));
         assert!(!is_vendored(b"src/general.rs"));
+    }
+
+    /// The priors as they read before they looked only around dots:
+    /// every suffix anywhere in the lower-cased name (tests) or the path
+    /// (vendored).
+    fn is_test_reference(path: &[u8]) -> bool {
+        let dirs: [&[u8]; 11] = [
+            b"test",
+            b"tests",
+            b"__tests__",
+            b"spec",
+            b"specs",
+            b"testing",
+            b"testdata",
+            b"example",
+            b"examples",
+            b"benches",
+            b"fixtures",
+        ];
+        let parts: Vec<Vec<u8>> = path
+            .split(|&b| b == b'/')
+            .map(<[u8]>::to_ascii_lowercase)
+            .collect();
+        let (name, dirs_of_path) = parts.split_last().unwrap();
+        dirs_of_path.iter().any(|part| dirs.contains(&&part[..]))
+            || name.starts_with(b"test_")
+            || [&b"_test."[..], b".test.", b".spec.", b"_spec."]
+                .iter()
+                .any(|suffix| contains(name, suffix))
+    }
+
+    fn is_vendored_reference(path: &[u8]) -> bool {
+        let dirs: [&[u8]; 8] = [
+            b"vendor",
+            b"vendored",
+            b"third_party",
+            b"thirdparty",
+            b"node_modules",
+            b"dist",
+            b"generated",
+            b"gen",
+        ];
+        path.split(|&b| b == b'/').any(|part| dirs.contains(&part))
+            || file_stem(path).ends_with(b"_pb2")
+            || [&b".min."[..], b"-min.js", b".pb.go", b".generated."]
+                .iter()
+                .any(|suffix| contains(path, suffix))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 2048,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// Paths built from the pieces the priors look for, in any case
+        /// and order: the same answers as the plain reading.
+        #[test]
+        fn priors_agree_with_their_plain_reading(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", ".", "-", "_", "a", "Test", "test", "_TEST.", "spec", "SPEC", ".min",
+                    "min", ".js", "pb", ".go", "generated", "gen", "vendor", "dist", "_pb2",
+                    "tests", "Examples", "fixtures", "x.test.ts", "__tests__", ".spec.", "_Spec.",
+                    "-min.js", ".pb.go", ".generated.", "test_",
+                ]),
+                0..12,
+            )
+        ) {
+            let path = pieces.concat();
+            proptest::prop_assert_eq!(is_test(path.as_bytes()), is_test_reference(path.as_bytes()), "{}", path);
+            proptest::prop_assert_eq!(
+                is_vendored(path.as_bytes()),
+                is_vendored_reference(path.as_bytes()),
+                "{}",
+                path
+            );
+        }
     }
 }
