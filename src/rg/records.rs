@@ -111,7 +111,7 @@ fn parse(line: &[u8]) -> Option<Record<'_>> {
     if let Some(nul) = memchr::memchr(0, line) {
         let (path, rest) = (&line[..nul], &line[nul + 1..]);
         let colon = memchr::memchr(b':', rest)?;
-        let number = std::str::from_utf8(&rest[..colon]).ok()?.parse().ok()?;
+        let number = line_number(&rest[..colon])?;
         return Some(Record::Line {
             path,
             number,
@@ -131,9 +131,31 @@ fn parse(line: &[u8]) -> Option<Record<'_>> {
         .map(|path| Record::BinaryMatches { path })
 }
 
+/// rg's decimal line number: digits only, within `u64`.
+fn line_number(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &b| {
+        let digit = b.checked_sub(b'0').filter(|&d| d <= 9)?;
+        n.checked_mul(10)?.checked_add(u64::from(digit))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_numbers_are_digits_within_u64() {
+        assert_eq!(line_number(b"1"), Some(1));
+        assert_eq!(line_number(b"0042"), Some(42));
+        assert_eq!(line_number(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(line_number(b"18446744073709551616"), None);
+        for bad in [&b""[..], b"+1", b"-1", b"1a", b" 1", b"\xd9\xa3"] {
+            assert_eq!(line_number(bad), None, "{bad:?}");
+        }
+    }
 
     fn records(output: &[u8]) -> (Vec<String>, u64) {
         let mut reader = RecordReader::default();
