@@ -7,23 +7,20 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::style::{Painter, Role, Styled};
-use crate::search::fold::PlainLine;
+use crate::search::fold::{Plain, PlainLine};
 
 /// Writes rg's plain lines: `path:line:text` (or `line:text` when rg would
 /// not name the file).
 pub fn write_lines(
     out: &mut dyn Write,
-    lines: &[PlainLine],
+    plain: &Plain,
     with_filename: bool,
     painter: &Painter,
 ) -> Result<()> {
     let mut text = Styled::new();
-    for PlainLine {
-        path,
-        number,
-        text: line,
-    } in lines
-    {
+    for line in &plain.lines {
+        let PlainLine { path, number, .. } = line;
+        let line = plain.text_of(line);
         if with_filename {
             text.push_styled(Role::Path, path);
             text.push(b":");

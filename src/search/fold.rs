@@ -8,6 +8,7 @@
 //! under a byte cap, so that a page larger than rg's own answer can print
 //! that answer instead (invariant I2) without a second search.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::lang::Lang;
@@ -90,6 +91,9 @@ pub struct Plain {
     pub bytes: u64,
     /// The lines, in rg's order, while complete.
     pub lines: Vec<PlainLine>,
+    /// Their text, one after another: one buffer for every line, not an
+    /// allocation per line while rg is still running.
+    pub text: Vec<u8>,
     /// False once a line was not kept (cap reached, or a binary file whose
     /// plain output rg prints differently).
     pub complete: bool,
@@ -102,19 +106,25 @@ pub struct PlainLine {
     pub path: Arc<[u8]>,
     /// 1-based.
     pub number: u64,
-    /// The line with its terminator (one is added where the file had none).
-    pub text: Vec<u8>,
+    /// Where [`Plain::text`] holds the line, with its terminator (one is
+    /// added where the file had none).
+    pub text: Range<usize>,
 }
 
 impl Plain {
     /// rg's lines by path, then line number, if every one was kept.
-    pub fn into_sorted_lines(self) -> Option<Vec<PlainLine>> {
+    pub fn into_sorted(mut self) -> Option<Plain> {
         if !self.complete {
             return None;
         }
-        let mut lines = self.lines;
-        lines.sort_by(|a, b| a.path.cmp(&b.path).then(a.number.cmp(&b.number)));
-        Some(lines)
+        self.lines
+            .sort_by(|a, b| a.path.cmp(&b.path).then(a.number.cmp(&b.number)));
+        Some(self)
+    }
+
+    /// The text of one of [`Plain::lines`].
+    pub fn text_of(&self, line: &PlainLine) -> &[u8] {
+        &self.text[line.text.clone()]
     }
 }
 
@@ -250,18 +260,21 @@ impl<'s> Fold<'s> {
         self.plain.bytes += plain_len;
         if self.plain.complete {
             if self.plain.bytes <= self.options.plain_cap {
-                let mut owned = line.to_vec();
-                if owned.last() != Some(&b'\n') {
-                    owned.push(b'\n');
+                let text = &mut self.plain.text;
+                let start = text.len();
+                text.extend_from_slice(line);
+                if text.last() != Some(&b'\n') {
+                    text.push(b'\n');
                 }
                 self.plain.lines.push(PlainLine {
                     path: Arc::clone(&self.current_path),
                     number,
-                    text: owned,
+                    text: start..text.len(),
                 });
             } else {
                 self.plain.complete = false;
                 self.plain.lines = Vec::new();
+                self.plain.text = Vec::new();
             }
         }
     }

@@ -412,9 +412,9 @@ fn emit(
         writeln!(err, "scout: {fallback}")?;
     }
     let mut shown = Vec::new();
-    if let Some(lines) = plain.into_sorted_lines() {
-        render::plain::write_lines(out, &lines, settings.with_filename, &painter)?;
-        shown = remember::shown_in_plain(settings, &lines);
+    if let Some(sorted) = plain.into_sorted() {
+        render::plain::write_lines(out, &sorted, settings.with_filename, &painter)?;
+        shown = remember::shown_in_plain(settings, &sorted.lines);
     } else {
         // More lines than the fold kept: rg prints them again.
         let mut write_error = None;

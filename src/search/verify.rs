@@ -80,11 +80,13 @@ pub fn verify_plain(since: SystemTime, plain: &mut Plain) -> Vec<Vec<u8>> {
     for path in suspects {
         let lines = file_lines(&path);
         let before = plain.lines.len();
+        let text = &plain.text;
         plain.lines.retain(|l| {
+            let kept = &text[l.text.clone()];
             *l.path != path[..]
                 || lines.as_ref().is_some_and(|lines| {
                     line_at(lines, l.number)
-                        .is_some_and(|line| l.text.strip_suffix(b"\n").unwrap_or(&l.text) == line)
+                        .is_some_and(|line| kept.strip_suffix(b"\n").unwrap_or(kept) == line)
                 })
         });
         if plain.lines.len() < before {
