@@ -255,10 +255,17 @@ pub fn present(
     };
     let shown = emit(settings, &report, outputs, out, err)?;
     remember::record(settings, &shown, err)?;
-    if ranked.is_empty() && partial.is_none() {
-        return Ok(ExitStatus::NoMatch);
-    }
-    Ok(partial.unwrap_or(ExitStatus::Shown))
+    let status = if ranked.is_empty() && partial.is_none() {
+        ExitStatus::NoMatch
+    } else {
+        partial.unwrap_or(ExitStatus::Shown)
+    };
+    // The process exits once the page is out, and the kernel takes its
+    // memory back at once: freeing the tallies, pages and definitions
+    // chunk by chunk would only delay the exit (#11).
+    std::mem::forget((report, recalled, shown));
+    std::mem::forget((memory, ranked, pages, defs));
+    Ok(status)
 }
 
 /// The multi-word fallback ranked by meaning: the files `scout smart`
