@@ -95,7 +95,7 @@ const GROUPS: &[&[&str]] = &[
     &["decode", "deserialize", "unmarshal"],
     &["whitespace", "space", "blank"],
     &["comment", "docstring"],
-    &["split", "tokenize", "chunk"],
+    &["split", "chunk"],
     &["join", "concat"],
     &["sort", "order", "sorted"],
     &["help", "usage"],
@@ -189,6 +189,8 @@ mod tests {
             "rg looks for a prefix of the word"
         );
         assert!(related("zyzzyva").is_empty());
+        // `tokenize` stems to `token`: a token is no split or chunk.
+        assert!(related("token").iter().all(|r| r.stem != "split"));
     }
 
     const _: () = assert!(RELATED_WEIGHT > 0.0 && RELATED_WEIGHT < 1.0);

@@ -82,8 +82,9 @@ pub fn words(text: &str) -> Vec<String> {
 }
 
 /// Words that carry no meaning in a question about code: English function
-/// words, question words, and the words people use to ask for code at all
-/// ("where is the function that ...").
+/// words, question words, the words people use to ask for code at all
+/// ("where is the function that ..."), and the quantifiers and fillers of
+/// a paraphrase ("several", "like", "everything inside it").
 pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
 }
@@ -97,16 +98,21 @@ const STOP_WORDS: &[&str] = &[
     "again",
     "against",
     "all",
+    "already",
     "also",
     "am",
     "an",
     "and",
+    "another",
     "any",
+    "anything",
     "are",
     "as",
     "at",
     "be",
     "because",
+    "become",
+    "becomes",
     "been",
     "before",
     "being",
@@ -116,6 +122,7 @@ const STOP_WORDS: &[&str] = &[
     "but",
     "by",
     "can",
+    "certain",
     "code",
     "could",
     "did",
@@ -129,6 +136,8 @@ const STOP_WORDS: &[&str] = &[
     "either",
     "else",
     "every",
+    "everything",
+    "exactly",
     "few",
     "for",
     "from",
@@ -159,15 +168,18 @@ const STOP_WORDS: &[&str] = &[
     "implemented",
     "implements",
     "in",
+    "including",
     "into",
     "is",
     "it",
     "its",
     "itself",
     "just",
+    "like",
     "logic",
     "make",
     "makes",
+    "many",
     "me",
     "method",
     "methods",
@@ -182,15 +194,19 @@ const STOP_WORDS: &[&str] = &[
     "no",
     "nor",
     "not",
+    "nothing",
     "now",
     "of",
     "off",
+    "often",
     "on",
     "once",
     "one",
+    "ones",
     "only",
     "or",
     "other",
+    "otherwise",
     "our",
     "out",
     "over",
@@ -198,11 +214,14 @@ const STOP_WORDS: &[&str] = &[
     "part",
     "place",
     "please",
+    "rather",
     "same",
+    "several",
     "she",
     "should",
     "so",
     "some",
+    "something",
     "somewhere",
     "such",
     "than",
@@ -229,6 +248,7 @@ const STOP_WORDS: &[&str] = &[
     "used",
     "uses",
     "using",
+    "various",
     "very",
     "via",
     "want",
@@ -237,8 +257,11 @@ const STOP_WORDS: &[&str] = &[
     "we",
     "were",
     "what",
+    "whatever",
     "when",
+    "whenever",
     "where",
+    "wherever",
     "whether",
     "which",
     "while",
@@ -293,5 +316,9 @@ mod tests {
         assert!(is_stop_word("the"));
         assert!(!is_stop_word("evict"));
         assert!(!is_stop_word("find"));
+        // Quantifiers and fillers of a paraphrase name nothing in code.
+        for filler in ["several", "like", "everything", "another", "exactly"] {
+            assert!(is_stop_word(filler), "{filler}");
+        }
     }
 }
