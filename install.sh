@@ -18,7 +18,8 @@ Installs scout from this checkout:
   3. builds scout with `cargo build --release --locked` (on Linux with
      glibc, as a static executable: `--target HOST` with crt-static and
      a static relocation model, which starts faster; SCOUT_STATIC=no
-     builds the default one);
+     builds the default one), in cargo's target directory
+     (CARGO_TARGET_DIR is honoured);
   4. copies the binary to $SCOUT_INSTALL_DIR (default: ~/.local/bin),
      unless an identical one is already there;
   5. runs `scout --version`, writes the man pages (scout.1, scout-search.1,
@@ -107,13 +108,18 @@ fi
 # on Debian, glibc-static on Fedora); without them the default build is used.
 BUILT=""
 HOST=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
+# Where cargo puts builds: CARGO_TARGET_DIR or a configured target-dir
+# when set, else ./target.
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
+    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
 case "${SCOUT_STATIC:-auto}:$HOST" in
     auto:*-linux-gnu)
         say "building scout, static (cargo build --release --locked --target $HOST)"
         if RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
             cargo build --release --locked --target "$HOST" \
-            && "target/$HOST/release/scout" --version >/dev/null 2>&1; then
-            BUILT="target/$HOST/release/scout"
+            && "$TARGET_DIR/$HOST/release/scout" --version >/dev/null 2>&1; then
+            BUILT="$TARGET_DIR/$HOST/release/scout"
         else
             say "the static build did not work here; building the default one"
         fi ;;
@@ -121,7 +127,7 @@ esac
 if [ -z "$BUILT" ]; then
     say "building scout (cargo build --release --locked)"
     cargo build --release --locked || die "the build failed; the messages above say why (a too-old Rust? run 'rustup update')"
-    BUILT=target/release/scout
+    BUILT="$TARGET_DIR/release/scout"
 fi
 [ -x "$BUILT" ] || die "the build did not produce $BUILT"
 
