@@ -305,21 +305,35 @@ fn components(path: &[u8]) -> impl Iterator<Item = &[u8]> {
     path.split(|&b| b == b'/')
 }
 
+/// Directories of tests and examples, compared ignoring ASCII case.
+const TEST_DIRS: [&[u8]; 11] = [
+    b"test",
+    b"tests",
+    b"__tests__",
+    b"spec",
+    b"specs",
+    b"testing",
+    b"testdata",
+    b"example",
+    b"examples",
+    b"benches",
+    b"fixtures",
+];
+
+/// Directories of vendored and generated code.
+const VENDORED_DIRS: [&[u8]; 8] = [
+    b"vendor",
+    b"vendored",
+    b"third_party",
+    b"thirdparty",
+    b"node_modules",
+    b"dist",
+    b"generated",
+    b"gen",
+];
+
 /// Tests and examples.
 pub fn is_test(path: &[u8]) -> bool {
-    let dirs = [
-        &b"test"[..],
-        b"tests",
-        b"__tests__",
-        b"spec",
-        b"specs",
-        b"testing",
-        b"testdata",
-        b"example",
-        b"examples",
-        b"benches",
-        b"fixtures",
-    ];
     let mut parts = components(path).peekable();
     while let Some(part) = parts.next() {
         if parts.peek().is_none() {
@@ -338,7 +352,7 @@ pub fn is_test(path: &[u8]) -> bool {
                         || ends(before, b"_spec")
                 });
         }
-        if dirs.iter().any(|dir| part.eq_ignore_ascii_case(dir)) {
+        if TEST_DIRS.iter().any(|dir| part.eq_ignore_ascii_case(dir)) {
             return true;
         }
     }
@@ -347,18 +361,8 @@ pub fn is_test(path: &[u8]) -> bool {
 
 /// Vendored, generated and minified files.
 pub fn is_vendored(path: &[u8]) -> bool {
-    let dirs = [
-        &b"vendor"[..],
-        b"vendored",
-        b"third_party",
-        b"thirdparty",
-        b"node_modules",
-        b"dist",
-        b"generated",
-        b"gen",
-    ];
     let name = file_stem(path);
-    components(path).any(|part| dirs.contains(&part))
+    components(path).any(|part| VENDORED_DIRS.contains(&part))
         || name.ends_with(b"_pb2")
         || around_dots(path, |before, after| {
             after.starts_with(b".min.")
@@ -530,25 +534,14 @@ mod tests {
     /// every suffix anywhere in the lower-cased name (tests) or the path
     /// (vendored).
     fn is_test_reference(path: &[u8]) -> bool {
-        let dirs: [&[u8]; 11] = [
-            b"test",
-            b"tests",
-            b"__tests__",
-            b"spec",
-            b"specs",
-            b"testing",
-            b"testdata",
-            b"example",
-            b"examples",
-            b"benches",
-            b"fixtures",
-        ];
         let parts: Vec<Vec<u8>> = path
             .split(|&b| b == b'/')
             .map(<[u8]>::to_ascii_lowercase)
             .collect();
         let (name, dirs_of_path) = parts.split_last().unwrap();
-        dirs_of_path.iter().any(|part| dirs.contains(&&part[..]))
+        dirs_of_path
+            .iter()
+            .any(|part| TEST_DIRS.contains(&&part[..]))
             || name.starts_with(b"test_")
             || [&b"_test."[..], b".test.", b".spec.", b"_spec."]
                 .iter()
@@ -556,17 +549,8 @@ mod tests {
     }
 
     fn is_vendored_reference(path: &[u8]) -> bool {
-        let dirs: [&[u8]; 8] = [
-            b"vendor",
-            b"vendored",
-            b"third_party",
-            b"thirdparty",
-            b"node_modules",
-            b"dist",
-            b"generated",
-            b"gen",
-        ];
-        path.split(|&b| b == b'/').any(|part| dirs.contains(&part))
+        path.split(|&b| b == b'/')
+            .any(|part| VENDORED_DIRS.contains(&part))
             || file_stem(path).ends_with(b"_pb2")
             || [&b".min."[..], b"-min.js", b".pb.go", b".generated."]
                 .iter()
