@@ -106,9 +106,9 @@ pub struct PlainLine {
     pub path: Arc<[u8]>,
     /// 1-based.
     pub number: u64,
-    /// Where [`Plain::text`] holds the line, with its terminator (one is
-    /// added where the file had none).
-    pub text: Range<usize>,
+    /// Where its own [`Plain::text`] holds the line, with its terminator
+    /// (one is added where the file had none); see [`Plain::text_of`].
+    pub span: Range<usize>,
 }
 
 impl Plain {
@@ -124,7 +124,7 @@ impl Plain {
 
     /// The text of one of [`Plain::lines`].
     pub fn text_of(&self, line: &PlainLine) -> &[u8] {
-        &self.text[line.text.clone()]
+        &self.text[line.span.clone()]
     }
 }
 
@@ -263,13 +263,13 @@ impl<'s> Fold<'s> {
                 let text = &mut self.plain.text;
                 let start = text.len();
                 text.extend_from_slice(line);
-                if text.last() != Some(&b'\n') {
+                if line.last() != Some(&b'\n') {
                     text.push(b'\n');
                 }
                 self.plain.lines.push(PlainLine {
                     path: Arc::clone(&self.current_path),
                     number,
-                    text: start..text.len(),
+                    span: start..text.len(),
                 });
             } else {
                 self.plain.complete = false;
@@ -415,6 +415,31 @@ mod tests {
         let mut lines: Vec<u64> = quotes.iter().map(|q| q.line).collect();
         lines.sort();
         assert_eq!(lines, [1, 3]);
+    }
+
+    #[test]
+    fn each_kept_line_ends_in_its_own_newline() {
+        use crate::search::query::{Kind, Query};
+        let scorer = Scorer::new(&Query::plan("x", Kind::Auto, false, false));
+        let options = FoldOptions {
+            keep: 8,
+            plain_cap: 1 << 20,
+            with_filename: true,
+        };
+        let mut fold = Fold::new(&scorer, options);
+        fold.begin(b"a.rs".to_vec());
+        for (number, line) in [(1, &b"x = 1\n"[..]), (2, b""), (3, b"x")] {
+            fold.matched(number, line);
+        }
+        let texts: Vec<&[u8]> = fold
+            .plain
+            .lines
+            .iter()
+            .map(|l| fold.plain.text_of(l))
+            .collect();
+        assert_eq!(texts, [&b"x = 1\n"[..], b"\n", b"x\n"]);
+        let printed = "a.rs:1:x = 1\na.rs:2:\na.rs:3:x\n";
+        assert_eq!(fold.plain.bytes, printed.len() as u64);
     }
 
     #[test]

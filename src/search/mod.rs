@@ -183,6 +183,9 @@ pub struct Tallied<'f> {
 
 /// Stages 3 to 8 (see the module doc), the same for every view that
 /// tallies files: rank, lay out, refine, remember, attach, render.
+///
+/// Once per process: it leaves its tallies, pages and definitions to the
+/// process's exit instead of freeing them.
 pub fn present(
     settings: &SearchSettings,
     scorer: &Scorer,

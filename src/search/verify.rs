@@ -82,7 +82,7 @@ pub fn verify_plain(since: SystemTime, plain: &mut Plain) -> Vec<Vec<u8>> {
         let before = plain.lines.len();
         let text = &plain.text;
         plain.lines.retain(|l| {
-            let kept = &text[l.text.clone()];
+            let kept = &text[l.span.clone()];
             *l.path != path[..]
                 || lines.as_ref().is_some_and(|lines| {
                     line_at(lines, l.number)
