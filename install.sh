@@ -109,19 +109,22 @@ fi
 BUILT=""
 HOST=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
 # Where cargo puts builds: CARGO_TARGET_DIR or a configured target-dir
-# when set, else ./target.
+# when set, else ./target. (A path JSON had to escape is not unescaped
+# here: then CARGO_TARGET_DIR, or ./target, is taken as it is.)
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
     | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+case "$TARGET_DIR" in *\\*) TARGET_DIR="" ;; esac
 TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
 case "${SCOUT_STATIC:-auto}:$HOST" in
     auto:*-linux-gnu)
         say "building scout, static (cargo build --release --locked --target $HOST)"
-        if RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
-            cargo build --release --locked --target "$HOST" \
-            && "$TARGET_DIR/$HOST/release/scout" --version >/dev/null 2>&1; then
+        if ! RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
+            cargo build --release --locked --target "$HOST"; then
+            say "the static build did not work here; building the default one"
+        elif "$TARGET_DIR/$HOST/release/scout" --version >/dev/null 2>&1; then
             BUILT="$TARGET_DIR/$HOST/release/scout"
         else
-            say "the static build did not work here; building the default one"
+            say "the static build gave no working binary at $TARGET_DIR/$HOST/release/scout; building the default one"
         fi ;;
 esac
 if [ -z "$BUILT" ]; then
