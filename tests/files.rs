@@ -268,6 +268,25 @@ fn no_match_is_exit_1_with_a_message() {
 }
 
 #[test]
+fn a_bare_name_that_matches_nothing_points_to_wildcards() {
+    let env = tree();
+    env.run(&["files", "deep"])
+        .expect_code(1)
+        .expect_lines(&[])
+        .expect_stderr_has("no file matches deep (a glob without wildcards matches whole names; names holding it: scout files '*deep*')");
+    env.run(&["files", "*deep*"])
+        .expect_code(0)
+        .expect_lines(&["src/a/deep.rs"]);
+    let globbed = env.run(&["files", "*.go"]);
+    globbed.expect_code(1);
+    assert!(
+        !globbed.stderr().contains("without wildcards"),
+        "{}",
+        globbed.stderr()
+    );
+}
+
+#[test]
 fn path_must_be_an_existing_directory() {
     let env = tree();
     env.run(&["files", "*", "nowhere"])

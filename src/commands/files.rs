@@ -27,13 +27,31 @@ pub fn run(
     }
     out.write_all(&page(&list, argv))?;
     if list.total == 0 {
-        writeln!(
+        let glob = &settings.flags.glob;
+        write!(
             err,
             "scout: no file matches {}",
-            crate::shell::quote(settings.flags.glob.as_bytes())
+            crate::shell::quote(glob.as_bytes())
         )?;
+        if is_bare_name(glob) {
+            // `scout files config` lists files named exactly `config`,
+            // as rg's -g would; the names that hold it need wildcards.
+            let wider = format!("*{glob}*");
+            write!(
+                err,
+                " (a glob without wildcards matches whole names; names holding it: scout files {})",
+                crate::shell::quote(wider.as_bytes())
+            )?;
+        }
+        writeln!(err)?;
     }
     Ok(list.status)
+}
+
+/// A glob that is a plain file name: no wildcard, class, alternation,
+/// escape or directory.
+fn is_bare_name(glob: &str) -> bool {
+    !glob.is_empty() && !glob.contains(['*', '?', '[', '{', '\\', '/'])
 }
 
 /// The text of a listing.
