@@ -177,6 +177,30 @@ fn same_tree_same_question_same_bytes_apart_from_the_milliseconds() {
 }
 
 #[test]
+fn a_character_named_in_words_is_found_as_its_literal() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/names.rs",
+        "/// Whether a file name is hidden.\nfn is_hidden(name: &str) -> bool {\n    name.starts_with('.')\n}\n\n\
+         /// Whether a file name is long.\nfn is_long(name: &str) -> bool {\n    name.len() > 80\n}\n",
+    );
+    let run = fx.run(&[
+        "smart",
+        "is a file name hidden because it starts with a dot",
+        "--json",
+    ]);
+    let doc = run.json();
+    assert_eq!(doc["hits"][0]["line"], 2, "{}", run.describe());
+    let why = doc["hits"][0]["why"].as_str().unwrap();
+    assert!(why.contains(r#""dot"~"'.'""#), "{why}");
+    let repro = doc["repro"].as_str().unwrap();
+    assert!(
+        repro.contains("'.'"),
+        "the literal is in rg's pass: {repro}"
+    );
+}
+
+#[test]
 fn related_forms_count_less_and_are_named_as_such() {
     let fx = Fixture::new();
     fx.write(

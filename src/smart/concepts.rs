@@ -71,6 +71,16 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             forms,
         });
     });
+    for concept in &mut out {
+        for literal in literals(&concept.forms[0].stem) {
+            concept.forms.push(Form {
+                word: literal.clone(),
+                stem: literal.clone(),
+                pattern: literal,
+                weight: 1.0,
+            });
+        }
+    }
     let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
     for concept in &mut out {
         for related in vocab::related(&concept.forms[0].stem) {
@@ -85,6 +95,41 @@ pub fn concepts(question: &str) -> Vec<Concept> {
         }
     }
     out
+}
+
+/// The characters a word names (`dot`, `slash`, `braces`, `newline`), by
+/// its stem, each as written in code: a quoted literal (`'.'`, `"/"`,
+/// `'\n'`, and a doc comment's `` `.` ``), which questions describe by
+/// name and code spells out. A
+/// literal is a [`Form`] whose stem and pattern are the quoted text: rg's
+/// pass finds it as it finds any form, and [`is_literal`] tells the word
+/// matcher to look for it in a line's text, not among its words.
+pub fn literals(stem: &str) -> Vec<String> {
+    let chars: &[&str] = match stem {
+        "dot" | "period" => &["."],
+        "slash" => &["/"],
+        "backslash" => &["\\\\"],
+        "comma" => &[","],
+        "colon" => &[":"],
+        "semicolon" => &[";"],
+        "brace" | "curli" => &["{", "}"],
+        "bracket" => &["[", "]"],
+        "parenthes" | "paren" => &["(", ")"],
+        "newlin" => &["\\n"],
+        "hyphen" => &["-"],
+        "underscor" => &["_"],
+        "asterisk" => &["*"],
+        _ => &[],
+    };
+    chars
+        .iter()
+        .flat_map(|c| [format!("'{c}'"), format!("\"{c}\""), format!("`{c}`")])
+        .collect()
+}
+
+/// Whether `form` is one of [`literals`]: quoted text, not a word.
+pub fn is_literal(form: &Form) -> bool {
+    form.pattern.starts_with(['\'', '"', '`'])
 }
 
 /// The adjective an adverb is made from, which code names use where a
@@ -163,6 +208,50 @@ pub fn form_match(word: &str, word_stem: &str, form: &Form) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn characters_named_in_words_are_looked_for_as_literals() {
+        let literal_forms = |question: &str| -> Vec<Vec<String>> {
+            concepts(question)
+                .iter()
+                .map(|c| {
+                    c.forms
+                        .iter()
+                        .filter(|f| is_literal(f))
+                        .map(|f| f.pattern.clone())
+                        .collect()
+                })
+                .collect()
+        };
+        assert_eq!(
+            literal_forms("name starts with a dot"),
+            [
+                vec![],
+                vec![],
+                vec!["'.'".to_string(), "\".\"".into(), "`.`".into()]
+            ]
+        );
+        let braces = literal_forms("tags in braces").concat();
+        assert_eq!(braces.len(), 6, "{braces:?}");
+        assert!(braces.contains(&"'{'".to_string()) && braces.contains(&"\"}\"".to_string()));
+        for (word, literal) in [
+            ("slashes", "'/'"),
+            ("newline", "'\\n'"),
+            ("backslash", "'\\\\'"),
+            ("commas", "','"),
+            ("underscores", "'_'"),
+        ] {
+            assert!(
+                literal_forms(word).concat().contains(&literal.to_string()),
+                "{word}"
+            );
+        }
+        // A literal is never a code word's form.
+        let dot = &concepts("dot")[0];
+        let literal = dot.forms.iter().find(|f| is_literal(f)).unwrap();
+        assert_eq!(form_match("dot", "dot", literal), 0.0);
+        assert!(literal_forms("spaces and hashes").concat().is_empty());
+    }
 
     #[test]
     fn drops_stop_and_question_words_and_stems() {

@@ -10,7 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::defs::Def;
-use crate::smart::concepts::{form_match, Concept};
+use crate::smart::concepts::{form_match, is_literal, Concept};
 use crate::smart::words::{split_words, stem};
 
 /// The fields, strongest first.
@@ -103,6 +103,8 @@ type Known = (Rc<str>, Vec<(usize, f32)>);
 pub struct WordMatcher<'c> {
     concepts: &'c [Concept],
     memo: HashMap<Box<str>, Known, BuildHasherDefault<Fnv>>,
+    /// The concepts' character literals (concept, weight, the literal).
+    literals: Vec<(usize, f32, Rc<str>)>,
 }
 
 /// FNV-1a: the memo's keys are short words, for which SipHash costs more
@@ -131,9 +133,21 @@ impl Hasher for Fnv {
 
 impl<'c> WordMatcher<'c> {
     pub fn new(concepts: &'c [Concept]) -> WordMatcher<'c> {
+        let literals = concepts
+            .iter()
+            .enumerate()
+            .flat_map(|(c, concept)| {
+                concept
+                    .forms
+                    .iter()
+                    .filter(|f| is_literal(f))
+                    .map(move |f| (c, f.weight, Rc::from(f.pattern.as_str())))
+            })
+            .collect();
         WordMatcher {
             concepts,
             memo: HashMap::default(),
+            literals,
         }
     }
 
@@ -174,6 +188,11 @@ impl<'c> WordMatcher<'c> {
                 out.hits.push((c, w, Rc::clone(&found.0)));
             }
         });
+        for (c, w, literal) in &self.literals {
+            for _ in text.matches(&**literal) {
+                out.hits.push((*c, *w, Rc::clone(literal)));
+            }
+        }
         out
     }
 }
@@ -373,6 +392,26 @@ mod tests {
             first_doc_line(&lines, &[2, 3, 4, 5]).as_deref(),
             Some("Count the words.")
         );
+    }
+
+    #[test]
+    fn literals_are_counted_in_a_line_text() {
+        let c = crate::smart::concepts::concepts("starts with a dot");
+        let mut matcher = WordMatcher::new(&c);
+        let words = matcher.line("if name.starts_with(b\".\") || name == '.' {");
+        let mut dots: Vec<&str> = words
+            .hits
+            .iter()
+            .filter(|(concept, _, _)| c[*concept].word == "dot")
+            .map(|(_, _, word)| &**word)
+            .collect();
+        dots.sort_unstable();
+        assert_eq!(dots, ["\".\"", "'.'"]);
+        assert!(matcher
+            .line("a.b.c()")
+            .hits
+            .iter()
+            .all(|(k, _, _)| c[*k].word != "dot"));
     }
 
     #[test]
