@@ -81,6 +81,7 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             });
         }
     }
+    add_phrase_terms(question, &mut out);
     let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
     for concept in &mut out {
         for related in vocab::related(&concept.forms[0].stem) {
@@ -95,6 +96,35 @@ pub fn concepts(question: &str) -> Vec<Concept> {
         }
     }
     out
+}
+
+/// The terms of the [`vocab::PHRASES`] the question spells out, each a
+/// form of every concept among the phrase's words, weighing as the words
+/// as typed: `ttl` is `time to live`.
+fn add_phrase_terms(question: &str, concepts: &mut [Concept]) {
+    let mut words: Vec<String> = Vec::new();
+    split_words(question, |word| words.push(word.to_lowercase()));
+    for (phrase, terms) in vocab::PHRASES {
+        if !words.windows(phrase.len()).any(|w| w == *phrase) {
+            continue;
+        }
+        for concept in concepts
+            .iter_mut()
+            .filter(|c| phrase.contains(&c.word.as_str()))
+        {
+            for term in *terms {
+                let term_stem = stem(term).into_owned();
+                if concept.forms.iter().all(|f| f.stem != term_stem) {
+                    concept.forms.push(Form {
+                        word: term.to_string(),
+                        pattern: vocab::pattern(term, &term_stem),
+                        stem: term_stem,
+                        weight: 1.0,
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// The characters a word names (`dot`, `slash`, `braces`, `newline`), by
@@ -208,6 +238,30 @@ pub fn form_match(word: &str, word_stem: &str, form: &Form) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phrase_spelled_out_is_also_its_term() {
+        let forms = |question: &str, word: &str| -> Vec<String> {
+            concepts(question)
+                .into_iter()
+                .find(|c| c.word == word)
+                .map(|c| c.forms.into_iter().map(|f| f.word).collect())
+                .unwrap_or_default()
+        };
+        let q = "expire tokens after their time to live";
+        assert!(
+            forms(q, "time").contains(&"ttl".to_string()),
+            "{:?}",
+            forms(q, "time")
+        );
+        assert!(forms(q, "live").contains(&"ttl".to_string()));
+        assert!(!forms(q, "tokens").contains(&"ttl".to_string()));
+        // Only the phrase in order, word after word.
+        assert!(!forms("live for a long time", "time").contains(&"ttl".to_string()));
+        assert!(!forms("time and live", "time").contains(&"ttl".to_string()));
+        let log = forms("fix a write ahead log", "ahead");
+        assert!(log.contains(&"wal".to_string()), "{log:?}");
+    }
 
     #[test]
     fn characters_named_in_words_are_looked_for_as_literals() {

@@ -110,6 +110,45 @@ const GROUPS: &[&[&str]] = &[
     &["regex", "regexp"],
 ];
 
+/// Phrases of several words that code writes as one term, mostly an
+/// initialism (`time to live` as `ttl`, `write ahead log` as `wal`): the
+/// phrase's words, lower-case and in order, and the terms. Kept to phrases
+/// whose terms mean nothing else, so that unlike initials guessed from any
+/// run of words, a term found in code is the phrase.
+pub const PHRASES: &[(&[&str], &[&str])] = &[
+    (&["time", "to", "live"], &["ttl"]),
+    (&["write", "ahead", "log"], &["wal"]),
+    (&["append", "only", "file"], &["aof"]),
+    (&["least", "recently", "used"], &["lru"]),
+    (&["least", "frequently", "used"], &["lfu"]),
+    (&["first", "in", "first", "out"], &["fifo"]),
+    (&["last", "in", "first", "out"], &["lifo"]),
+    (&["hash", "table"], &["hashtable", "dict"]),
+    (&["linked", "list"], &["linkedlist"]),
+    (&["regular", "expression"], &["regex", "regexp"]),
+    (&["command", "line"], &["cli", "cmdline"]),
+    (&["standard", "output"], &["stdout"]),
+    (&["standard", "input"], &["stdin"]),
+    (&["standard", "error"], &["stderr"]),
+    (&["file", "descriptor"], &["fd"]),
+    (&["process", "id"], &["pid"]),
+    (&["garbage", "collection"], &["gc"]),
+    (&["garbage", "collector"], &["gc"]),
+    (&["time", "zone"], &["tz", "timezone"]),
+    (&["end", "of", "file"], &["eof"]),
+    (&["abstract", "syntax", "tree"], &["ast"]),
+    (&["just", "in", "time"], &["jit"]),
+    (&["compare", "and", "swap"], &["cas"]),
+    (&["remote", "procedure", "call"], &["rpc"]),
+    (&["access", "control", "list"], &["acl"]),
+    (&["copy", "on", "write"], &["cow"]),
+    (&["byte", "order", "mark"], &["bom"]),
+    (&["universally", "unique", "identifier"], &["uuid"]),
+    (&["uniform", "resource", "locator"], &["url"]),
+    (&["round", "robin"], &["roundrobin"]),
+    (&["key", "value"], &["kv"]),
+];
+
 /// A related form: its stem, and the text rg looks for (the longest
 /// common prefix of the word and its stem, so `directory`, whose stem is
 /// `directori`, is looked for as `director`).
@@ -168,6 +207,21 @@ pub fn related(stem: &str) -> &'static [Related] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn phrases_are_lower_case_words_and_short_terms() {
+        for (phrase, terms) in PHRASES {
+            assert!(phrase.len() >= 2, "{phrase:?}");
+            for word in *phrase {
+                assert!(word.chars().all(|c| c.is_ascii_lowercase()), "{phrase:?}");
+            }
+            assert!(!terms.is_empty(), "{phrase:?}");
+            for term in *terms {
+                assert!(term.chars().all(|c| c.is_ascii_lowercase()), "{term}");
+                assert!(!phrase.contains(term), "{term} is a word of its own phrase");
+            }
+        }
+    }
 
     #[test]
     fn widens_by_group_both_ways_by_stem() {
