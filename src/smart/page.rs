@@ -72,7 +72,9 @@ pub struct SignalView {
 pub struct ConceptView {
     pub word: String,
     pub stem: String,
-    /// Related words, weighing less than the word.
+    /// The concept's other forms: spelling variants, character literals
+    /// and phrase terms (weighing as the word), then the vocabulary's
+    /// related words (weighing less).
     pub related: Vec<String>,
 }
 
