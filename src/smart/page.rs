@@ -135,6 +135,9 @@ pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) ->
                     .any(|w| form_match(w, &stem(w), &concept.forms[0]) > 0.0);
                 let shown = if direct || seen.is_empty() {
                     format!("{:?}", concept.word)
+                } else if seen[0].starts_with(['\'', '"', '`']) {
+                    // A character literal is quoted already: `"dot"~'.'`.
+                    format!("{:?}~{}", concept.word, seen[0])
                 } else {
                     format!("{:?}~{:?}", concept.word, seen[0])
                 };
