@@ -130,10 +130,10 @@ fn add_phrase_terms(question: &str, concepts: &mut [Concept]) {
 /// The characters a word names (`dot`, `slash`, `braces`, `newline`), by
 /// its stem, each as written in code: a quoted literal (`'.'`, `"/"`,
 /// `'\n'`, and a doc comment's `` `.` ``), which questions describe by
-/// name and code spells out. A
-/// literal is a [`Form`] whose stem and pattern are the quoted text: rg's
-/// pass finds it as it finds any form, and [`is_literal`] tells the word
-/// matcher to look for it in a line's text, not among its words.
+/// name and code spells out. A literal is a [`Form`] whose stem and
+/// pattern are the quoted text: rg's pass finds it as it finds any form,
+/// and [`is_literal`] tells the word matcher to look for it in a line's
+/// text, not among its words.
 pub fn literals(stem: &str) -> Vec<String> {
     let chars: &[&str] = match stem {
         "dot" | "period" => &["."],
@@ -142,9 +142,9 @@ pub fn literals(stem: &str) -> Vec<String> {
         "comma" => &[","],
         "colon" => &[":"],
         "semicolon" => &[";"],
-        "brace" | "curli" => &["{", "}"],
+        "brace" => &["{", "}"],
         "bracket" => &["[", "]"],
-        "parenthes" | "paren" => &["(", ")"],
+        "parenthesi" | "parenthes" | "paren" => &["(", ")"],
         "newlin" => &["\\n"],
         "hyphen" => &["-"],
         "underscor" => &["_"],
@@ -289,6 +289,8 @@ mod tests {
         assert_eq!(braces.len(), 6, "{braces:?}");
         assert!(braces.contains(&"'{'".to_string()) && braces.contains(&"\"}\"".to_string()));
         for (word, literal) in [
+            ("parenthesis", "'('"),
+            ("parentheses", "')'"),
             ("slashes", "'/'"),
             ("newline", "'\\n'"),
             ("backslash", "'\\\\'"),
