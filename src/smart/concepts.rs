@@ -2,7 +2,7 @@
 //! code, each stemmed and widened by the code vocabulary ([`vocab`]).
 
 use crate::smart::vocab::{self, RELATED_WEIGHT};
-use crate::smart::words::{self, is_stop_word, split_words, stem};
+use crate::smart::words::{is_stop_word, split_words, stem};
 
 /// A form a concept is recognised by in code.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,15 +56,7 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             weight: 1.0,
         }];
         for variant in variants(word) {
-            let variant_stem = words::stem(&variant).into_owned();
-            if forms.iter().all(|f| f.stem != variant_stem) {
-                forms.push(Form {
-                    pattern: vocab::pattern(&variant, &variant_stem),
-                    stem: variant_stem,
-                    word: variant,
-                    weight: 1.0,
-                });
-            }
+            add_word_form(&mut forms, &variant);
         }
         out.push(Concept {
             word: word.to_string(),
@@ -98,6 +90,20 @@ pub fn concepts(question: &str) -> Vec<Concept> {
     out
 }
 
+/// Adds `word` to `forms` at the weight of a word as typed, unless a form
+/// of its stem is there already.
+fn add_word_form(forms: &mut Vec<Form>, word: &str) {
+    let word_stem = stem(word).into_owned();
+    if forms.iter().all(|f| f.stem != word_stem) {
+        forms.push(Form {
+            word: word.to_string(),
+            pattern: vocab::pattern(word, &word_stem),
+            stem: word_stem,
+            weight: 1.0,
+        });
+    }
+}
+
 /// The terms of the [`vocab::PHRASES`] the question spells out, each a
 /// form of every concept among the phrase's words, weighing as the words
 /// as typed: `ttl` is `time to live`.
@@ -113,15 +119,7 @@ fn add_phrase_terms(question: &str, concepts: &mut [Concept]) {
             .filter(|c| phrase.contains(&c.word.as_str()))
         {
             for term in *terms {
-                let term_stem = stem(term).into_owned();
-                if concept.forms.iter().all(|f| f.stem != term_stem) {
-                    concept.forms.push(Form {
-                        word: term.to_string(),
-                        pattern: vocab::pattern(term, &term_stem),
-                        stem: term_stem,
-                        weight: 1.0,
-                    });
-                }
+                add_word_form(&mut concept.forms, term);
             }
         }
     }
