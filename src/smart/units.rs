@@ -1,5 +1,6 @@
-//! Units of retrieval: each definition of a parsed candidate file (or the
-//! whole file when the parser found none), with its fields: the name split
+//! Units of retrieval: each definition of a parsed candidate file but its
+//! namespaces and modules (or the whole file when no other definition is
+//! left), with its fields: the name split
 //! into words, its doc comment or docstring, the path's segments, and the
 //! identifiers and comments of its body. A field keeps, per concept, the
 //! weighted number of words that are one of the concept's forms, its
@@ -9,7 +10,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use crate::defs::Def;
+use crate::defs::{Def, DefKind};
 use crate::smart::concepts::{form_match, is_literal, Concept};
 use crate::smart::words::{split_words, stem};
 
@@ -283,6 +284,10 @@ fn first_doc_line(lines: &[&str], doc: &[u32]) -> Option<String> {
 
 /// The units of one file: `source` its text, `defs` its definitions,
 /// `path` as shown.
+///
+/// A namespace or module is not a unit: it answers no question that its
+/// file does not (PHP's `namespace X;` runs to the end of the file), and
+/// as a unit it would stand beside its own class with the same words.
 pub fn units(
     file: usize,
     path: &str,
@@ -312,7 +317,8 @@ pub fn units(
         }
         f
     };
-    if defs.is_empty() {
+    let mut defs = defs.iter().filter(|d| d.kind != DefKind::Module).peekable();
+    if defs.peek().is_none() {
         let doc = doc_lines(&lines, 1, 0);
         let name = stem_path.rsplit('/').next().unwrap_or(stem_path);
         let best = (1..=lines.len() as u32)
@@ -340,25 +346,24 @@ pub fn units(
             ],
         }];
     }
-    defs.iter()
-        .map(|d| {
-            let doc = doc_lines(&lines, d.start_line, d.name_line);
-            let mut name = Field::new(n);
-            name.add(&matcher.line(&d.short));
-            Unit {
-                file,
-                def: Some(d.clone()),
-                line: d.name_line,
-                doc_line: first_doc_line(&lines, &doc),
-                fields: [
-                    name,
-                    doc_field(&doc),
-                    path_field.clone(),
-                    body(d.start_line, d.end_line, &doc),
-                ],
-            }
-        })
-        .collect()
+    defs.map(|d| {
+        let doc = doc_lines(&lines, d.start_line, d.name_line);
+        let mut name = Field::new(n);
+        name.add(&matcher.line(&d.short));
+        Unit {
+            file,
+            def: Some(d.clone()),
+            line: d.name_line,
+            doc_line: first_doc_line(&lines, &doc),
+            fields: [
+                name,
+                doc_field(&doc),
+                path_field.clone(),
+                body(d.start_line, d.end_line, &doc),
+            ],
+        }
+    })
+    .collect()
 }
 
 #[cfg(test)]
@@ -437,5 +442,37 @@ mod tests {
         assert_eq!(path.tf, vec![1.0, 0.0]);
         assert_eq!(body.tf, vec![2.0, 2.0]);
         assert_eq!(u[0].doc_line.as_deref(), Some("Evict some keys."));
+    }
+    #[test]
+    fn namespaces_are_not_units_and_a_file_of_only_one_is_the_file() {
+        let concepts = crate::smart::concepts::concepts("download archive");
+        let mut m = WordMatcher::new(&concepts);
+        let def = |kind, name: &str, start, end| Def {
+            kind,
+            name: name.into(),
+            short: name.into(),
+            start_line: start,
+            end_line: end,
+            name_line: start,
+        };
+        let src = "<?php\nnamespace Downloader;\n\nclass ArchiveDownloader {\n}\n";
+        let namespace = def(DefKind::Module, "Downloader", 2, 5);
+        let class = def(DefKind::Class, "ArchiveDownloader", 4, 5);
+        let u = units(
+            0,
+            "src/Downloader/Archive.php",
+            src,
+            &[namespace.clone(), class],
+            &mut m,
+        );
+        assert_eq!(u.len(), 1);
+        assert_eq!(u[0].def.as_ref().map(|d| d.kind), Some(DefKind::Class));
+
+        let u = units(0, "src/Downloader/boot.php", src, &[namespace], &mut m);
+        assert_eq!(u.len(), 1);
+        assert!(
+            u[0].def.is_none(),
+            "the whole file, as when nothing was found"
+        );
     }
 }
