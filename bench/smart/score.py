@@ -20,8 +20,12 @@ plainest ranking rg's own counts give. The old fallback runs as
 `scout search QUESTION -l --json --budget-tokens 0` (its any-word fallback
 fires because no line holds the whole question).
 
-Standard library only. Corpus roots are given in README.md; --root R=DIR
-overrides one.
+`--questions bench/smart/questions-fresh.jsonl` scores the fresh set
+(split `fresh`: written after tuning, by someone who had not seen the
+ranking, and never tuned on).
+
+Standard library only. Corpus roots are given in README.md (a repo not
+listed here is looked for at /work/corpora/REPO); --root R=DIR overrides one.
 """
 
 import argparse
@@ -139,7 +143,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scout", default="target/release/scout")
     ap.add_argument("--base", help="scout binary from before `scout smart` (old fallback)")
-    ap.add_argument("--split", default="all", choices=["all", "tuning", "held-out"])
+    ap.add_argument("--questions", default=os.path.join(HERE, "questions.jsonl"),
+                    help="questions file (questions-fresh.jsonl: the fresh set)")
+    ap.add_argument("--split", default="all", choices=["all", "tuning", "held-out", "fresh"])
     ap.add_argument("--repo", action="append")
     ap.add_argument("--root", action="append", default=[], help="REPO=DIR")
     ap.add_argument("--show", action="store_true", help="print each question's ranks (tuning only)")
@@ -153,13 +159,13 @@ def main():
     scout = os.path.abspath(args.scout)
     base = args.base and os.path.abspath(args.base)
 
-    questions = [json.loads(l) for l in open(os.path.join(HERE, "questions.jsonl"))]
+    questions = [json.loads(l) for l in open(args.questions)]
     questions = [q for q in questions
                  if (args.split == "all" or q["split"] == args.split)
                  and (not args.repo or q["repo"] in args.repo)]
     rows = []
     for q in questions:
-        cwd = ROOTS[q["repo"]]
+        cwd = ROOTS.get(q["repo"], os.path.join("/work/corpora", q["repo"]))
         hits, secs = smart(scout, q["question"], cwd)
         if args.repeat > 1:
             secs = statistics.median([secs] + [smart(scout, q["question"], cwd)[1]
@@ -184,7 +190,7 @@ def main():
     columns.append(("rg -i, file", "rg_file"))
     print("| split | n | tool, level | MRR@10 | hit@1 | hit@5 |")
     print("|---|---|---|---|---|---|")
-    for split in ("tuning", "held-out"):
+    for split in ("tuning", "held-out", "fresh"):
         part = [r for r in rows if r["split"] == split]
         if not part:
             continue
