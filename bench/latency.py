@@ -20,9 +20,11 @@ columns, but not evenly.
 """
 
 import argparse
+import atexit
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +73,7 @@ def main():
                                             log=log, n_regex=0, n_icase=0)
                if q.kind == "ident"]
     state = tempfile.mkdtemp(prefix="scout-latency-")
+    atexit.register(shutil.rmtree, state, True)
     envs = {name: bl.scout_env(os.path.join(state, name)) for name, _ in scouts}
 
     def scout_argv(path, q):
