@@ -23,8 +23,10 @@ summary per corpus; exit status 1 when any count differs.
 """
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -181,7 +183,9 @@ def main():
     args = parser.parse_args()
     scout = bl.find_scout(args.scout)
     overrides = dict(d.split("=", 1) for d in args.dirs)
-    env = bl.scout_env(tempfile.mkdtemp(prefix="scout-structural-bench-"))
+    state = tempfile.mkdtemp(prefix="scout-structural-bench-")
+    atexit.register(shutil.rmtree, state, True)
+    env = bl.scout_env(state)
     lines = []
 
     def say(text):
