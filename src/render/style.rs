@@ -124,6 +124,30 @@ impl Styled {
         self.mark(start, role);
     }
 
+    /// Appends `n` in decimal, as `{}` writes it, with no role: without
+    /// the formatting machinery, since a page writes one for every line it
+    /// quotes (#11).
+    pub fn push_decimal(&mut self, n: u64) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        self.bytes.extend_from_slice(&digits[at..]);
+    }
+
+    /// Gives the bytes appended since `start` (an earlier
+    /// [`Styled::len`], with no role given since) `role`.
+    pub fn style_from(&mut self, start: usize, role: Role) {
+        self.mark(start, role);
+    }
+
     /// Appends `other`, roles and all.
     pub fn append(&mut self, other: &Styled) {
         let shift = self.bytes.len();
@@ -308,6 +332,21 @@ mod tests {
             fixed_strings: true,
             ..SearchFlags::default()
         })
+    }
+
+    #[test]
+    fn decimals_are_what_display_writes() {
+        for n in [0, 7, 10, 99, 100, 4096, 1_000_001, u64::MAX] {
+            let mut direct = Styled::new();
+            direct.push(b"x");
+            let start = direct.len();
+            direct.push_decimal(n);
+            direct.style_from(start, Role::LineNumber);
+            let mut formatted = Styled::new();
+            formatted.push(b"x");
+            formatted.write_styled(Role::LineNumber, format_args!("{n}"));
+            assert_eq!(direct, formatted);
+        }
     }
 
     fn sample() -> Styled {

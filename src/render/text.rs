@@ -106,7 +106,9 @@ pub struct Block<'a> {
 pub fn file_block(out: &mut Styled, block: &Block<'_>) {
     let tally = block.tally;
     out.push_styled(Role::Path, &tally.path);
-    let _ = write!(out, "  ({}x)", tally.hits);
+    out.push(b"  (");
+    out.push_decimal(tally.hits);
+    out.push(b"x)");
     if tally.def_lines > 0 {
         out.push(b" [def]");
     }
@@ -154,10 +156,18 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
 
 /// Writes a definition's heading, `KIND NAME (A-B)`, without a line end.
 pub(crate) fn heading(out: &mut Styled, def: &Def) {
-    out.write_styled(
-        Role::Heading,
-        format_args!("{} ({}-{})", def.title(), def.start_line, def.end_line),
-    );
+    let start = out.len();
+    if let Some(label) = def.title_label() {
+        out.push(label.as_bytes());
+        out.push(b" ");
+    }
+    out.push(def.name.as_bytes());
+    out.push(b" (");
+    out.push_decimal(u64::from(def.start_line));
+    out.push(b"-");
+    out.push_decimal(u64::from(def.end_line));
+    out.push(b")");
+    out.style_from(start, Role::Heading);
 }
 
 /// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut;
@@ -171,7 +181,9 @@ pub fn quote_line(out: &mut Styled, indent: &str, quote: &Quote) {
             format_args!("{}-{}", quote.line, quote.last_line),
         );
     } else {
-        out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+        let start = out.len();
+        out.push_decimal(quote.line);
+        out.style_from(start, Role::LineNumber);
     }
     out.push(b": ");
     quote_text(out, quote);
