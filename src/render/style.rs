@@ -79,11 +79,13 @@ impl Styled {
         Styled::default()
     }
 
-    /// Room for `bytes` plain bytes.
+    /// Room for `bytes` plain bytes, and for the roles of that much
+    /// text (a page gives one to about every 40 bytes: a path, a line
+    /// number, a quote), so that neither grows while it is written.
     pub fn with_capacity(bytes: usize) -> Styled {
         Styled {
             bytes: Vec::with_capacity(bytes),
-            roles: Vec::new(),
+            roles: Vec::with_capacity(bytes / 32),
         }
     }
 

@@ -84,6 +84,11 @@ fn def_place(tally: &FileTally) -> Vec<u8> {
     place
 }
 
+/// Bytes a page's body is given room for at first: a page of the default
+/// budget (1,500 tokens) is about 6 KB, and growing it from nothing took
+/// a dozen copies (#11).
+const PAGE_CAPACITY: usize = 8 * 1024;
+
 /// One file on a page, as the text page shows it.
 #[derive(Debug, Clone, Copy)]
 pub struct Block<'a> {
@@ -415,7 +420,7 @@ pub struct Page {
 
 /// Renders the whole page.
 pub fn page(report: &Report<'_>) -> Page {
-    let mut body = Styled::new();
+    let mut body = Styled::with_capacity(PAGE_CAPACITY);
     for (i, slot) in report.span().slots.iter().enumerate() {
         let ranked = &report.ranked[slot.file];
         let lines = if report.files_only { 0 } else { slot.lines };
@@ -432,11 +437,9 @@ pub fn page(report: &Report<'_>) -> Page {
     body.push_styled(Role::Frame, &footer(report));
     let draft = header(report, 0, None).len() + body.len();
     let estimate = tokens(draft + tokens(draft).to_string().len() - 1);
-    let mut out = Styled::new();
-    out.push_styled(
-        Role::Frame,
-        &header(report, estimate, Some(report.elapsed_ms)),
-    );
+    let header = header(report, estimate, Some(report.elapsed_ms));
+    let mut out = Styled::with_capacity(header.len() + body.len());
+    out.push_styled(Role::Frame, &header);
     out.append(&body);
     Page {
         text: out,
