@@ -143,6 +143,15 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
         }
         out.push(b"\n");
     }
+    if block.defs.is_empty() {
+        // No definitions, no headings: the lines are one group, in order
+        // (what `group` would make of them, without its vectors). Every
+        // block is laid out so before its file is parsed (#11).
+        for quote in quotes {
+            quote_line(out, "  ", quote);
+        }
+        return;
+    }
     for g in group(&quotes, block.defs) {
         let indent = match g.def {
             Some(def) => {
