@@ -542,7 +542,7 @@ impl DefsCache {
         let key = self
             .dir
             .as_ref()
-            .and_then(|_| Key::of(&self.absolute(path)?, meta, lang));
+            .and_then(|_| Key::of(self.absolute(path)?, meta, lang));
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
             if let Some(defs) = load(dir, key, wanted) {
                 return Lookup::Hit(defs);
@@ -595,7 +595,10 @@ impl DefsCache {
             .cwd
             .get_or_init(|| std::env::current_dir().ok())
             .as_ref()?;
-        std::path::absolute(cwd.join(path)).ok()
+        match join_plain(cwd, path) {
+            Some(joined) => Some(joined),
+            None => std::path::absolute(cwd.join(path)).ok(),
+        }
     }
 
     /// Whether the entry directory exists or could be created (asked
@@ -629,8 +632,7 @@ impl Key {
     /// The key of the file at `absolute` with metadata `meta` (read by
     /// the caller, after rg's pass); `None` when it has no modification
     /// time.
-    fn of(absolute: &Path, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
-        let absolute = absolute.to_path_buf();
+    fn of(absolute: PathBuf, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
         let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
         Some(Key {
             file_name: entry_name(&absolute),
@@ -651,6 +653,34 @@ impl Key {
             && entry.lang == self.lang
             && entry.path == self.path
     }
+}
+
+/// `cwd` joined with the relative `path` as [`std::path::absolute`]
+/// would join them, when that is only a matter of copying bytes: `cwd`
+/// reads the same as its components, and so does `path` past a leading
+/// `./` (no empty or `.` component, no separator at the end). rg prints
+/// paths in that form, and the copy saves std's walk over every component
+/// of both (#11). `None` for any other path.
+fn join_plain(cwd: &Path, path: &Path) -> Option<PathBuf> {
+    let (cwd, path) = (cwd.as_os_str().as_bytes(), path.as_os_str().as_bytes());
+    let path = path.strip_prefix(b"./").unwrap_or(path);
+    let plain = |bytes: &[u8]| {
+        bytes
+            .split(|&b| b == b'/')
+            .all(|c| !c.is_empty() && c != b".")
+    };
+    // `rest` is empty for the root.
+    let rest = cwd.strip_prefix(b"/")?;
+    if !(rest.is_empty() || plain(rest)) || !plain(path) {
+        return None;
+    }
+    let mut joined = Vec::with_capacity(cwd.len() + 1 + path.len());
+    joined.extend_from_slice(cwd);
+    if !rest.is_empty() {
+        joined.push(b'/');
+    }
+    joined.extend_from_slice(path);
+    Some(PathBuf::from(std::ffi::OsString::from_vec(joined)))
 }
 
 /// FNV-1a, 64 bits: a fixed hash (std's `DefaultHasher` may change
@@ -1029,10 +1059,51 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_join_is_the_path_std_makes_absolute() {
+        let cwds = [
+            "/",
+            "/work/corpora/ripgrep",
+            "//net/share",
+            "/a/./b",
+            "/a/b/",
+            "/a/../b",
+        ];
+        let paths = [
+            "./crates/core/main.rs",
+            "crates/core/main.rs",
+            "../x.rs",
+            "a/../b.rs",
+            "./a/./b.rs",
+            "././a.rs",
+            "a//b.rs",
+            "a/b/",
+            "a/.",
+            ".",
+            "./",
+            ".hidden/.rs",
+            "",
+        ];
+        for cwd in cwds {
+            for path in paths {
+                let (cwd, path) = (Path::new(cwd), Path::new(path));
+                if let Some(joined) = join_plain(cwd, path) {
+                    let std = std::path::absolute(cwd.join(path)).unwrap();
+                    assert_eq!(joined, std, "{cwd:?} joined with {path:?}");
+                }
+            }
+        }
+        let cwd = Path::new("/work/corpora/ripgrep");
+        assert!(join_plain(cwd, Path::new("./crates/core/main.rs")).is_some());
+        assert!(join_plain(Path::new("/"), Path::new("a/../b.rs")).is_some());
+        assert!(join_plain(cwd, Path::new("a//b.rs")).is_none());
+        assert!(join_plain(Path::new("/a/./b"), Path::new("x.rs")).is_none());
+    }
+
+    #[test]
     fn concurrent_writers_leave_a_whole_entry() {
         let (_tmp, source, cache) = setup();
         let meta = fs::metadata(&source).unwrap();
-        let key = Key::of(&source, &meta, Lang::Rust).unwrap();
+        let key = Key::of(source.clone(), &meta, Lang::Rust).unwrap();
         let dir = cache.dir().unwrap().to_path_buf();
         fs::create_dir_all(&dir).unwrap();
         let defs = extract(Lang::Rust, OLD.as_bytes());

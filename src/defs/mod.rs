@@ -172,10 +172,19 @@ impl Def {
     /// `method Server.handle`), the kind left out when the name already
     /// starts with it (`impl Display for Foo`, not `impl impl ...`).
     pub fn title(&self) -> String {
+        match self.title_label() {
+            Some(label) => format!("{label} {}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// The kind's label when [`Def::title`] puts it before the name, `None`
+    /// when the name starts with it already: the title without a copy.
+    pub fn title_label(&self) -> Option<&'static str> {
         let label = self.kind.label();
         match self.name.strip_prefix(label) {
-            Some(rest) if rest.starts_with(' ') => self.name.clone(),
-            _ => format!("{label} {}", self.name),
+            Some(rest) if rest.starts_with(' ') => None,
+            _ => Some(label),
         }
     }
 }

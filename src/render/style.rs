@@ -79,11 +79,13 @@ impl Styled {
         Styled::default()
     }
 
-    /// Room for `bytes` plain bytes.
+    /// Room for `bytes` plain bytes, and for the roles of that much
+    /// text (a page gives one to about every 40 bytes: a path, a line
+    /// number, a quote), so that neither grows while it is written.
     pub fn with_capacity(bytes: usize) -> Styled {
         Styled {
             bytes: Vec::with_capacity(bytes),
-            roles: Vec::new(),
+            roles: Vec::with_capacity(bytes / 32),
         }
     }
 
@@ -121,6 +123,30 @@ impl Styled {
     pub fn write_styled(&mut self, role: Role, args: std::fmt::Arguments<'_>) {
         let start = self.bytes.len();
         let _ = self.write_fmt(args);
+        self.mark(start, role);
+    }
+
+    /// Appends `n` in decimal, as `{}` writes it, with no role: without
+    /// the formatting machinery, since a page writes one for every line it
+    /// quotes (#11).
+    pub fn push_decimal(&mut self, n: u64) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        self.bytes.extend_from_slice(&digits[at..]);
+    }
+
+    /// Gives the bytes appended since `start` (an earlier
+    /// [`Styled::len`], with no role given since) `role`.
+    pub fn style_from(&mut self, start: usize, role: Role) {
         self.mark(start, role);
     }
 
@@ -308,6 +334,21 @@ mod tests {
             fixed_strings: true,
             ..SearchFlags::default()
         })
+    }
+
+    #[test]
+    fn decimals_are_what_display_writes() {
+        for n in [0, 7, 10, 99, 100, 4096, 1_000_001, u64::MAX] {
+            let mut direct = Styled::new();
+            direct.push(b"x");
+            let start = direct.len();
+            direct.push_decimal(n);
+            direct.style_from(start, Role::LineNumber);
+            let mut formatted = Styled::new();
+            formatted.push(b"x");
+            formatted.write_styled(Role::LineNumber, format_args!("{n}"));
+            assert_eq!(direct, formatted);
+        }
     }
 
     fn sample() -> Styled {

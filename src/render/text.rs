@@ -84,6 +84,11 @@ fn def_place(tally: &FileTally) -> Vec<u8> {
     place
 }
 
+/// Bytes a page's body is given room for at first: a page of the default
+/// budget (1,500 tokens) is about 6 KB, and growing it from nothing took
+/// a dozen copies (#11).
+const PAGE_CAPACITY: usize = 8 * 1024;
+
 /// One file on a page, as the text page shows it.
 #[derive(Debug, Clone, Copy)]
 pub struct Block<'a> {
@@ -106,7 +111,9 @@ pub struct Block<'a> {
 pub fn file_block(out: &mut Styled, block: &Block<'_>) {
     let tally = block.tally;
     out.push_styled(Role::Path, &tally.path);
-    let _ = write!(out, "  ({}x)", tally.hits);
+    out.push(b"  (");
+    out.push_decimal(tally.hits);
+    out.push(b"x)");
     if tally.def_lines > 0 {
         out.push(b" [def]");
     }
@@ -136,6 +143,15 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
         }
         out.push(b"\n");
     }
+    if block.defs.is_empty() {
+        // No definitions, no headings: the lines are one group, in order
+        // (what `group` would make of them, without its vectors). Every
+        // block is laid out so before its file is parsed (#11).
+        for quote in quotes {
+            quote_line(out, "  ", quote);
+        }
+        return;
+    }
     for g in group(&quotes, block.defs) {
         let indent = match g.def {
             Some(def) => {
@@ -154,10 +170,18 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
 
 /// Writes a definition's heading, `KIND NAME (A-B)`, without a line end.
 pub(crate) fn heading(out: &mut Styled, def: &Def) {
-    out.write_styled(
-        Role::Heading,
-        format_args!("{} ({}-{})", def.title(), def.start_line, def.end_line),
-    );
+    let start = out.len();
+    if let Some(label) = def.title_label() {
+        out.push(label.as_bytes());
+        out.push(b" ");
+    }
+    out.push(def.name.as_bytes());
+    out.push(b" (");
+    out.push_decimal(u64::from(def.start_line));
+    out.push(b"-");
+    out.push_decimal(u64::from(def.end_line));
+    out.push(b")");
+    out.style_from(start, Role::Heading);
 }
 
 /// Writes `INDENT LINE: TEXT`, with the cut marker when the line was cut;
@@ -171,7 +195,9 @@ pub fn quote_line(out: &mut Styled, indent: &str, quote: &Quote) {
             format_args!("{}-{}", quote.line, quote.last_line),
         );
     } else {
-        out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+        let start = out.len();
+        out.push_decimal(quote.line);
+        out.style_from(start, Role::LineNumber);
     }
     out.push(b": ");
     quote_text(out, quote);
@@ -403,7 +429,7 @@ pub struct Page {
 
 /// Renders the whole page.
 pub fn page(report: &Report<'_>) -> Page {
-    let mut body = Styled::new();
+    let mut body = Styled::with_capacity(PAGE_CAPACITY);
     for (i, slot) in report.span().slots.iter().enumerate() {
         let ranked = &report.ranked[slot.file];
         let lines = if report.files_only { 0 } else { slot.lines };
@@ -420,11 +446,9 @@ pub fn page(report: &Report<'_>) -> Page {
     body.push_styled(Role::Frame, &footer(report));
     let draft = header(report, 0, None).len() + body.len();
     let estimate = tokens(draft + tokens(draft).to_string().len() - 1);
-    let mut out = Styled::new();
-    out.push_styled(
-        Role::Frame,
-        &header(report, estimate, Some(report.elapsed_ms)),
-    );
+    let header = header(report, estimate, Some(report.elapsed_ms));
+    let mut out = Styled::with_capacity(header.len() + body.len());
+    out.push_styled(Role::Frame, &header);
     out.append(&body);
     Page {
         text: out,

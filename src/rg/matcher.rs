@@ -88,6 +88,15 @@ impl Matcher {
     /// to `spans`.
     pub fn spans(&self, line: &[u8], spans: &mut Vec<(usize, usize)>) {
         match &self.engine {
+            Engine::Literal(finder) if line.len() < SHORT_LINE => {
+                let needle = finder.needle();
+                let mut from = 0;
+                while let Some(at) = find_short(&line[from..], needle) {
+                    let start = from + at;
+                    spans.push((start, start + needle.len()));
+                    from = start + needle.len();
+                }
+            }
             Engine::Literal(finder) => {
                 let len = finder.needle().len();
                 spans.extend(finder.find_iter(line).map(|at| (at, at + len)));
@@ -109,6 +118,27 @@ impl Matcher {
             }
         }
     }
+}
+
+/// Lines shorter than this (most source lines) are searched for a fixed
+/// string from each occurrence of its first byte: on so short a
+/// haystack, memmem's searcher costs more to set going (a rolling hash
+/// over every byte) than the comparisons do (#11).
+const SHORT_LINE: usize = 64;
+
+/// The first occurrence of the non-empty `needle` in `haystack`.
+fn find_short(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, _) = needle.split_first()?;
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    let mut at = 0;
+    while at <= last_start {
+        at += memchr::memchr(first, &haystack[at..=last_start])?;
+        if haystack[at..].starts_with(needle) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -166,6 +196,14 @@ mod tests {
             ("é", "café é"),
             ("a.b(", "a.b( axb( a.b("),
             ("needle", "no match here"),
+            // Past SHORT_LINE, the same answers from memmem's searcher.
+            ("aa", &"aaaaa".repeat(20)),
+            ("aba", &"abababa ".repeat(12)),
+            (
+                "Searcher",
+                &"use grep::searcher::{Searcher, SearcherBuilder};".repeat(3),
+            ),
+            ("é", &"café é ".repeat(12)),
         ] {
             let fixed = Matcher::new(&SearchFlags {
                 fixed_strings: true,

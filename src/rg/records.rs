@@ -88,6 +88,13 @@ impl RecordReader {
         None
     }
 
+    /// Whether pieces of a record are waiting for the rest: only then can
+    /// the next record [`RecordReader::feed`] returns span several lines
+    /// (a path with a newline); otherwise it comes from the line fed alone.
+    pub fn holds_pieces(&self) -> bool {
+        !self.joined && !self.carry.is_empty()
+    }
+
     /// Counts the lines left over at the end of output, which formed no
     /// record, and returns every unparsed line.
     pub fn finish(&mut self) -> u64 {
@@ -260,5 +267,26 @@ mod tests {
             )]
         );
         assert_eq!(unparsed, 1);
+    }
+
+    #[test]
+    fn pieces_are_held_only_between_the_lines_of_one_record() {
+        let mut reader = RecordReader::default();
+        let mut held = Vec::new();
+        for line in [
+            &b"a.rs\x001:x\n"[..],
+            b"dir/a\n",
+            b"b\x002:y\n",
+            b"c.rs\x003:z\n",
+        ] {
+            held.push(reader.holds_pieces());
+            let joined = matches!(
+                reader.feed(line),
+                Some(Record::Line { path, .. }) if path.contains(&b'\n')
+            );
+            held.push(joined);
+        }
+        // Before each line, then whether its record holds a newline.
+        assert_eq!(held, [false, false, false, false, true, true, false, false]);
     }
 }

@@ -129,8 +129,11 @@ fn fold_records<'s>(
     let mut matcher: Option<Option<Matcher>> = None;
     let mut complete = true;
     let outcome = run_plain(&settings.rg, &flags.records(), |line| {
+        // A record read from one line has no newline in its path: only
+        // one joined from pieces is looked through for one (#11).
+        let pieces = reader.holds_pieces();
         if let Some(record) = reader.feed(line) {
-            complete = !is_garbage(&record)
+            complete = !(pieces && is_garbage(&record))
                 && match matcher.get_or_insert_with(|| Matcher::new(flags)) {
                     Some(matcher) => fold.push_record(record, matcher),
                     None => false,
@@ -155,7 +158,7 @@ fn fold_records<'s>(
 fn is_garbage(record: &Record<'_>) -> bool {
     use std::os::unix::ffi::OsStrExt;
     match record {
-        Record::Line { path, .. } if path.contains(&b'\n') => {
+        Record::Line { path, .. } if memchr::memchr(b'\n', path).is_some() => {
             std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path)).is_err()
         }
         _ => false,

@@ -319,7 +319,12 @@ fn keep_best(
 ) {
     let score = signals.score();
     if quotes.len() >= keep {
-        // Lines arrive in order, so an equal score never displaces.
+        // Lines arrive in order, so an equal score never displaces. Most
+        // lines of a file displace nothing: that is settled first, by
+        // scores alone (#11).
+        if !quotes.iter().any(|q| q.score < score) {
+            return;
+        }
         let Some((worst, _)) = quotes
             .iter()
             .enumerate()
@@ -327,9 +332,6 @@ fn keep_best(
         else {
             return;
         };
-        if quotes[worst].score >= score {
-            return;
-        }
         quotes.swap_remove(worst);
     }
     let (text, cut_before, cut_after) = cut_around(body, first_match.unwrap_or((0, 0)));

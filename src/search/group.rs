@@ -38,10 +38,12 @@ pub fn group<'a>(quotes: &[&'a Quote], defs: &'a [Def]) -> Vec<Group<'a>> {
             .find(|g| g.def.map(|d| d as *const Def) == def.map(|d| d as *const Def))
         {
             Some(g) => g.quotes.push(quote),
-            None => groups.push(Group {
-                def,
-                quotes: vec![quote],
-            }),
+            None => {
+                // Room for every line at once: a group never has more.
+                let mut lines = Vec::with_capacity(quotes.len());
+                lines.push(quote);
+                groups.push(Group { def, quotes: lines });
+            }
         }
     }
     groups

@@ -47,7 +47,7 @@ pub mod settings;
 pub mod structural;
 pub mod verify;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
@@ -111,7 +111,7 @@ fn ranked(
         repro,
         file_command,
         rg: Some((&flags, plain)),
-        defs: HashMap::new(),
+        defs: BTreeMap::new(),
         structural: None,
         since,
     };
@@ -173,7 +173,7 @@ pub struct Tallied<'f> {
     pub rg: Option<(&'f SearchFlags, Plain)>,
     /// Definitions already parsed, by path: [`refine`] uses them instead
     /// of parsing again.
-    pub defs: HashMap<Vec<u8>, Vec<Def>>,
+    pub defs: BTreeMap<Vec<u8>, Vec<Def>>,
     /// Set for a structural search.
     pub structural: Option<render::Structural>,
     /// When the search started, less [`verify::CLOCK_SLACK`]: a shown

@@ -104,17 +104,21 @@ pub struct Omitted {
 
 /// Counts what `page` leaves out of `ranked`.
 pub fn omitted(ranked: &[Ranked], page: &PageSpan) -> Omitted {
-    let on_page: std::collections::HashSet<usize> = page.slots.iter().map(|s| s.file).collect();
+    let mut on_page = vec![false; ranked.len()];
+    for slot in &page.slots {
+        on_page[slot.file] = true;
+    }
+    let shown = on_page.iter().filter(|&&on| on).count();
     let lines = page
         .slots
         .iter()
         .map(|s| ranked[s.file].tally.hits.saturating_sub(s.lines as u64))
         .sum();
     let def_files = (0..ranked.len())
-        .filter(|i| !on_page.contains(i) && ranked[*i].tally.def_lines > 0)
+        .filter(|&i| !on_page[i] && ranked[i].tally.def_lines > 0)
         .collect();
     Omitted {
-        files: ranked.len() - on_page.len(),
+        files: ranked.len() - shown,
         lines,
         def_files,
     }

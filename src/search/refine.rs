@@ -11,7 +11,7 @@ use crate::search::page::PageSpan;
 use crate::search::path_of;
 use crate::search::rank::{Ranked, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
 use crate::search::settings::SearchSettings;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 /// What the parser's pass leaves for the stages after it.
@@ -22,8 +22,11 @@ pub struct Refined {
     pub defs: Vec<Vec<Def>>,
     /// The modification time of each file stat'ed for the parse, by its
     /// index in `ranked`, when nothing had to be parsed (a warm page):
-    /// [`verify`](crate::search::verify) need not stat it again.
-    pub modified: HashMap<usize, SystemTime>,
+    /// [`verify`](crate::search::verify) need not stat it again. A
+    /// `BTreeMap`, as every map of these stages: a `HashMap` seeds its
+    /// hasher with a `getrandom` system call and hashes each key with
+    /// SipHash, for a few dozen keys (#11).
+    pub modified: BTreeMap<usize, SystemTime>,
 }
 
 /// The definitions of the files on `span`, after the parser's corrections
@@ -35,7 +38,7 @@ pub fn refine(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
-    known: &HashMap<Vec<u8>, Vec<Def>>,
+    known: &BTreeMap<Vec<u8>, Vec<Def>>,
 ) -> Refined {
     if settings.files_only || settings.lexical {
         return Refined::default();
@@ -68,11 +71,11 @@ fn parse_page(
     settings: &SearchSettings,
     ranked: &[Ranked],
     span: &PageSpan,
-    known: &HashMap<Vec<u8>, Vec<Def>>,
+    known: &BTreeMap<Vec<u8>, Vec<Def>>,
 ) -> Refined {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
-    let mut modified = HashMap::new();
+    let mut modified = BTreeMap::new();
     let (mut slots, mut files, mut metas, mut needs) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, slot) in span.slots.iter().enumerate() {

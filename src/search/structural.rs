@@ -10,7 +10,7 @@
 //! and what I6 accounts for). Definitions come from the same trees, so no
 //! file is parsed twice. Everything after this is the ranked pipeline's.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -38,7 +38,7 @@ pub struct Gathered {
     pub parsed: u64,
     /// Definitions holding the matches of the files with matches, from
     /// the same parse, by path.
-    pub defs: HashMap<Vec<u8>, Vec<Def>>,
+    pub defs: BTreeMap<Vec<u8>, Vec<Def>>,
     /// Set when rg could not list everything (exit 3).
     pub partial: Option<ExitStatus>,
 }

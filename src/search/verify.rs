@@ -12,7 +12,7 @@
 //! that still matches. The counts stay rg's, from its pass; the caller
 //! warns once, naming the files.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -35,7 +35,7 @@ pub fn verify_page(
     since: SystemTime,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
-    modified: &HashMap<usize, SystemTime>,
+    modified: &BTreeMap<usize, SystemTime>,
 ) -> Vec<Vec<u8>> {
     let mut changed = Vec::new();
     for slot in &mut span.slots {

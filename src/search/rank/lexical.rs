@@ -46,9 +46,13 @@ pub const MAX_OCCURRENCES: usize = 8;
 /// `name` must satisfy [`is_identifier`]; any other `name` gives `false`.
 /// Only the first [`MAX_SCAN`] bytes of `line` are looked at.
 pub fn defines(lang: Lang, line: &[u8], name: &[u8]) -> bool {
-    if !is_identifier(name) {
-        return false;
-    }
+    is_identifier(name) && defines_identifier(lang, line, name)
+}
+
+/// [`defines`] for a `name` the caller has checked with [`is_identifier`]
+/// once, rather than once per line (the ranker asks it of every matching
+/// line, #11). Given any other `name`, the answer means nothing.
+pub fn defines_identifier(lang: Lang, line: &[u8], name: &[u8]) -> bool {
     let line = trim_newline(&line[..line.len().min(MAX_SCAN)]);
     let indent = line
         .iter()

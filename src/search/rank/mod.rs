@@ -111,7 +111,13 @@ pub struct Scorer {
 
 impl Scorer {
     pub fn new(query: &Query) -> Scorer {
-        let name = query.name.as_ref().map(|n| n.as_bytes().to_vec());
+        // Only an identifier can be defined: checked here once, so that
+        // each line asks the lexical rules without checking it again.
+        let name = query
+            .name
+            .as_ref()
+            .map(|n| n.as_bytes().to_vec())
+            .filter(|n| lexical::is_identifier(n));
         let key_source = query.name.as_deref().unwrap_or(&query.anchor);
         Scorer {
             name,
@@ -150,7 +156,7 @@ impl Scorer {
             }
         }
         if let (Some(lang), Some(name)) = (lang, &self.name) {
-            if lexical::defines(lang, line, name) {
+            if lexical::defines_identifier(lang, line, name) {
                 if is_indented_assignment(line, name) || is_field(lang, line, name) {
                     signals.weak_def = true;
                 } else {
