@@ -258,17 +258,23 @@ pub fn present(
     };
     let shown = emit(settings, &report, outputs, out, err)?;
     remember::record(settings, &shown, err)?;
-    let status = if ranked.is_empty() && partial.is_none() {
-        ExitStatus::NoMatch
-    } else {
-        partial.unwrap_or(ExitStatus::Shown)
-    };
+    let status = exit_status(&ranked, partial);
     // The process exits once the page is out, and the kernel takes its
     // memory back at once: freeing the tallies, pages and definitions
     // chunk by chunk would only delay the exit (#11).
     std::mem::forget((report, recalled, shown));
     std::mem::forget((memory, ranked, pages, defs));
     Ok(status)
+}
+
+/// The search's exit status: `partial` when some paths could not be
+/// searched, else no match when nothing matched, else shown.
+fn exit_status(ranked: &[Ranked], partial: Option<ExitStatus>) -> ExitStatus {
+    if ranked.is_empty() && partial.is_none() {
+        ExitStatus::NoMatch
+    } else {
+        partial.unwrap_or(ExitStatus::Shown)
+    }
 }
 
 /// The multi-word fallback ranked by meaning: the files `scout smart`
