@@ -29,6 +29,7 @@
 //! one.
 
 use crate::lang::Lang;
+use crate::rg::find_short;
 
 /// Bytes of a line that are examined; the rest is ignored. A definition
 /// worth ranking never starts this far into a line (minified files have
@@ -63,7 +64,7 @@ pub fn defines_identifier(lang: Lang, line: &[u8], name: &[u8]) -> bool {
     }
     let mut from = indent;
     let mut seen = 0;
-    while let Some(offset) = find(&line[from..], name) {
+    while let Some(offset) = find_short(&line[from..], name) {
         let start = from + offset;
         let end = start + name.len();
         let before_ok = start == 0 || !is_word_byte(line[start - 1]);
@@ -443,7 +444,7 @@ fn function_value(value: &[u8]) -> bool {
     }
     match c.peek() {
         Some(b'(') => match c.group(b'(', b')') {
-            Group::Closed => c.eat(b"=>") || (c.eat(b":") && find(c.rest(), b"=>").is_some()),
+            Group::Closed => c.eat(b"=>") || (c.eat(b":") && find_short(c.rest(), b"=>").is_some()),
             Group::Open => true,
             Group::Absent => false,
         },
@@ -890,7 +891,7 @@ fn c_function_or_variable(site: &Site, mut c: Cursor) -> bool {
 /// definition: nothing (the body is on the next line), `{`, a constructor
 /// initialiser, a trailing return type, or qualifiers; never a `;`.
 fn c_after_parameters(rest: &[u8]) -> bool {
-    let rest = match find(rest, b"//").or_else(|| find(rest, b"/*")) {
+    let rest = match find_short(rest, b"//").or_else(|| find_short(rest, b"/*")) {
         Some(i) => trim_end(&rest[..i]),
         None => trim_end(rest),
     };
@@ -1237,7 +1238,7 @@ fn ends_with_word(s: &[u8], word: &[u8]) -> bool {
 
 fn contains_word(s: &[u8], word: &[u8]) -> bool {
     let mut from = 0;
-    while let Some(i) = find(&s[from..], word) {
+    while let Some(i) = find_short(&s[from..], word) {
         let start = from + i;
         let end = start + word.len();
         if (start == 0 || !is_word_byte(s[start - 1]))
@@ -1248,21 +1249,6 @@ fn contains_word(s: &[u8], word: &[u8]) -> bool {
         from = start + 1;
     }
     false
-}
-
-/// The first index of `needle` (non-empty) in `haystack`.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, _) = needle.split_first()?;
-    let last_start = haystack.len().checked_sub(needle.len())?;
-    let mut i = 0;
-    while i <= last_start {
-        i += memchr::memchr(first, &haystack[i..=last_start])?;
-        if haystack[i..].starts_with(needle) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
 }
 
 /// Whether a bracketed group starts at the cursor and closes on the line.
