@@ -22,13 +22,33 @@ use std::io::{self, Write};
 use super::style::{Painter, Role, Styled};
 use crate::smart::page::{Hit, Page};
 
+/// Characters of the question the header quotes: a longer one (a pasted
+/// log, say) would spend the budget on the page's first line. The JSON
+/// document keeps it whole.
+const QUESTION_SHOWN: usize = 200;
+
+/// The question as the header quotes it: whole, or its first
+/// [`QUESTION_SHOWN`] characters and how many more there were.
+pub fn quoted_question(question: &str) -> String {
+    match question.char_indices().nth(QUESTION_SHOWN) {
+        None => format!("{question:?}"),
+        Some((cut, _)) => {
+            let more = question[cut..].chars().count();
+            format!(
+                "{:?} (+{more} more characters)",
+                format!("{}…", &question[..cut])
+            )
+        }
+    }
+}
+
 /// Writes the header: the question, the candidate set, hits, tokens, time.
 fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
     out.write_styled(
         Role::Frame,
         format_args!(
-            "smart: {:?}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
-            page.question,
+            "smart: {}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
+            quoted_question(&page.question),
             page.candidates.files,
             page.candidates.searched,
             page.candidates.read,
@@ -125,4 +145,21 @@ pub fn write_text(out: &mut dyn Write, page: &Page) -> io::Result<()> {
 pub fn write_json(out: &mut dyn Write, page: &Page) -> io::Result<()> {
     serde_json::to_writer(&mut *out, page)?;
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_question_is_quoted_in_part_and_says_how_much_is_left() {
+        assert_eq!(quoted_question("where \"x\" is"), r#""where \"x\" is""#);
+        let exact = "é".repeat(QUESTION_SHOWN);
+        assert_eq!(quoted_question(&exact), format!("{exact:?}"));
+        let long = format!("{exact}tail");
+        assert_eq!(
+            quoted_question(&long),
+            format!("\"{exact}…\" (+4 more characters)")
+        );
+    }
 }

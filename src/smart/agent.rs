@@ -302,8 +302,8 @@ fn write_hits(
     }
     writeln!(
         out,
-        "smart: {:?}  agent: {command}  turns: {turns}  hits: {}",
-        settings.question,
+        "smart: {}  agent: {command}  turns: {turns}  hits: {}",
+        crate::render::smart::quoted_question(&settings.question),
         hits.len()
     )?;
     for (i, hit) in hits.iter().enumerate() {
