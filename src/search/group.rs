@@ -21,6 +21,10 @@ pub struct Group<'a> {
     pub quotes: Vec<&'a Quote>,
 }
 
+/// Lines a new group has room for before it grows (a file's quotes on a
+/// default page are at most 8).
+const GROUP_ROOM: usize = 8;
+
 /// Groups `quotes` (in display order) by their innermost enclosing
 /// definition of more than one line: a one-line definition
 /// (`pub type Word = u32;`) is its own quoted line, and a heading above it
@@ -39,8 +43,11 @@ pub fn group<'a>(quotes: &[&'a Quote], defs: &'a [Def]) -> Vec<Group<'a>> {
         {
             Some(g) => g.quotes.push(quote),
             None => {
-                // Room for every line at once: a group never has more.
-                let mut lines = Vec::with_capacity(quotes.len());
+                // Room for a usual page's lines at once (a file keeps a
+                // few), but never for all of them in every group: with
+                // thousands of lines, one per definition, that would be
+                // quadratic.
+                let mut lines = Vec::with_capacity(quotes.len().min(GROUP_ROOM));
                 lines.push(quote);
                 groups.push(Group { def, quotes: lines });
             }
@@ -103,6 +110,17 @@ mod tests {
             line,
             ..Quote::default()
         }
+    }
+
+    #[test]
+    fn a_line_in_each_of_many_definitions_reserves_room_for_a_few_only() {
+        let defs: Vec<Def> = (0..2000).map(|i| def("f", 3 * i + 1, 3 * i + 3)).collect();
+        let quotes: Vec<Quote> = (0..2000).map(|i| quote(3 * i + 2)).collect();
+        let refs: Vec<&Quote> = quotes.iter().collect();
+        let groups = group(&refs, &defs);
+        assert_eq!(groups.len(), 2000);
+        let reserved: usize = groups.iter().map(|g| g.quotes.capacity()).sum();
+        assert!(reserved <= 2000 * GROUP_ROOM, "{reserved} lines reserved");
     }
 
     #[test]
