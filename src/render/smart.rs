@@ -20,6 +20,7 @@
 use std::io::{self, Write};
 
 use super::style::{Painter, Role, Styled};
+use crate::smart::agent::AgentHit;
 use crate::smart::page::{Hit, Page};
 
 /// Characters of the question the header quotes: a longer one (a pasted
@@ -34,8 +35,9 @@ pub fn quoted_question(question: &str) -> String {
         None => format!("{question:?}"),
         Some((cut, _)) => {
             let more = question[cut..].chars().count();
+            let unit = if more == 1 { "character" } else { "characters" };
             format!(
-                "{:?} (+{more} more characters)",
+                "{:?} (+{more} more {unit})",
                 format!("{}…", &question[..cut])
             )
         }
@@ -147,6 +149,48 @@ pub fn write_json(out: &mut dyn Write, page: &Page) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
+/// What an agent answered (`scout smart --agent`), as it is printed.
+pub struct Answer<'a> {
+    pub question: &'a str,
+    /// The agent's command, as configured.
+    pub agent: &'a str,
+    pub turns: usize,
+    pub hits: &'a [AgentHit],
+}
+
+/// Writes an agent's answer: a header like the page's, then each hit and
+/// its why.
+pub fn write_answer_text(out: &mut dyn Write, answer: &Answer) -> io::Result<()> {
+    writeln!(
+        out,
+        "smart: {}  agent: {}  turns: {}  hits: {}",
+        quoted_question(answer.question),
+        answer.agent,
+        answer.turns,
+        answer.hits.len()
+    )?;
+    for (i, hit) in answer.hits.iter().enumerate() {
+        match hit.line {
+            Some(line) => writeln!(out, "{:2}. {}:{line}", i + 1, hit.path)?,
+            None => writeln!(out, "{:2}. {}", i + 1, hit.path)?,
+        }
+        writeln!(out, "    why: {}", hit.why)?;
+    }
+    Ok(())
+}
+
+/// Writes an agent's answer as one JSON document and a newline (keys in
+/// order, as in every `serde_json::Value`).
+pub fn write_answer_json(out: &mut dyn Write, answer: &Answer) -> io::Result<()> {
+    let document = serde_json::json!({
+        "question": answer.question,
+        "agent": answer.agent,
+        "turns": answer.turns,
+        "hits": answer.hits,
+    });
+    writeln!(out, "{document}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +205,6 @@ mod tests {
             quoted_question(&long),
             format!("\"{exact}…\" (+4 more characters)")
         );
+        assert!(quoted_question(&format!("{exact}!")).ends_with("(+1 more character)"));
     }
 }

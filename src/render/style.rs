@@ -80,8 +80,9 @@ impl Styled {
     }
 
     /// Room for `bytes` plain bytes, and for the roles of that much
-    /// text (a page gives one to about every 40 bytes: a path, a line
-    /// number, a quote), so that neither grows while it is written.
+    /// text (one for every 32 bytes: a page gives one to about every 40,
+    /// a path, a line number, a quote), so that neither grows while it is
+    /// written.
     pub fn with_capacity(bytes: usize) -> Styled {
         Styled {
             bytes: Vec::with_capacity(bytes),

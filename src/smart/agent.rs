@@ -177,7 +177,17 @@ pub fn delegate(settings: &SmartSettings, out: &mut dyn Write) -> Result<ExitSta
     let _ = child.wait();
     let (hits, turns) = outcome?;
     let hits: Vec<AgentHit> = hits.into_iter().take(settings.max_results).collect();
-    write_hits(out, settings, command, turns, &hits)?;
+    let answer = crate::render::smart::Answer {
+        question: &settings.question,
+        agent: command,
+        turns,
+        hits: &hits,
+    };
+    if settings.json {
+        crate::render::smart::write_answer_json(out, &answer)?;
+    } else {
+        crate::render::smart::write_answer_text(out, &answer)?;
+    }
     Ok(if hits.is_empty() {
         ExitStatus::NoMatch
     } else {
@@ -280,40 +290,6 @@ fn run_turn(scout: &std::path::Path, args: &[Value], turn: usize) -> Result<Valu
         text.push_str("\n[output cut]");
     }
     Ok(json!({"turn": turn, "exit": output.status.code(), "output": text}))
-}
-
-/// Prints the agent's hits, as text or as one JSON document.
-fn write_hits(
-    out: &mut dyn Write,
-    settings: &SmartSettings,
-    command: &str,
-    turns: usize,
-    hits: &[AgentHit],
-) -> Result<()> {
-    if settings.json {
-        let document = json!({
-            "question": settings.question,
-            "agent": command,
-            "turns": turns,
-            "hits": hits,
-        });
-        writeln!(out, "{document}")?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "smart: {}  agent: {command}  turns: {turns}  hits: {}",
-        crate::render::smart::quoted_question(&settings.question),
-        hits.len()
-    )?;
-    for (i, hit) in hits.iter().enumerate() {
-        match hit.line {
-            Some(line) => writeln!(out, "{:2}. {}:{line}", i + 1, hit.path)?,
-            None => writeln!(out, "{:2}. {}", i + 1, hit.path)?,
-        }
-        writeln!(out, "    why: {}", hit.why)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
