@@ -13,6 +13,7 @@
 //!
 //! `main` only calls [`run`] and maps its outcome to an exit code.
 
+pub mod bytes;
 pub mod cli;
 pub mod commands;
 pub mod defs;

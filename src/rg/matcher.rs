@@ -9,6 +9,7 @@
 //! A pattern the crate cannot compile exactly as rg would gets no matcher,
 //! and the search reads `--json` instead.
 
+use crate::bytes::find_short;
 use memchr::memmem::Finder;
 use regex::bytes::{Regex, RegexBuilder};
 
@@ -125,23 +126,6 @@ impl Matcher {
 /// haystack, memmem's searcher costs more to set going (a rolling hash
 /// over every byte) than the comparisons do (#11).
 const SHORT_LINE: usize = 64;
-
-/// The first occurrence of the non-empty `needle` in `haystack`, found
-/// from each occurrence of its first byte: on a short haystack (a line,
-/// a name) quicker than building a searcher.
-pub fn find_short(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, _) = needle.split_first()?;
-    let last_start = haystack.len().checked_sub(needle.len())?;
-    let mut at = 0;
-    while at <= last_start {
-        at += memchr::memchr(first, &haystack[at..=last_start])?;
-        if haystack[at..].starts_with(needle) {
-            return Some(at);
-        }
-        at += 1;
-    }
-    None
-}
 
 #[cfg(test)]
 mod tests {

@@ -28,8 +28,8 @@
 //! linear in the line, so a minified 50 KB line costs the same as a short
 //! one.
 
+use crate::bytes::find_short;
 use crate::lang::Lang;
-use crate::rg::find_short;
 
 /// Bytes of a line that are examined; the rest is ignored. A definition
 /// worth ranking never starts this far into a line (minified files have
