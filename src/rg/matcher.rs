@@ -9,11 +9,11 @@
 //! A pattern the crate cannot compile exactly as rg would gets no matcher,
 //! and the search reads `--json` instead.
 
-use crate::bytes::find_short;
 use memchr::memmem::Finder;
 use regex::bytes::{Regex, RegexBuilder};
 
 use super::SearchFlags;
+use crate::bytes::find_short;
 
 /// rg's own default for the compiled size of a regex (`--regex-size-limit`).
 const SIZE_LIMIT: usize = 100 << 20;
