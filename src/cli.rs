@@ -1013,15 +1013,6 @@ mod fuzz {
     use super::*;
     use proptest::prelude::*;
 
-    fn config() -> ProptestConfig {
-        let mut config = ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 256;
-        }
-        config.failure_persistence = None;
-        config
-    }
-
     fn word() -> impl Strategy<Value = String> {
         prop_oneof![
             "[a-zA-Z0-9_./ $-]{0,10}",
@@ -1033,7 +1024,7 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(crate::testing::proptest_config(256))]
 
         #[test]
         fn the_fast_path_agrees_with_clap(

@@ -30,6 +30,8 @@ pub mod setup;
 pub mod shell;
 pub mod smart;
 pub mod structural;
+#[cfg(test)]
+mod testing;
 pub mod views;
 
 use std::ffi::OsString;

@@ -897,15 +897,6 @@ mod fuzz {
     use proptest::prelude::*;
     use serde_json::Map;
 
-    fn config() -> ProptestConfig {
-        let mut config = ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 64;
-        }
-        config.failure_persistence = None;
-        config
-    }
-
     /// A JSON value of any shape, a few levels deep.
     fn value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
@@ -943,7 +934,7 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(crate::testing::proptest_config(64))]
 
         #[test]
         fn any_text_is_a_request_or_a_problem(text in any::<String>()) {
