@@ -158,7 +158,7 @@ fn fold_records<'s>(
 fn is_garbage(record: &Record<'_>) -> bool {
     use std::os::unix::ffi::OsStrExt;
     match record {
-        Record::Line { path, .. } if memchr::memchr(b'\n', path).is_some() => {
+        Record::Line { path, .. } if path.contains(&b'\n') => {
             std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path)).is_err()
         }
         _ => false,

@@ -1,10 +1,10 @@
 //! Units of retrieval: each definition of a parsed candidate file but its
 //! namespaces and modules (or the whole file when no other definition is
-//! left), with its fields: the name split
-//! into words, its doc comment or docstring, the path's segments, and the
-//! identifiers and comments of its body. A field keeps, per concept, the
-//! weighted number of words that are one of the concept's forms, its
-//! length in words, and the code words that matched (for the why).
+//! left), with its fields: the name split into words, its doc comment or
+//! docstring, the path's segments, and the identifiers and comments of
+//! its body. A field keeps, per concept, the weighted number of words
+//! that are one of the concept's forms, its length in words, and the code
+//! words that matched (for the why).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
