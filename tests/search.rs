@@ -1274,3 +1274,54 @@ fn a_fallback_smart_cannot_rank_points_to_scout_smart() {
         run.describe()
     );
 }
+
+#[test]
+fn a_long_question_as_a_query_is_repeated_in_part_and_the_page_keeps_its_budget() {
+    let fx = Fixture::new();
+    for i in 0..40 {
+        fx.write(
+            format!("src/m{i}.py"),
+            "# the reader stops after the last record\ndef f():\n    return 1\n".repeat(3),
+        );
+    }
+    let sentence = "where does the reader stop after the last record was read";
+    let question = vec![sentence; 40].join(" ");
+    let run = fx.run(&["search", &question, "--budget-tokens", "400"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(
+        out.len() <= 400 * 4,
+        "{} bytes over a 1,600-byte budget\n{}",
+        out.len(),
+        run.describe()
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let more = question.chars().count() - 200;
+    assert!(
+        lines[0].starts_with("query: where does")
+            && lines[0].contains(&format!("… (+{more} more characters)  kind=literal")),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        lines[1].contains(&format!(
+            "…\" (+{more} more characters); showing lines with any of its 10 words"
+        )),
+        "each word once: {}",
+        run.describe()
+    );
+    assert!(
+        out.contains("files not shown: the same command with --page 2"),
+        "{}",
+        run.describe()
+    );
+    let repro = lines.iter().find(|l| l.starts_with("repro: ")).unwrap();
+    assert_eq!(repro.matches("-e the ").count(), 1, "{}", run.describe());
+    // The JSON keeps the whole question and a runnable next command.
+    let json = fx.run(&["search", &question, "--budget-tokens", "400", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout()).unwrap();
+    assert_eq!(doc["query"], question.as_str());
+    assert!(doc["next"]
+        .as_str()
+        .is_some_and(|n| n.contains(sentence) && n.ends_with("--json --page 2")));
+}

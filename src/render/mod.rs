@@ -17,6 +17,52 @@ use crate::search::page::{Omitted, PageSpan};
 use crate::search::query::Query;
 use crate::search::rank::Ranked;
 
+/// Characters of a query or question that a page's header repeats, at
+/// most: a longer one (a pasted log, say) would spend the budget on the
+/// page's first lines. The JSON document keeps it whole.
+pub const TEXT_SHOWN: usize = 200;
+
+/// `text` as a header repeats it: whole, or its first [`TEXT_SHOWN`]
+/// characters, `…`, and how many more characters there were.
+pub fn shortened(text: &str) -> String {
+    cut(text, |head| head.to_string())
+}
+
+/// [`shortened`], in double quotes (Rust's escapes): `"abc"`, or
+/// `"abc…" (+12 more characters)`.
+pub fn quoted(text: &str) -> String {
+    cut(text, |head| format!("{head:?}"))
+}
+
+fn cut(text: &str, write: impl Fn(&str) -> String) -> String {
+    match text.char_indices().nth(TEXT_SHOWN) {
+        None => write(text),
+        Some((at, _)) => {
+            let more = text[at..].chars().count();
+            let unit = if more == 1 { "character" } else { "characters" };
+            format!(
+                "{} (+{more} more {unit})",
+                write(&format!("{}…", &text[..at]))
+            )
+        }
+    }
+}
+
+/// Bytes of a scout command a footer repeats, at most: past them (a long
+/// question typed as a query), it names the command instead of writing it
+/// again. The JSON's `next` is always the whole command.
+pub const COMMAND_SHOWN: usize = 400;
+
+/// The footer's way to page `n` of `command`: the command itself, or, when
+/// it is longer than [`COMMAND_SHOWN`], a sentence saying what to add.
+pub fn page_command(command: &str, n: usize) -> String {
+    if command.len() > COMMAND_SHOWN {
+        format!("the same command with --page {n}")
+    } else {
+        format!("{command} --page {n}")
+    }
+}
+
 /// Everything one page of `scout search` shows.
 #[derive(Debug)]
 pub struct Report<'a> {
@@ -98,8 +144,33 @@ impl Report<'_> {
         self.seen.iter().map(|s| s.len() as u64).sum()
     }
 
-    /// The command for page `n`.
+    /// The command for page `n`, as the footer writes it.
     pub fn page_command(&self, n: usize) -> String {
-        format!("{} --page {n}", self.command)
+        page_command(&self.command, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_text_is_repeated_in_part_and_says_how_much_is_left() {
+        assert_eq!(quoted("where \"x\" is"), r#""where \"x\" is""#);
+        assert_eq!(shortened("where \"x\" is"), r#"where "x" is"#);
+        let exact = "é".repeat(TEXT_SHOWN);
+        assert_eq!(quoted(&exact), format!("{exact:?}"));
+        assert_eq!(shortened(&exact), exact);
+        let long = format!("{exact}tail");
+        assert_eq!(quoted(&long), format!("\"{exact}…\" (+4 more characters)"));
+        assert_eq!(shortened(&long), format!("{exact}… (+4 more characters)"));
+        assert!(quoted(&format!("{exact}!")).ends_with("(+1 more character)"));
+    }
+
+    #[test]
+    fn a_long_command_is_named_not_repeated() {
+        assert_eq!(page_command("scout search x", 2), "scout search x --page 2");
+        let long = format!("scout search '{}'", "word ".repeat(100));
+        assert_eq!(page_command(&long, 3), "the same command with --page 3");
     }
 }

@@ -23,34 +23,13 @@ use super::style::{Painter, Role, Styled};
 use crate::smart::agent::AgentHit;
 use crate::smart::page::{Hit, Page};
 
-/// Characters of the question the header quotes: a longer one (a pasted
-/// log, say) would spend the budget on the page's first line. The JSON
-/// document keeps it whole.
-const QUESTION_SHOWN: usize = 200;
-
-/// The question as the header quotes it: whole, or its first
-/// [`QUESTION_SHOWN`] characters and how many more there were.
-pub fn quoted_question(question: &str) -> String {
-    match question.char_indices().nth(QUESTION_SHOWN) {
-        None => format!("{question:?}"),
-        Some((cut, _)) => {
-            let more = question[cut..].chars().count();
-            let unit = if more == 1 { "character" } else { "characters" };
-            format!(
-                "{:?} (+{more} more {unit})",
-                format!("{}…", &question[..cut])
-            )
-        }
-    }
-}
-
 /// Writes the header: the question, the candidate set, hits, tokens, time.
 fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
     out.write_styled(
         Role::Frame,
         format_args!(
             "smart: {}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
-            quoted_question(&page.question),
+            super::quoted(&page.question),
             page.candidates.files,
             page.candidates.searched,
             page.candidates.read,
@@ -164,7 +143,7 @@ pub fn write_answer_text(out: &mut dyn Write, answer: &Answer) -> io::Result<()>
     writeln!(
         out,
         "smart: {}  agent: {}  turns: {}  hits: {}",
-        quoted_question(answer.question),
+        super::quoted(answer.question),
         answer.agent,
         answer.turns,
         answer.hits.len()
@@ -189,22 +168,4 @@ pub fn write_answer_json(out: &mut dyn Write, answer: &Answer) -> io::Result<()>
         "hits": answer.hits,
     });
     writeln!(out, "{document}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_long_question_is_quoted_in_part_and_says_how_much_is_left() {
-        assert_eq!(quoted_question("where \"x\" is"), r#""where \"x\" is""#);
-        let exact = "é".repeat(QUESTION_SHOWN);
-        assert_eq!(quoted_question(&exact), format!("{exact:?}"));
-        let long = format!("{exact}tail");
-        assert_eq!(
-            quoted_question(&long),
-            format!("\"{exact}…\" (+4 more characters)")
-        );
-        assert!(quoted_question(&format!("{exact}!")).ends_with("(+1 more character)"));
-    }
 }

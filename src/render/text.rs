@@ -345,7 +345,7 @@ pub struct Frame<'a> {
 pub fn reserve(frame: &Frame<'_>) -> usize {
     const NUMBERS: usize = 20;
     let header = "query:   kind=literal  hits= files=  shown= page=/  ~tok ms\n".len()
-        + frame.query.len()
+        + super::shortened(frame.query).len()
         + 7 * NUMBERS
         + frame.fallback.map_or(0, |f| f.len() + "fallback: \n".len())
         + if frame.structural {
@@ -353,7 +353,10 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
         } else {
             0
         };
-    let next = "+ files on earlier pages:  --page \n".len() + frame.command.len() + 2 * NUMBERS;
+    // The page number counted among the numbers, not as its one digit.
+    let next = "+ files on earlier pages: \n".len()
+        + (super::page_command(frame.command, 1).len() - 1)
+        + 2 * NUMBERS;
     let lines = "+ lines not quoted in these files: \n".len() + frame.file_command.len() + NUMBERS;
     let note = if frame.def_paths.is_empty() {
         0
@@ -376,7 +379,7 @@ fn header(report: &Report<'_>, tokens_estimate: usize, elapsed_ms: Option<u64>) 
         let _ = writeln!(
             out,
             "query: {}  kind=structural lang={}  matches={} files={} parsed={}  shown={}{} page={}/{}  ~{}tok{}",
-            report.query.text,
+            super::shortened(&report.query.text),
             structural.lang.name(),
             report.matches,
             report.ranked.len(),
@@ -396,7 +399,7 @@ fn header(report: &Report<'_>, tokens_estimate: usize, elapsed_ms: Option<u64>) 
     let _ = writeln!(
         out,
         "query: {}  kind={}  hits={} files={}  shown={}{} page={}/{}  ~{}tok{}",
-        report.query.text,
+        super::shortened(&report.query.text),
         report.query.kind.name(),
         report.hits,
         report.ranked.len(),

@@ -59,8 +59,8 @@ pub fn collect<'s>(
         let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
         if !second.files.is_empty() {
             fallback = Some(format!(
-                "no line has {:?}; showing lines with any of its {} words, case-insensitive",
-                query.text,
+                "no line has {}; showing lines with any of its {} words, case-insensitive",
+                crate::render::quoted(&query.text),
                 query.words.len()
             ));
         }

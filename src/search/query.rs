@@ -56,7 +56,9 @@ pub struct Query {
     /// The identifier whose definitions rank first, if there is one.
     pub name: Option<String>,
     /// The words of a multi-word literal query (for the any-word fallback
-    /// and term coverage); empty for single words and regexes.
+    /// and term coverage), each once whatever its case (the fallback
+    /// ignores case), in the order typed; empty for single words and
+    /// regexes.
     pub words: Vec<String>,
 }
 
@@ -75,7 +77,11 @@ impl Query {
         let name = identifier_in(&anchor);
         let words: Vec<String> = match kind {
             Kind::Literal | Kind::Symbol if text.split_whitespace().count() > 1 => {
-                text.split_whitespace().map(str::to_string).collect()
+                let mut seen = std::collections::BTreeSet::new();
+                text.split_whitespace()
+                    .filter(|w| seen.insert(w.to_lowercase()))
+                    .map(str::to_string)
+                    .collect()
             }
             _ => Vec::new(),
         };
@@ -478,6 +484,8 @@ mod tests {
         let multi = Query::plan("parse args", Kind::Auto, false, false);
         assert_eq!(multi.words, ["parse", "args"]);
         assert_eq!(multi.name, None);
+        let repeated = Query::plan("the cat and The dog the", Kind::Auto, false, false);
+        assert_eq!(repeated.words, ["the", "cat", "and", "dog"]);
     }
 
     #[test]
