@@ -205,12 +205,10 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
         "method_definition" => {
             let spec = by_name(node, DefKind::Method)?;
             // A method of an object literal inside a function is a local.
-            let in_object = node.parent().is_some_and(|p| p.kind() == "object");
-            Some(if in_object {
-                spec.outside_bodies()
-            } else {
-                spec
-            })
+            match node.parent().filter(|p| p.kind() == "object") {
+                Some(object) => Some(object_member(spec, object, src).outside_bodies()),
+                None => Some(spec),
+            }
         }
         "method_signature" | "abstract_method_signature" => by_name(node, DefKind::Method),
         "interface_declaration" => by_name(node, DefKind::Interface),
@@ -248,7 +246,11 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             {
                 return None;
             }
-            Some(Spec::new(DefKind::Method, key).outside_bodies())
+            let spec = Spec::new(DefKind::Method, key).outside_bodies();
+            Some(match node.parent().filter(|p| p.kind() == "object") {
+                Some(object) => object_member(spec, object, src),
+                None => spec,
+            })
         }
         "assignment_expression" => {
             // `Foo.prototype.bar = function () {}`, `exports.f = () => {}`.
@@ -272,6 +274,45 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
         }
         _ => None,
     }
+}
+
+/// A method of an object literal, named after the object where the object
+/// has a name: `api.get` for `const api = { get() {} }`, `actionZoom.perform`
+/// for `const actionZoom = register({ perform: () => {} })`,
+/// `module.exports.helper` for `module.exports = { helper() {} }`.
+fn object_member<'t>(mut spec: Spec<'t>, object: Node<'t>, src: &[u8]) -> Spec<'t> {
+    if let Some(owner) = object_name(object, src) {
+        let short = text(spec.name, src);
+        spec.text = Some(format!("{owner}.{short}"));
+        spec.short = Some(short);
+        spec.qualified = true;
+    }
+    spec
+}
+
+/// The name an object literal is known by: the variable or property it is
+/// assigned to, directly, as a call's argument (`register({…})`), or
+/// through `as` / `satisfies` / parentheses.
+fn object_name(object: Node, src: &[u8]) -> Option<String> {
+    let mut at = object.parent()?;
+    while matches!(
+        at.kind(),
+        "as_expression" | "satisfies_expression" | "parenthesized_expression"
+    ) {
+        at = at.parent()?;
+    }
+    if at.kind() == "arguments" {
+        at = at
+            .parent()
+            .filter(|c| c.kind() == "call_expression")?
+            .parent()?;
+    }
+    let name = match at.kind() {
+        "variable_declarator" => at.child_by_field_name("name")?,
+        "assignment_expression" => at.child_by_field_name("left")?,
+        _ => return None,
+    };
+    matches!(name.kind(), "identifier" | "member_expression").then(|| text(name, src))
 }
 
 fn go<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {

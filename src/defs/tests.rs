@@ -142,8 +142,10 @@ fn javascript_functions_in_consts_classes_and_prototypes() {
             (24, "method Widget.constructor 21-26"), // inside an arrow callback
             (29, "method Widget.render 28-31"),      // a local arrow is no definition
             (35, "method Widget.prototype.legacy 34-36"),
-            (40, "method helper 39-41"),
-            (42, "method other 42-42"),
+            (40, "method module.exports.helper 39-41"),
+            (42, "method module.exports.other 42-42"),
+            (48, "method actionZoom.perform 47-49"), // an argument of the call
+            (53, "function local 52-54"),            // an object inside is local
         ],
     );
 }
@@ -168,6 +170,7 @@ fn typescript_interfaces_types_enums_and_decorated_classes() {
             (35, "function dist 34-36"),
             (39, "function ext 39-39"),
             (41, "function typed 41-41"),
+            (45, "method handlers.onSave 44-46"), // through `satisfies`
         ],
     );
 }

@@ -41,3 +41,14 @@ module.exports = {
   },
   other: function () {},
 };
+
+export const actionZoom = register({
+  name: "zoom",
+  perform: (state) => {
+    return state;
+  },
+});
+
+function local() {
+  const api = { get() {} };
+}

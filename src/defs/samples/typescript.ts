@@ -39,3 +39,9 @@ namespace Geo {
 declare function ext(a: string): void;
 
 export const typed = <T,>(v: T): T => v;
+
+export const handlers = {
+  onSave(doc: string) {
+    return doc;
+  },
+} satisfies Handlers;
