@@ -20,6 +20,12 @@ plainest ranking rg's own counts give. The old fallback runs as
 `scout search QUESTION -l --json --budget-tokens 0` (its any-word fallback
 fires because no line holds the whole question).
 
+`--within` also splits the definition-level misses in two: for each
+question, smart's whole ranking (`--max-results 400`) is read, and the
+target's rank among the hits of its own file is reported: a target first
+within its file but not first overall lost on the choice of file; one
+ranked lower within its file lost on the choice of definition.
+
 `--questions bench/smart/questions-fresh.jsonl` scores the fresh set
 (split `fresh`: written after tuning, by someone who had not seen the
 ranking, and never tuned on).
@@ -73,6 +79,21 @@ def smart(binary, q, cwd):
         raise SystemExit(f"scout smart failed ({p.returncode}) on {q!r}: {p.stderr.decode()}")
     doc = json.loads(p.stdout) if p.stdout.strip() else {"hits": []}
     return doc["hits"], secs
+
+
+def within_file(binary, q, cwd):
+    """The target's rank among the hits of its own file in smart's whole
+    ranking (best over the targets), or None when no hit of a target's
+    file is the target."""
+    p, _ = run([binary, "smart", q["question"], "--json", "--max-results", "400",
+                "--budget-tokens", "0"], cwd)
+    hits = json.loads(p.stdout)["hits"] if p.stdout.strip() else []
+    hit, best = def_hit(q), None
+    for path in {t["path"] for t in q["targets"]}:
+        ranks = [i + 1 for i, h in enumerate(h for h in hits if h["path"] == path) if hit(h)]
+        if ranks and (best is None or ranks[0] < best):
+            best = ranks[0]
+    return best
 
 
 def fallback(binary, q, cwd):
@@ -150,6 +171,8 @@ def main():
     ap.add_argument("--root", action="append", default=[], help="REPO=DIR")
     ap.add_argument("--show", action="store_true", help="print each question's ranks (tuning only)")
     ap.add_argument("--json", help="write per-question results here")
+    ap.add_argument("--within", action="store_true",
+                    help="also rank each target among its own file's hits")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run scout smart N times per question; its time is the median")
     args = ap.parse_args()
@@ -174,6 +197,8 @@ def main():
                "smart_def": first_rank(hits, def_hit(q)),
                "smart_file": first_rank(dedup([h["path"] for h in hits]), file_hit(q)),
                "smart_top": [f'{h["path"]}:{h["line"]}' for h in hits[:3]]}
+        if args.within:
+            row["within_file"] = within_file(scout, q, cwd)
         files, row["rg_secs"] = rg_i(q["question"], cwd)
         row["rg_file"] = first_rank(files, file_hit(q))
         if base:
@@ -197,6 +222,15 @@ def main():
         for label, key in columns:
             m = metrics([r[key] for r in part])
             print(f'| {split} | {len(part)} | {label} | {m["mrr10"]:.2f} | {m["hit1"]:.2f} | {m["hit5"]:.2f} |')
+    if args.within:
+        print("\n| split | n | target first in its file | lower in its file | not among its file's hits |")
+        print("|---|---|---|---|---|")
+        for split in ("tuning", "held-out", "fresh"):
+            part = [r["within_file"] for r in rows if r["split"] == split]
+            if part:
+                first = sum(1 for w in part if w == 1)
+                none = sum(1 for w in part if w is None)
+                print(f"| {split} | {len(part)} | {first} | {len(part) - first - none} | {none} |")
     secs = sorted(r["smart_secs"] for r in rows)
     if secs:
         p90 = secs[min(len(secs) - 1, int(0.9 * len(secs)))]
