@@ -353,7 +353,8 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
         } else {
             0
         };
-    // The page number counted among the numbers, not as its one digit.
+    // The page number's one digit (`--page 1`) gives way to room for one
+    // of the numbers; the other is the count of files.
     let next = "+ files on earlier pages: \n".len()
         + (super::page_command(frame.command, 1).len() - 1)
         + 2 * NUMBERS;
