@@ -35,8 +35,9 @@ each widened by a small code vocabulary (fetch ~ load, download; remove ~
 delete, unlink; ...) at a lower weight. One rg pass over all their forms
 (case-insensitive, inside identifiers) gives the candidate files; the best are
 parsed and their definitions scored (BM25F over name, doc comment, path and
-body, rarer words weighing more; tests, docs, translations, data and generated
-files ranked down unless asked for). No index, no model, no network.
+body, rarer words and the question's first words weighing more; tests, docs,
+translations, data and generated files ranked down unless asked for). No
+index, no model, no network.
 
 With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
 sh -c) as one JSON line; each line it writes back is {\"run\": [\"search\", ...]}

@@ -160,10 +160,13 @@ pub fn answer(
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
     let candidates = candidates::collect(rg, base, &concepts, err)?;
+    // Per concept, its weight: its IDF in the pass times the weight of its
+    // place in the question.
     let idfs: Vec<f32> = candidates
         .df
         .iter()
-        .map(|&df| idf(df, candidates.searched))
+        .enumerate()
+        .map(|(k, &df)| idf(df, candidates.searched) * score::position_weight(k))
         .collect();
     let asks: Vec<&str> = concepts.iter().map(|c| c.forms[0].stem.as_str()).collect();
     let mut matcher = WordMatcher::new(&concepts);
