@@ -248,6 +248,37 @@ fn the_budget_cuts_hits_and_says_so() {
 }
 
 #[test]
+fn a_pasted_page_of_text_is_looked_for_by_its_first_words_within_the_budget() {
+    let fx = tree();
+    // 200 distinct words after the question's own: a log pasted whole.
+    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
+    let filler: Vec<String> = (0..200)
+        .map(|i| format!("qz{}{}qz", letter(i / 26), letter(i)))
+        .collect();
+    let question = format!("expired keys deleted {}", filler.join(" "));
+    let run = fx.run(&["smart", &question, "--budget-tokens", "400"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(out.len() <= 400 * 4, "{} bytes:\n{out}", out.len());
+    let concepts = out.lines().nth(1).unwrap_or("");
+    assert!(
+        concepts.starts_with("concepts: expired")
+            && concepts.ends_with(&format!("(+{} more words, not looked for)", 200 + 3 - 16)),
+        "{out}"
+    );
+    assert!(out.contains("src/expire.c"), "{out}");
+    let repro = out.lines().find(|l| l.starts_with("repro: ")).unwrap();
+    assert!(
+        repro.contains("qzaaqz") && !repro.contains("qzanqz"),
+        "{repro}"
+    );
+    let json = fx.run(&["smart", &question, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout()).unwrap();
+    assert_eq!(doc["concepts"].as_array().map(Vec::len), Some(16));
+    assert_eq!(doc["unused"][0], "qzanqz");
+}
+
+#[test]
 fn no_hit_is_exit_1_and_a_question_of_stop_words_is_exit_2() {
     let fx = tree();
     fx.run(&["smart", "zebra giraffe"]).expect_code(1);

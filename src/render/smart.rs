@@ -49,9 +49,14 @@ fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
             }
         })
         .collect();
+    let unused = match page.unused.len() {
+        0 => String::new(),
+        1 => " (+1 more word, not looked for)".to_string(),
+        n => format!(" (+{n} more words, not looked for)"),
+    };
     out.write_styled(
         Role::Frame,
-        format_args!("concepts: {}\n", concepts.join(", ")),
+        format_args!("concepts: {}{unused}\n", concepts.join(", ")),
     );
 }
 

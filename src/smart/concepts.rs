@@ -31,10 +31,23 @@ pub struct Concept {
 /// identifiers. Shorter forms still count when a code word has their stem.
 pub const MIN_PATTERN: usize = 3;
 
+/// Concepts looked for, at most: a question is a few words, and a pasted
+/// log or page of text would otherwise send rg hundreds of patterns and
+/// fill the page's header. The words past them weigh least anyway
+/// ([`crate::smart::score::position_weight`]).
+pub const MAX_CONCEPTS: usize = 16;
+
+/// The concepts of `question` ([`concepts_and_unused`]).
+pub fn concepts(question: &str) -> Vec<Concept> {
+    concepts_and_unused(question).0
+}
+
 /// The concepts of `question`, in the order its words come: stop and
 /// question words, single letters and numbers dropped, one concept per
-/// stem. A related form already a concept of its own is not repeated.
-pub fn concepts(question: &str) -> Vec<Concept> {
+/// stem, at most [`MAX_CONCEPTS`]; then the words past them, which are
+/// not looked for. A related form already a concept of its own is not
+/// repeated.
+pub fn concepts_and_unused(question: &str) -> (Vec<Concept>, Vec<String>) {
     let mut out: Vec<Concept> = Vec::new();
     split_words(question, |word| {
         if word.chars().all(|c| c.is_numeric()) || is_stop_word(word) {
@@ -63,6 +76,10 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             forms,
         });
     });
+    let unused: Vec<String> = out
+        .drain(out.len().min(MAX_CONCEPTS)..)
+        .map(|c| c.word)
+        .collect();
     for concept in &mut out {
         for literal in literals(&concept.forms[0].stem) {
             concept.forms.push(Form {
@@ -87,7 +104,7 @@ pub fn concepts(question: &str) -> Vec<Concept> {
             }
         }
     }
-    out
+    (out, unused)
 }
 
 /// Adds `word` to `forms` at the weight of a word as typed, unless a form
@@ -236,6 +253,23 @@ pub fn form_match(word: &str, word_stem: &str, form: &Form) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_past_the_cap_are_set_apart_in_order() {
+        let words: Vec<String> = (0..MAX_CONCEPTS + 4)
+            .map(|i| format!("zq{}x", char::from(b'a' + i as u8)))
+            .collect();
+        let question = format!("{} {}", words.join(" "), words[0]);
+        let (kept, unused) = concepts_and_unused(&question);
+        let kept: Vec<&str> = kept.iter().map(|c| c.word.as_str()).collect();
+        assert_eq!(kept, &words[..MAX_CONCEPTS]);
+        assert_eq!(
+            unused,
+            &words[MAX_CONCEPTS..],
+            "a repeated word is not counted twice"
+        );
+        assert!(concepts_and_unused("evict keys").1.is_empty());
+    }
 
     #[test]
     fn a_phrase_spelled_out_is_also_its_term() {

@@ -135,6 +135,8 @@ pub struct Parsed {
 #[derive(Debug)]
 pub struct Answer {
     pub concepts: Vec<Concept>,
+    /// The question's words past [`concepts::MAX_CONCEPTS`], not looked for.
+    pub unused: Vec<String>,
     pub candidates: Candidates,
     pub parsed: Vec<Parsed>,
     pub units: Vec<Unit>,
@@ -155,7 +157,7 @@ pub fn answer(
     cache_dir: Option<PathBuf>,
     err: &mut dyn Write,
 ) -> Result<Answer> {
-    let concepts = concepts::concepts(question);
+    let (concepts, unused) = concepts::concepts_and_unused(question);
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
@@ -235,6 +237,7 @@ pub fn answer(
     hits.truncate(max_results);
     Ok(Answer {
         concepts,
+        unused,
         candidates,
         parsed,
         units,

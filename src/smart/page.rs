@@ -97,6 +97,8 @@ pub struct CandidateView {
 pub struct Page {
     pub question: String,
     pub concepts: Vec<ConceptView>,
+    /// The question's words past the concepts' cap, not looked for.
+    pub unused: Vec<String>,
     pub candidates: CandidateView,
     pub hits: Vec<Hit>,
     /// Hits found (up to --max-results) but cut by the token budget.
@@ -247,6 +249,7 @@ impl Page {
         let mut page = Page {
             question: question.to_string(),
             concepts,
+            unused: answer.unused.clone(),
             candidates: CandidateView {
                 searched: answer.candidates.searched,
                 files: answer.candidates.files.len(),
