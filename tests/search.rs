@@ -1317,6 +1317,32 @@ fn a_long_question_as_a_query_is_repeated_in_part_and_the_page_keeps_its_budget(
     );
     let repro = lines.iter().find(|l| l.starts_with("repro: ")).unwrap();
     assert_eq!(repro.matches("-e the ").count(), 1, "{}", run.describe());
+    // A pasted paragraph of distinct words: the fallback looks for the
+    // first 16, and the page still keeps its budget.
+    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
+    let paragraph: Vec<String> = (0..300)
+        .map(|i| format!("qz{}{}qz", letter(i / 26), letter(i)))
+        .collect();
+    let pasted = format!("{sentence} {}", paragraph.join(" "));
+    let run = fx.run(&["search", &pasted, "--budget-tokens", "400"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    assert!(
+        out.len() <= 400 * 4,
+        "{} bytes\n{}",
+        out.len(),
+        run.describe()
+    );
+    assert!(
+        out.contains("showing lines with any of its first 16 words (of 310), case-insensitive"),
+        "{}",
+        run.describe()
+    );
+    let repro = out.lines().find(|l| l.starts_with("repro: ")).unwrap();
+    assert!(
+        repro.contains("-e qzafqz") && !repro.contains("qzagqz"),
+        "the 17th word is not looked for: {repro}"
+    );
     // The JSON keeps the whole question and a runnable next command.
     let json = fx.run(&["search", &question, "--budget-tokens", "400", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout()).unwrap();
@@ -1324,4 +1350,20 @@ fn a_long_question_as_a_query_is_repeated_in_part_and_the_page_keeps_its_budget(
     assert!(doc["next"]
         .as_str()
         .is_some_and(|n| n.contains(sentence) && n.ends_with("--json --page 2")));
+}
+
+#[test]
+fn a_query_of_one_word_in_two_cases_still_falls_back() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn join(p: &Path) {}\n");
+    let run = fx.run(&["search", "PATH path"]);
+    run.expect_code(0);
+    // A page this small is printed plain; the fallback is said on stderr.
+    assert!(
+        run.stderr()
+            .contains("no line has \"PATH path\"; showing lines with \"PATH\", case-insensitive"),
+        "{}",
+        run.describe()
+    );
+    assert!(run.stdout().contains("a.rs"), "{}", run.describe());
 }

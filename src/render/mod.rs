@@ -23,9 +23,20 @@ use crate::search::rank::Ranked;
 pub const TEXT_SHOWN: usize = 200;
 
 /// `text` as a header repeats it: whole, or its first [`TEXT_SHOWN`]
-/// characters, `…`, and how many more characters there were.
+/// characters, `…`, and how many more characters there were; a control
+/// character escaped (`\n`), so that the header stays one line.
 pub fn shortened(text: &str) -> String {
-    cut(text, |head| head.to_string())
+    cut(text, |head| {
+        let mut out = String::with_capacity(head.len());
+        for c in head.chars() {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    })
 }
 
 /// [`shortened`], in double quotes (Rust's escapes): `"abc"`, or
@@ -158,6 +169,7 @@ mod tests {
     fn a_long_text_is_repeated_in_part_and_says_how_much_is_left() {
         assert_eq!(quoted("where \"x\" is"), r#""where \"x\" is""#);
         assert_eq!(shortened("where \"x\" is"), r#"where "x" is"#);
+        assert_eq!(shortened("two\nlines\t"), r"two\nlines\t");
         let exact = "é".repeat(TEXT_SHOWN);
         assert_eq!(quoted(&exact), format!("{exact:?}"));
         assert_eq!(shortened(&exact), exact);

@@ -51,17 +51,21 @@ pub fn collect<'s>(
     let mut flags = settings.flags.clone();
     let (mut fold, mut partial) = fold_search(settings, scorer, options, &flags, err)?;
     let mut fallback = None;
-    if fold.files.is_empty() && query.words.len() > 1 {
+    if fold.files.is_empty() && !query.words.is_empty() {
         flags.patterns = query.words.clone();
         flags.fixed_strings = true;
         flags.ignore_case = true;
         flags.word = false;
         let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
         if !second.files.is_empty() {
+            let words = match (query.words.len(), query.words_left) {
+                (1, _) => format!("{:?}", query.words[0]),
+                (n, 0) => format!("any of its {n} words"),
+                (n, left) => format!("any of its first {n} words (of {})", n + left),
+            };
             fallback = Some(format!(
-                "no line has {}; showing lines with any of its {} words, case-insensitive",
+                "no line has {}; showing lines with {words}, case-insensitive",
                 crate::render::quoted(&query.text),
-                query.words.len()
             ));
         }
         fold = second;

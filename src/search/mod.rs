@@ -300,10 +300,15 @@ fn smart_fallback(
     .unwrap_or_default();
     let position = |path: &[u8]| order.iter().position(|(p, _)| p.as_bytes() == path);
     if !ranked.iter().any(|r| position(&r.tally.path).is_some()) {
-        return format!(
-            "{sentence}; for a question in words, try: scout smart {}",
-            crate::shell::quote(settings.query.text.as_bytes())
-        );
+        let query = &settings.query.text;
+        return if query.chars().count() > crate::render::TEXT_SHOWN {
+            format!("{sentence}; for a question in words, try scout smart with it")
+        } else {
+            format!(
+                "{sentence}; for a question in words, try: scout smart {}",
+                crate::shell::quote(query.as_bytes())
+            )
+        };
     }
     for r in ranked.iter_mut() {
         if let Some(at) = position(&r.tally.path) {

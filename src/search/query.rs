@@ -57,10 +57,17 @@ pub struct Query {
     pub name: Option<String>,
     /// The words of a multi-word literal query (for the any-word fallback
     /// and term coverage), each once whatever its case (the fallback
-    /// ignores case), in the order typed; empty for single words and
-    /// regexes.
+    /// ignores case), in the order typed, at most [`MAX_WORDS`]; empty
+    /// for single words and regexes.
     pub words: Vec<String>,
+    /// Distinct words past [`MAX_WORDS`], not looked for.
+    pub words_left: usize,
 }
+
+/// Words of a multi-word query the fallback looks for, at most: a pasted
+/// paragraph's hundreds would make rg's commands on the page (`repro:`,
+/// the lines not quoted) outgrow the page's budget.
+pub const MAX_WORDS: usize = 16;
 
 impl Query {
     /// Plans `text` read as `kind`.
@@ -75,7 +82,7 @@ impl Query {
             _ => text.to_string(),
         };
         let name = identifier_in(&anchor);
-        let words: Vec<String> = match kind {
+        let mut words: Vec<String> = match kind {
             Kind::Literal | Kind::Symbol if text.split_whitespace().count() > 1 => {
                 let mut seen = std::collections::BTreeSet::new();
                 text.split_whitespace()
@@ -85,6 +92,8 @@ impl Query {
             }
             _ => Vec::new(),
         };
+        let words_left = words.len().saturating_sub(MAX_WORDS);
+        words.truncate(MAX_WORDS);
         Query {
             text: text.to_string(),
             kind,
@@ -93,6 +102,7 @@ impl Query {
             anchor,
             name: if words.is_empty() { name } else { None },
             words,
+            words_left,
         }
     }
 
@@ -107,6 +117,7 @@ impl Query {
             anchor: String::new(),
             name: None,
             words: Vec::new(),
+            words_left: 0,
         }
     }
 
@@ -486,6 +497,17 @@ mod tests {
         assert_eq!(multi.name, None);
         let repeated = Query::plan("the cat and The dog the", Kind::Auto, false, false);
         assert_eq!(repeated.words, ["the", "cat", "and", "dog"]);
+        let same = Query::plan("Path path", Kind::Auto, false, false);
+        assert_eq!(
+            (same.words.as_slice(), same.name),
+            (&["Path".to_string()][..], None)
+        );
+        let pasted: Vec<String> = (0..MAX_WORDS + 5).map(|i| format!("w{i}")).collect();
+        let long = Query::plan(&pasted.join(" "), Kind::Auto, false, false);
+        assert_eq!(
+            (long.words.as_slice(), long.words_left),
+            (&pasted[..MAX_WORDS], 5)
+        );
     }
 
     #[test]
