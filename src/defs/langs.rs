@@ -279,8 +279,13 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
 /// A method of an object literal, named after the object where the object
 /// has a name: `api.get` for `const api = { get() {} }`, `actionZoom.perform`
 /// for `const actionZoom = register({ perform: () => {} })`,
-/// `module.exports.helper` for `module.exports = { helper() {} }`.
+/// `module.exports.helper` for `module.exports = { helper() {} }`,
+/// `actions.pan.start` for `const actions = { pan: { start() {} } }`. A
+/// method named by a string or a computed key keeps its bare name.
 fn object_member<'t>(mut spec: Spec<'t>, object: Node<'t>, src: &[u8]) -> Spec<'t> {
+    if spec.name.kind() != "property_identifier" {
+        return spec;
+    }
     if let Some(owner) = object_name(object, src) {
         let short = text(spec.name, src);
         spec.text = Some(format!("{owner}.{short}"));
@@ -290,29 +295,68 @@ fn object_member<'t>(mut spec: Spec<'t>, object: Node<'t>, src: &[u8]) -> Spec<'
     spec
 }
 
+/// Keys of nested objects a name climbs through, at most.
+const OBJECT_DEPTH: usize = 8;
+
 /// The name an object literal is known by: the variable or property it is
-/// assigned to, directly, as a call's argument (`register({…})`), or
-/// through `as` / `satisfies` / parentheses.
+/// assigned to, directly, as a call's or `new`'s argument (`register({…})`),
+/// through `as`, `satisfies`, `await`, `!` or parentheses, or as the value
+/// of an outer object's key (`pan` in `{ pan: {…} }`, after the outer
+/// object's own name if it has one).
 fn object_name(object: Node, src: &[u8]) -> Option<String> {
+    let mut keys: Vec<String> = Vec::new();
     let mut at = object.parent()?;
-    while matches!(
-        at.kind(),
-        "as_expression" | "satisfies_expression" | "parenthesized_expression"
-    ) {
-        at = at.parent()?;
-    }
-    if at.kind() == "arguments" {
-        at = at
-            .parent()
-            .filter(|c| c.kind() == "call_expression")?
-            .parent()?;
-    }
-    let name = match at.kind() {
-        "variable_declarator" => at.child_by_field_name("name")?,
-        "assignment_expression" => at.child_by_field_name("left")?,
-        _ => return None,
+    let owner = loop {
+        match at.kind() {
+            "as_expression"
+            | "satisfies_expression"
+            | "parenthesized_expression"
+            | "type_assertion"
+            | "await_expression"
+            | "non_null_expression" => {
+                at = at.parent()?;
+            }
+            "arguments" => {
+                at = at
+                    .parent()
+                    .filter(|c| matches!(c.kind(), "call_expression" | "new_expression"))?
+                    .parent()?;
+            }
+            "pair" if keys.len() < OBJECT_DEPTH => {
+                let Some(key) = at
+                    .child_by_field_name("key")
+                    .filter(|k| k.kind() == "property_identifier")
+                else {
+                    break None;
+                };
+                keys.push(text(key, src));
+                match at.parent().filter(|o| o.kind() == "object") {
+                    Some(outer) => at = outer.parent()?,
+                    None => break None,
+                }
+            }
+            "variable_declarator" => break plain_path(at.child_by_field_name("name")?, src),
+            "assignment_expression" => break plain_path(at.child_by_field_name("left")?, src),
+            _ => break None,
+        }
     };
-    matches!(name.kind(), "identifier" | "member_expression").then(|| text(name, src))
+    let mut name = owner.into_iter().chain(keys.into_iter().rev());
+    let first = name.next()?;
+    Some(name.fold(first, |path, key| format!("{path}.{key}")))
+}
+
+/// The text of an identifier or of a chain of them (`module.exports`,
+/// `this.state`); `None` for anything else (`(window as any).app`,
+/// `a[0]`), which would make a name no one types.
+fn plain_path(node: Node, src: &[u8]) -> Option<String> {
+    let path = text(node, src);
+    let plain = path.split('.').all(|part| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    });
+    (matches!(node.kind(), "identifier" | "member_expression") && plain).then_some(path)
 }
 
 fn go<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {

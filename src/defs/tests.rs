@@ -146,6 +146,10 @@ fn javascript_functions_in_consts_classes_and_prototypes() {
             (42, "method module.exports.other 42-42"),
             (48, "method actionZoom.perform 47-49"), // an argument of the call
             (53, "function local 52-54"),            // an object inside is local
+            (58, "method actions.pan.start 58-58"),  // through an outer key
+            (60, "method actions.zoom.perform 60-60"),
+            (61, "method \"quoted-key\" 61-61"), // a string key: its bare name
+            (63, "method boot 63-63"),           // `(window).app`: no plain name
         ],
     );
 }
@@ -171,6 +175,7 @@ fn typescript_interfaces_types_enums_and_decorated_classes() {
             (39, "function ext 39-39"),
             (41, "function typed 41-41"),
             (45, "method handlers.onSave 44-46"), // through `satisfies`
+            (50, "method store.reset 50-50"),     // an argument of `new`
         ],
     );
 }

@@ -52,3 +52,12 @@ export const actionZoom = register({
 function local() {
   const api = { get() {} };
 }
+
+const actions = {
+  pan: {
+    start() {},
+  },
+  zoom: register({ perform() {} }),
+  "quoted-key"() {},
+};
+(window).app = { boot() {} };

@@ -45,3 +45,7 @@ export const handlers = {
     return doc;
   },
 } satisfies Handlers;
+
+const store = new Store({
+  reset() {},
+});
