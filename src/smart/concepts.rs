@@ -90,7 +90,7 @@ pub fn concepts_and_unused(question: &str) -> (Vec<Concept>, Vec<String>) {
             });
         }
     }
-    add_phrase_terms(question, &mut out);
+    add_phrase_terms(question, &mut out, &unused);
     let own: Vec<String> = out.iter().map(|c| c.forms[0].stem.clone()).collect();
     for concept in &mut out {
         for related in vocab::related(&concept.forms[0].stem) {
@@ -123,12 +123,15 @@ fn add_word_form(forms: &mut Vec<Form>, word: &str) {
 
 /// The terms of the [`vocab::PHRASES`] the question spells out, each a
 /// form of every concept among the phrase's words, weighing as the words
-/// as typed: `ttl` is `time to live`.
-fn add_phrase_terms(question: &str, concepts: &mut [Concept]) {
+/// as typed: `ttl` is `time to live`. A phrase with a word past the cap
+/// (`unused`) is not looked for, like that word.
+fn add_phrase_terms(question: &str, concepts: &mut [Concept], unused: &[String]) {
     let mut words: Vec<String> = Vec::new();
     split_words(question, |word| words.push(word.to_lowercase()));
     for (phrase, terms) in vocab::PHRASES {
-        if !words.windows(phrase.len()).any(|w| w == *phrase) {
+        if !words.windows(phrase.len()).any(|w| w == *phrase)
+            || phrase.iter().any(|w| unused.iter().any(|u| u == w))
+        {
             continue;
         }
         for concept in concepts
@@ -269,6 +272,13 @@ mod tests {
             "a repeated word is not counted twice"
         );
         assert!(concepts_and_unused("evict keys").1.is_empty());
+        // A phrase reaching past the cap is not looked for either.
+        let fillers = words[..MAX_CONCEPTS - 1].join(" ");
+        let (kept, unused) = concepts_and_unused(&format!("{fillers} time to live"));
+        assert_eq!(unused, ["live"]);
+        assert!(kept.iter().all(|c| c.forms.iter().all(|f| f.word != "ttl")));
+        let (kept, _) = concepts_and_unused(&format!("time to live {fillers}"));
+        assert!(kept[0].forms.iter().any(|f| f.word == "ttl"));
     }
 
     #[test]
