@@ -281,7 +281,8 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
 /// for `const actionZoom = register({ perform: () => {} })`,
 /// `module.exports.helper` for `module.exports = { helper() {} }`,
 /// `actions.pan.start` for `const actions = { pan: { start() {} } }`. A
-/// method named by a string or a computed key keeps its bare name.
+/// method named by a string or a computed key keeps its bare name, as does
+/// one in an object [`object_name`] cannot name.
 fn object_member<'t>(mut spec: Spec<'t>, object: Node<'t>, src: &[u8]) -> Spec<'t> {
     if spec.name.kind() != "property_identifier" {
         return spec;
@@ -295,14 +296,17 @@ fn object_member<'t>(mut spec: Spec<'t>, object: Node<'t>, src: &[u8]) -> Spec<'
     spec
 }
 
-/// Keys of nested objects a name climbs through, at most.
+/// Keys of nested objects a name climbs through, at most; past them the
+/// method keeps its bare name.
 const OBJECT_DEPTH: usize = 8;
 
 /// The name an object literal is known by: the variable or property it is
-/// assigned to, directly, as a call's or `new`'s argument (`register({…})`),
-/// through `as`, `satisfies`, `await`, `!` or parentheses, or as the value
-/// of an outer object's key (`pan` in `{ pan: {…} }`, after the outer
-/// object's own name if it has one).
+/// assigned to, directly, as the one argument of a call or `new`
+/// (`register({…})`, which hands the object back), through `as`,
+/// `satisfies`, `!` or parentheses, or as the value of a key of an outer
+/// object that has such a name (`actions.pan` in `const actions = { pan:
+/// {…} }`). Anything else (an awaited call's result, a second argument, an
+/// object no variable holds) gives no name: a guessed owner would mislead.
 fn object_name(object: Node, src: &[u8]) -> Option<String> {
     let mut keys: Vec<String> = Vec::new();
     let mut at = object.parent()?;
@@ -312,37 +316,30 @@ fn object_name(object: Node, src: &[u8]) -> Option<String> {
             | "satisfies_expression"
             | "parenthesized_expression"
             | "type_assertion"
-            | "await_expression"
-            | "non_null_expression" => {
-                at = at.parent()?;
-            }
-            "arguments" => {
+            | "non_null_expression" => at = at.parent()?,
+            "arguments" if at.named_child_count() == 1 => {
                 at = at
                     .parent()
                     .filter(|c| matches!(c.kind(), "call_expression" | "new_expression"))?
                     .parent()?;
             }
             "pair" if keys.len() < OBJECT_DEPTH => {
-                let Some(key) = at
+                let key = at
                     .child_by_field_name("key")
-                    .filter(|k| k.kind() == "property_identifier")
-                else {
-                    break None;
-                };
+                    .filter(|k| k.kind() == "property_identifier")?;
                 keys.push(text(key, src));
-                match at.parent().filter(|o| o.kind() == "object") {
-                    Some(outer) => at = outer.parent()?,
-                    None => break None,
-                }
+                at = at.parent().filter(|o| o.kind() == "object")?.parent()?;
             }
-            "variable_declarator" => break plain_path(at.child_by_field_name("name")?, src),
-            "assignment_expression" => break plain_path(at.child_by_field_name("left")?, src),
-            _ => break None,
+            "variable_declarator" => break plain_path(at.child_by_field_name("name")?, src)?,
+            "assignment_expression" => break plain_path(at.child_by_field_name("left")?, src)?,
+            _ => return None,
         }
     };
-    let mut name = owner.into_iter().chain(keys.into_iter().rev());
-    let first = name.next()?;
-    Some(name.fold(first, |path, key| format!("{path}.{key}")))
+    Some(
+        keys.into_iter()
+            .rev()
+            .fold(owner, |path, key| format!("{path}.{key}")),
+    )
 }
 
 /// The text of an identifier or of a chain of them (`module.exports`,

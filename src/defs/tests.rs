@@ -150,6 +150,10 @@ fn javascript_functions_in_consts_classes_and_prototypes() {
             (60, "method actions.zoom.perform 60-60"),
             (61, "method \"quoted-key\" 61-61"), // a string key: its bare name
             (63, "method boot 63-63"),           // `(window).app`: no plain name
+            (65, "method getDimensions 65-65"),  // an awaited call's result
+            (66, "method subtle 66-66"),         // no variable holds it
+            (67, "method m 67-67"),              // nine keys deep
+            (68, "method eight.a.b.c.d.e.f.g.h.m 68-68"),
         ],
     );
 }

@@ -61,3 +61,8 @@ const actions = {
   "quoted-key"() {},
 };
 (window).app = { boot() {} };
+
+const canvas = await exportIt({ getDimensions() {} });
+Object.defineProperty(window, "x", { value: { subtle() {} } });
+const deep = { a: { b: { c: { d: { e: { f: { g: { h: { i: { m() {} } } } } } } } } };
+const eight = { a: { b: { c: { d: { e: { f: { g: { h: { m() {} } } } } } } } };
