@@ -1367,3 +1367,27 @@ fn a_query_of_one_word_in_two_cases_still_falls_back() {
     );
     assert!(run.stdout().contains("a.rs"), "{}", run.describe());
 }
+
+#[test]
+fn a_query_with_a_control_character_keeps_the_header_on_its_lines() {
+    let fx = Fixture::new();
+    for i in 0..30 {
+        fx.write(format!("f{i}.txt"), "the end of the line\n".repeat(4));
+    }
+    let run = fx.run(&["search", "the\tthe", "--budget-tokens", "300"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("query: the\\tthe  kind="),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        lines[1].starts_with("fallback: ")
+            && lines[1].ends_with("; for a question in words, try scout smart with it"),
+        "{}",
+        run.describe()
+    );
+    assert!(lines[2].starts_with("f"), "{}", run.describe());
+}

@@ -52,16 +52,18 @@ pub fn collect<'s>(
     let (mut fold, mut partial) = fold_search(settings, scorer, options, &flags, err)?;
     let mut fallback = None;
     if fold.files.is_empty() && !query.words.is_empty() {
-        flags.patterns = query.words.clone();
+        let looked_for = fallback_words(&query.words);
+        flags.patterns = query.words[..looked_for].to_vec();
         flags.fixed_strings = true;
         flags.ignore_case = true;
         flags.word = false;
         let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
         if !second.files.is_empty() {
-            let words = match (query.words.len(), query.words_left) {
-                (1, _) => format!("{:?}", query.words[0]),
-                (n, 0) => format!("any of its {n} words"),
-                (n, left) => format!("any of its first {n} words (of {})", n + left),
+            let words = match (looked_for, query.words.len()) {
+                (1, 1) => crate::render::quoted(&query.words[0]),
+                (n, all) if n == all => format!("any of its {n} words"),
+                (1, all) => format!("its first word (of {all})"),
+                (n, all) => format!("any of its first {n} words (of {all})"),
             };
             fallback = Some(format!(
                 "no line has {}; showing lines with {words}, case-insensitive",
@@ -77,6 +79,28 @@ pub fn collect<'s>(
         fallback,
         partial,
     })
+}
+
+/// Words the multi-word fallback looks for, at most, and their bytes at
+/// most (the first word is always looked for): a pasted paragraph's
+/// hundreds would make the rg commands the page prints whole (`repro:`,
+/// the lines not quoted) outgrow its budget.
+pub const FALLBACK_WORDS: usize = 16;
+/// See [`FALLBACK_WORDS`].
+pub const FALLBACK_BYTES: usize = 256;
+
+/// How many of `words` (the query's, in order) the fallback looks for.
+fn fallback_words(words: &[String]) -> usize {
+    let mut bytes = 0;
+    let fit = words
+        .iter()
+        .take(FALLBACK_WORDS)
+        .take_while(|w| {
+            bytes += w.len();
+            bytes <= FALLBACK_BYTES
+        })
+        .count();
+    fit.max(1).min(words.len())
 }
 
 /// One rg pass folded: through plain records when a matcher can find the
@@ -208,5 +232,25 @@ pub fn check_rg(
             let said = outcome.stderr_lines().join("; ");
             bail!("rg failed (exit {other:?}): {said}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fallback_looks_for_the_first_words_that_fit() {
+        let words = |n: usize, len: usize| -> Vec<String> {
+            (0..n).map(|i| format!("{i:0len$}")).collect()
+        };
+        assert_eq!(fallback_words(&words(3, 4)), 3);
+        assert_eq!(fallback_words(&words(40, 4)), FALLBACK_WORDS);
+        assert_eq!(fallback_words(&words(3, 200)), 1, "the bytes bound it too");
+        assert_eq!(
+            fallback_words(&words(2, 300)),
+            1,
+            "the first is always looked for"
+        );
     }
 }

@@ -56,18 +56,11 @@ pub struct Query {
     /// The identifier whose definitions rank first, if there is one.
     pub name: Option<String>,
     /// The words of a multi-word literal query (for the any-word fallback
-    /// and term coverage), each once whatever its case (the fallback
-    /// ignores case), in the order typed, at most [`MAX_WORDS`]; empty
-    /// for single words and regexes.
+    /// and term coverage), each once whatever its ASCII case (the fallback
+    /// ignores case), in the order typed; empty for single words and
+    /// regexes.
     pub words: Vec<String>,
-    /// Distinct words past [`MAX_WORDS`], not looked for.
-    pub words_left: usize,
 }
-
-/// Words of a multi-word query the fallback looks for, at most: a pasted
-/// paragraph's hundreds would make rg's commands on the page (`repro:`,
-/// the lines not quoted) outgrow the page's budget.
-pub const MAX_WORDS: usize = 16;
 
 impl Query {
     /// Plans `text` read as `kind`.
@@ -82,18 +75,18 @@ impl Query {
             _ => text.to_string(),
         };
         let name = identifier_in(&anchor);
-        let mut words: Vec<String> = match kind {
+        let words: Vec<String> = match kind {
             Kind::Literal | Kind::Symbol if text.split_whitespace().count() > 1 => {
+                // ASCII case only: rg's case folding and `to_lowercase` do
+                // not agree on every letter (`İ`).
                 let mut seen = std::collections::BTreeSet::new();
                 text.split_whitespace()
-                    .filter(|w| seen.insert(w.to_lowercase()))
+                    .filter(|w| seen.insert(w.to_ascii_lowercase()))
                     .map(str::to_string)
                     .collect()
             }
             _ => Vec::new(),
         };
-        let words_left = words.len().saturating_sub(MAX_WORDS);
-        words.truncate(MAX_WORDS);
         Query {
             text: text.to_string(),
             kind,
@@ -102,7 +95,6 @@ impl Query {
             anchor,
             name: if words.is_empty() { name } else { None },
             words,
-            words_left,
         }
     }
 
@@ -117,7 +109,6 @@ impl Query {
             anchor: String::new(),
             name: None,
             words: Vec::new(),
-            words_left: 0,
         }
     }
 
@@ -502,12 +493,8 @@ mod tests {
             (same.words.as_slice(), same.name),
             (&["Path".to_string()][..], None)
         );
-        let pasted: Vec<String> = (0..MAX_WORDS + 5).map(|i| format!("w{i}")).collect();
-        let long = Query::plan(&pasted.join(" "), Kind::Auto, false, false);
-        assert_eq!(
-            (long.words.as_slice(), long.words_left),
-            (&pasted[..MAX_WORDS], 5)
-        );
+        let dotted = Query::plan("İstanbul i̇stanbul", Kind::Auto, false, false);
+        assert_eq!(dotted.words.len(), 2, "only ASCII case is folded");
     }
 
     #[test]
