@@ -1319,10 +1319,7 @@ fn a_long_question_as_a_query_is_repeated_in_part_and_the_page_keeps_its_budget(
     assert_eq!(repro.matches("-e the ").count(), 1, "{}", run.describe());
     // A pasted paragraph of distinct words: the fallback looks for the
     // first 16, and the page still keeps its budget.
-    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
-    let paragraph: Vec<String> = (0..300)
-        .map(|i| format!("qz{}{}qz", letter(i / 26), letter(i)))
-        .collect();
+    let paragraph = util::made_up_words(300);
     let pasted = format!("{sentence} {}", paragraph.join(" "));
     let run = fx.run(&["search", &pasted, "--budget-tokens", "400"]);
     run.expect_code(0);

@@ -251,10 +251,7 @@ fn the_budget_cuts_hits_and_says_so() {
 fn a_pasted_page_of_text_is_looked_for_by_its_first_words_within_the_budget() {
     let fx = tree();
     // 200 distinct words after the question's own: a log pasted whole.
-    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
-    let filler: Vec<String> = (0..200)
-        .map(|i| format!("qz{}{}qz", letter(i / 26), letter(i)))
-        .collect();
+    let filler = util::made_up_words(200);
     let question = format!("expired keys deleted {}", filler.join(" "));
     let run = fx.run(&["smart", &question, "--budget-tokens", "400"]);
     run.expect_code(0);

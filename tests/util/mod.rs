@@ -27,6 +27,16 @@ pub fn rg_dir() -> PathBuf {
         .expect("rg must be installed to run the integration tests (./install.sh or apt-get install ripgrep)")
 }
 
+/// `n` distinct made-up words (`qzaaqz`, `qzabqz`, ...) that no stemmer,
+/// stop list or vocabulary changes: a pasted paragraph, for tests of
+/// long questions.
+pub fn made_up_words(n: usize) -> Vec<String> {
+    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
+    (0..n)
+        .map(|i| format!("qz{}{}qz", letter(i / 26), letter(i)))
+        .collect()
+}
+
 impl Fixture {
     pub fn new() -> Fixture {
         Fixture {
