@@ -39,6 +39,12 @@ pub fn shortened(text: &str) -> String {
     })
 }
 
+/// Whether a header repeats `text` as it is: short enough, and on one
+/// line. A command holding any other text cannot be shown runnable there.
+pub fn shown_whole(text: &str) -> bool {
+    text.chars().nth(TEXT_SHOWN).is_none() && !text.chars().any(char::is_control)
+}
+
 /// [`shortened`], in double quotes (Rust's escapes): `"abc"`, or
 /// `"abc…" (+12 more characters)`.
 pub fn quoted(text: &str) -> String {
@@ -177,6 +183,7 @@ mod tests {
         assert_eq!(quoted(&long), format!("\"{exact}…\" (+4 more characters)"));
         assert_eq!(shortened(&long), format!("{exact}… (+4 more characters)"));
         assert!(quoted(&format!("{exact}!")).ends_with("(+1 more character)"));
+        assert!(shown_whole(&exact) && !shown_whole(&long) && !shown_whole("a\tb"));
     }
 
     #[test]

@@ -85,9 +85,9 @@ pub fn collect<'s>(
 /// most (the first word is always looked for): a pasted paragraph's
 /// hundreds would make the rg commands the page prints whole (`repro:`,
 /// the lines not quoted) outgrow its budget.
-pub const FALLBACK_WORDS: usize = 16;
+const FALLBACK_WORDS: usize = 16;
 /// See [`FALLBACK_WORDS`].
-pub const FALLBACK_BYTES: usize = 256;
+const FALLBACK_BYTES: usize = 256;
 
 /// How many of `words` (the query's, in order) the fallback looks for.
 fn fallback_words(words: &[String]) -> usize {

@@ -301,15 +301,13 @@ fn smart_fallback(
     let position = |path: &[u8]| order.iter().position(|(p, _)| p.as_bytes() == path);
     if !ranked.iter().any(|r| position(&r.tally.path).is_some()) {
         let query = &settings.query.text;
-        return if query.chars().count() > crate::render::TEXT_SHOWN
-            || query.chars().any(char::is_control)
-        {
-            format!("{sentence}; for a question in words, try scout smart with it")
-        } else {
+        return if crate::render::shown_whole(query) {
             format!(
                 "{sentence}; for a question in words, try: scout smart {}",
                 crate::shell::quote(query.as_bytes())
             )
+        } else {
+            format!("{sentence}; for a question in words, try scout smart with it")
         };
     }
     for r in ranked.iter_mut() {
