@@ -251,7 +251,8 @@ class Checker:
 
     def rg_counts(self, q):
         """({path: matched lines}, Run) from `rg -c`."""
-        r = bl.run(["rg", "-c"] + q.rg_flags() + ["-e", q.text, "."],
+        r = bl.run(["rg", "-c", "--with-filename"] + q.rg_flags()
+                   + ["-e", q.text, "."],
                    self.repo, timeout=self.timeout * 4)
         counts = {}
         for raw in bl.split_lines(r.out):
@@ -262,11 +263,13 @@ class Checker:
 
     def rg_lines(self, q, paths=None):
         """Set of `rg -n` lines with './' stripped, their byte total and the
-        Run; with paths, only those files are searched."""
+        Run; with paths, only those files are searched. --with-filename:
+        rg given one file path prints no file name (issue #28), and every
+        line here must read `path:line:text` like scout's."""
         target = (["./" + os.fsdecode(p) for p in sorted(paths)]
                   if paths is not None else ["."])
-        r = bl.run(["rg", "-n", "--no-heading"] + q.rg_flags()
-                   + ["-e", q.text, "--"] + target, self.repo,
+        r = bl.run(["rg", "-n", "--no-heading", "--with-filename"]
+                   + q.rg_flags() + ["-e", q.text, "--"] + target, self.repo,
                    timeout=self.timeout * 4)
         lines = [bl.strip_dot(l) for l in bl.split_lines(r.out)]
         # Raw stdout bytes: scout's plain output keeps rg's "./" too.
