@@ -268,7 +268,10 @@ pub enum Command {
 #[derive(Debug, PartialEq, Args)]
 pub struct SearchArgs {
     /// What to search for (an identifier, a phrase or a regex). With -e, every positional is a PATH.
-    #[arg(value_name = "QUERY", required_unless_present_any = ["regexp", "forget"])]
+    #[arg(
+        value_name = "QUERY",
+        required_unless_present_any = ["regexp", "forget", "callers_of", "impact"]
+    )]
     pub query: Option<String>,
 
     /// Files or directories to search [default: the current directory].
@@ -287,6 +290,18 @@ pub struct SearchArgs {
     /// Match QUERY as code, an ast-grep pattern of the --lang language: `$X` one node, `$$$X` any number of nodes, `$_` one node not captured. Only that language's files are parsed; -F, -i and -w do not apply.
     #[arg(long, requires = "langs")]
     pub structural: bool,
+
+    /// Keep only the calls the code graph attributes to one definition: PATH#SYMBOL (a name, Type.method or Type::method) or PATH:LINE. With no QUERY, every call of it; after the matches, what the graph made of the other calls of the name (another definition's, or cannot tell, and why). Python, JavaScript/TypeScript, Rust, Go, Java and C; other languages match by name only.
+    #[arg(long, value_name = "PATH#SYMBOL", conflicts_with = "impact")]
+    pub callers_of: Option<String>,
+
+    /// Keep the code that depends on one definition (PATH#SYMBOL or PATH:LINE): its callers, their callers, ... to --depth levels, each named by level, tests marked.
+    #[arg(long, value_name = "PATH#SYMBOL")]
+    pub impact: Option<String>,
+
+    /// With --impact, how many levels of callers to follow.
+    #[arg(long, value_name = "N", requires = "impact", default_value_t = crate::graph::DEFAULT_DEPTH)]
+    pub depth: u32,
 
     #[command(flatten)]
     pub matching: MatchArgs,
@@ -756,6 +771,9 @@ pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
         paths: paths.to_vec(),
         regexp: None,
         structural: false,
+        callers_of: None,
+        impact: None,
+        depth: crate::graph::DEFAULT_DEPTH,
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

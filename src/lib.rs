@@ -19,6 +19,7 @@ pub mod commands;
 pub mod defs;
 pub mod dirs;
 pub mod exit;
+pub mod graph;
 pub mod hooks;
 pub mod lang;
 pub mod man;

@@ -48,6 +48,8 @@
 //!   ast-grep's matches, its `hits` the lines they start on. A match over
 //!   several lines is quoted by its first line, with `"last_line"` (only
 //!   present then) its last. Text searches never have these fields.
+//! - `--callers-of` and `--impact` (#23) add `"scope"`, the code graph's
+//!   account of the calls of the name, specified in [`super::scope`].
 
 use std::io::{self, Write};
 
@@ -84,6 +86,10 @@ pub struct SearchDocument {
     /// skipped for lacking one of the pattern's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parsed: Option<u64>,
+    /// `--callers-of` / `--impact` only: what the code graph made of the
+    /// calls of the name ([`super::scope`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<super::scope::ScopeDocument>,
 }
 
 #[derive(Debug, Serialize)]
@@ -258,6 +264,7 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
             .collect(),
         lang: report.structural.map(|s| s.lang.name()),
         parsed: report.structural.map(|s| s.parsed),
+        scope: report.scope.map(super::scope::document),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod braces;
 pub mod json;
 pub mod plain;
+pub mod scope;
 pub mod smart;
 pub mod style;
 pub mod text;
@@ -118,6 +119,10 @@ pub struct Report<'a> {
     /// Set for a structural search (`--structural`): its language and
     /// how many files of it were parsed.
     pub structural: Option<Structural>,
+    /// Set for `--callers-of` and `--impact`.
+    pub scope: Option<&'a crate::graph::Scope>,
+    /// The scope as the footer says it ([`scope::text`]; empty without one).
+    pub scope_text: &'a str,
 }
 
 /// What a structural search's page says besides a text search's.

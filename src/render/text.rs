@@ -322,6 +322,7 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
         }
         out.push(b'\n');
     }
+    out.extend_from_slice(report.scope_text.as_bytes());
     let _ = writeln!(out, "repro: {}", report.repro);
     out
 }
@@ -338,6 +339,8 @@ pub struct Frame<'a> {
     pub def_paths: Vec<&'a [u8]>,
     /// A structural search: its header is longer.
     pub structural: bool,
+    /// `--callers-of`, `--impact`: the scope's lines ([`super::scope::text`]).
+    pub scope: &'a str,
 }
 
 /// Bytes the header and footer of any page take at most (numbers counted
@@ -368,7 +371,7 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
             + places.min(NOTE_MAX_BYTES + 200)
     };
     let repro = "repro: \n".len() + frame.repro.len();
-    header + next + lines + note + repro
+    header + next + lines + note + frame.scope.len() + repro
 }
 
 /// The header lines. `elapsed_ms: None` leaves the time out, for the

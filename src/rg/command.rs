@@ -93,6 +93,14 @@ impl SearchFlags {
         RgCommand { args }
     }
 
+    /// `rg -l`: the files with a match, one path a line, with the same
+    /// file selection (the code graph's candidate files).
+    pub fn files_with_matches(&self) -> RgCommand {
+        let mut args: Vec<OsString> = vec!["-l".into()];
+        args.extend(self.common());
+        RgCommand { args }
+    }
+
     /// The command scout runs: `rg --json ...`.
     pub fn json(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["--json".into()];

@@ -33,6 +33,7 @@
 //! (I5), everything accounted for (I6).
 
 pub mod attach;
+pub mod callers;
 pub mod collect;
 pub mod fold;
 pub mod group;
@@ -76,7 +77,9 @@ pub fn search(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    if let Some(pattern) = &settings.structural {
+    if let Some(request) = &settings.graph {
+        graph_search(settings, request, started, out, err)
+    } else if let Some(pattern) = &settings.structural {
         structural_search(settings, pattern, started, out, err)
     } else if settings.query.is_passthrough() && !settings.json {
         passthrough::passthrough(settings, out, err)
@@ -113,6 +116,36 @@ fn ranked(
         rg: Some((&flags, plain)),
         defs: BTreeMap::new(),
         structural: None,
+        scope: None,
+        since,
+    };
+    present(settings, &scorer, tallied, started, out, err)
+}
+
+/// `--callers-of` and `--impact` (#23): the code graph's attributed lines,
+/// matched by the pattern ([`callers`]), then the same stages as a text
+/// search; the scope is said after the matches.
+fn graph_search(
+    settings: &SearchSettings,
+    request: &settings::GraphRequest,
+    started: Instant,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let scorer = Scorer::new(&settings.query);
+    let since = SystemTime::now() - verify::CLOCK_SLACK;
+    let graphed = callers::gather(settings, request, err)?;
+    let (repro, file_command) = callers::repro_commands(settings, request);
+    let tallied = Tallied {
+        files: graphed.files,
+        fallback: None,
+        partial: None,
+        repro,
+        file_command,
+        rg: None,
+        defs: graphed.defs,
+        structural: graphed.structural,
+        scope: Some(graphed.scope),
         since,
     };
     present(settings, &scorer, tallied, started, out, err)
@@ -150,6 +183,7 @@ fn structural_search(
             lang: pattern.lang(),
             parsed: gathered.parsed,
         }),
+        scope: None,
         since,
     };
     present(settings, &scorer, tallied, started, out, err)
@@ -176,6 +210,9 @@ pub struct Tallied<'f> {
     pub defs: BTreeMap<Vec<u8>, Vec<Def>>,
     /// Set for a structural search.
     pub structural: Option<render::Structural>,
+    /// Set for `--callers-of` and `--impact`: what the graph made of the
+    /// calls of the name.
+    pub scope: Option<crate::graph::Scope>,
     /// When the search started, less [`verify::CLOCK_SLACK`]: a shown
     /// file modified since is read again (#15).
     pub since: SystemTime,
@@ -203,8 +240,10 @@ pub fn present(
         rg,
         defs: known,
         structural,
+        scope,
         since,
     } = tallied;
+    let scope_text = scope.as_ref().map(render::scope::text).unwrap_or_default();
     let (hits, matches) = totals(&files);
     let mut ranked = rank(scorer, files);
     let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
@@ -215,6 +254,7 @@ pub fn present(
         &repro,
         &file_command,
         structural.is_some(),
+        &scope_text,
     );
     let mut pages = layout::paginate(settings, &ranked, &frame)?;
     let index = settings.page - 1;
@@ -233,6 +273,8 @@ pub fn present(
         file_command,
         defs: &defs,
         structural,
+        scope: scope.as_ref(),
+        scope_text: &scope_text,
     };
     let fitted = layout::fit(settings, &parts, &mut pages, index, &recalled, started);
     let seen = recalled.seen(&ranked, &pages[index]);
@@ -263,7 +305,7 @@ pub fn present(
     // memory back at once: freeing the tallies, pages and definitions
     // chunk by chunk would only delay the exit (#11).
     std::mem::forget((report, recalled, shown));
-    std::mem::forget((memory, ranked, pages, defs));
+    std::mem::forget((memory, ranked, pages, defs, scope));
     Ok(status)
 }
 
@@ -376,6 +418,7 @@ fn frame<'a>(
     repro: &'a str,
     file_command: &'a str,
     structural: bool,
+    scope: &'a str,
 ) -> render::text::Frame<'a> {
     render::text::Frame {
         query: &settings.query.text,
@@ -389,6 +432,7 @@ fn frame<'a>(
             .map(|r| &r.tally.path[..])
             .collect(),
         structural,
+        scope,
     }
 }
 
@@ -512,6 +556,9 @@ pub struct Parts<'a> {
     pub file_command: String,
     pub defs: &'a [Vec<Def>],
     pub structural: Option<render::Structural>,
+    pub scope: Option<&'a crate::graph::Scope>,
+    /// The scope as the footer says it (empty without one).
+    pub scope_text: &'a str,
 }
 
 impl<'a> Parts<'a> {
@@ -544,6 +591,8 @@ impl<'a> Parts<'a> {
             defs: self.defs,
             code: Vec::new(),
             structural: self.structural,
+            scope: self.scope,
+            scope_text: self.scope_text,
         }
     }
 }

@@ -73,6 +73,20 @@ pub struct SearchSettings {
     /// `--structural`: the compiled pattern (the query's text), whose
     /// language's files are parsed instead of searched by rg.
     pub structural: Option<StructuralPattern>,
+    /// `--callers-of` or `--impact`: the definition, resolved.
+    pub graph: Option<GraphRequest>,
+}
+
+/// What `--callers-of` / `--impact` asks of the code graph.
+#[derive(Debug)]
+pub struct GraphRequest {
+    pub target: crate::graph::Target,
+    /// `--impact` (else `--callers-of`).
+    pub impact: bool,
+    /// `--impact`'s `--depth`.
+    pub depth: u32,
+    /// A pattern was given (else every call of the symbol is the search).
+    pub pattern: bool,
 }
 
 /// The session from the process environment (read once), as this
@@ -125,6 +139,9 @@ fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
         (Some(pattern), None) => (pattern, paths),
         (None, Some(query)) => (query, paths),
         (None, None) if args.session.forget => (String::new(), paths),
+        (None, None) if args.callers_of.is_some() || args.impact.is_some() => {
+            (String::new(), paths)
+        }
         (None, None) => bail!("no query given; try `scout search NAME`"),
     })
 }
@@ -209,14 +226,29 @@ impl SearchSettings {
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
     pub fn resolve(mut args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
-        let (text, paths) = query_and_paths(&mut args)?;
+        let (mut text, paths) = query_and_paths(&mut args)?;
+        let graph = graph_request(&args, !text.is_empty())?;
+        if text.is_empty() && args.structural && graph.is_some() {
+            bail!("--structural needs a pattern; without one, --callers-of and --impact search every call of the symbol");
+        }
+        if let Some(request) = graph.as_ref().filter(|r| !r.pattern) {
+            // Every call of the symbol: its name, as a whole word.
+            text = request.target.def.short.clone();
+            args.matching.word = true;
+            args.matching.fixed_strings = true;
+        }
         if text.is_empty() && !args.session.forget {
             bail!("the query is empty; give a name, a phrase or a pattern");
         }
         if args.output.page == 0 {
             bail!("--page starts at 1");
         }
-        let (query, structural) = plan(&text, &args)?;
+        let (mut query, structural) = plan(&text, &args)?;
+        if graph.is_some() {
+            // The page holds calls, never definitions: no line of it is
+            // marked or added as one.
+            query.name = None;
+        }
         let mut types = args.filter.types;
         if structural.is_none() {
             // Without --structural, --lang is --type (as it always was).
@@ -284,6 +316,27 @@ impl SearchSettings {
                 Color::from_process(args.color.color)
             },
             structural,
+            graph,
         })
     }
+}
+
+/// `--callers-of` or `--impact`, with the definition it names resolved
+/// (an error, listing the file's candidates, when it names none or
+/// several).
+fn graph_request(args: &SearchArgs, pattern: bool) -> Result<Option<GraphRequest>> {
+    let (spec, impact) = match (&args.callers_of, &args.impact) {
+        (Some(spec), None) => (spec, false),
+        (None, Some(spec)) => (spec, true),
+        _ => return Ok(None),
+    };
+    let flag = if impact { "--impact" } else { "--callers-of" };
+    let spec = crate::graph::SymbolSpec::parse(spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+    let target = crate::graph::resolve_target(&spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+    Ok(Some(GraphRequest {
+        target,
+        impact,
+        depth: args.depth.max(1),
+        pattern,
+    }))
 }

@@ -61,11 +61,26 @@ pub fn gather(
     pattern: &StructuralPattern,
     err: &mut dyn Write,
 ) -> Result<Gathered> {
+    gather_within(settings, pattern, None, err)
+}
+
+/// The lines a search keeps, by path as rg prints it: the code graph's
+/// attributed lines (`--callers-of`); files not in it are not parsed.
+pub type LineFilter = BTreeMap<Vec<u8>, std::collections::BTreeSet<u64>>;
+
+/// [`gather`], keeping only the matches that start on a line of `only`
+/// when it is given.
+pub fn gather_within(
+    settings: &SearchSettings,
+    pattern: &StructuralPattern,
+    only: Option<&LineFilter>,
+    err: &mut dyn Write,
+) -> Result<Gathered> {
     let lang = pattern.lang();
     let mut paths: Vec<Vec<u8>> = Vec::new();
     let outcome = run_plain(&settings.rg, &settings.flags.file_list(), |line| {
         let path = strip_terminator(line);
-        if searches(lang, path) {
+        if searches(lang, path) && only.is_none_or(|o| o.contains_key(path)) {
             paths.push(path.to_vec());
         }
         Flow::Continue
@@ -74,7 +89,7 @@ pub fn gather(
     // rg lists files in the order its threads find them.
     paths.sort();
     let want_defs = !settings.files_only && !settings.lexical;
-    let results = parse_all(&paths, pattern, want_defs, settings.keep);
+    let results = parse_all(&paths, pattern, want_defs, settings.keep, only);
     let mut gathered = Gathered {
         partial,
         ..Gathered::default()
@@ -104,6 +119,7 @@ fn parse_all(
     pattern: &StructuralPattern,
     want_defs: bool,
     keep: usize,
+    only: Option<&LineFilter>,
 ) -> Vec<Parsed> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Parsed>> = Mutex::new(vec![None; paths.len()]);
@@ -120,7 +136,8 @@ fn parse_all(
                     let Some(path) = paths.get(i) else {
                         break;
                     };
-                    done.push((i, parse_one(path, pattern, want_defs, keep)));
+                    let lines = only.and_then(|o| o.get(path));
+                    done.push((i, parse_one(path, pattern, want_defs, keep, lines)));
                 }
                 let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
                 for (i, parsed) in done {
@@ -134,10 +151,19 @@ fn parse_all(
 
 /// Reads, parses and tallies one file (its source is dropped here, so
 /// memory holds one source per thread, not one per match).
-fn parse_one(path: &[u8], pattern: &StructuralPattern, want_defs: bool, keep: usize) -> Parsed {
+fn parse_one(
+    path: &[u8],
+    pattern: &StructuralPattern,
+    want_defs: bool,
+    keep: usize,
+    lines: Option<&std::collections::BTreeSet<u64>>,
+) -> Parsed {
     let bytes = std::fs::read(path_of(path)).ok()?;
     let source = String::from_utf8(bytes).ok()?;
-    let searched = pattern.search(&source, want_defs);
+    let mut searched = pattern.search(&source, want_defs);
+    if let Some(lines) = lines {
+        searched.found.retain(|f| lines.contains(&f.line));
+    }
     if searched.found.is_empty() {
         return Some((None, None));
     }

@@ -1,0 +1,826 @@
+//! The cascade that attributes one call site: to the target definition,
+//! to another definition (which), or to neither ("cannot tell", and why).
+//! Each step is a stated reason: the enclosing scope and the same file,
+//! by range; imports and module paths; receivers whose type the code
+//! states (`self`/`this` in the class, `Type.f`, a variable built by
+//! `Type(...)`, a declared parameter, variable or field); the language's
+//! package rules (Go's package directory, Java's enclosing class, C's one
+//! global namespace).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::facts::{self, Binding, Call, Callee, Facts};
+use super::modules::{self, Place};
+use super::Target;
+use crate::defs::{Def, DefKind};
+use crate::lang::Lang;
+
+/// Where a call was attributed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The target; the reason is the cascade's step.
+    Target(&'static str),
+    /// Another definition, in the file at the path (canonical).
+    Other { path: PathBuf, def: Def },
+    /// Something that is not a definition in the tree (a module outside
+    /// it, a builtin, a method of another type).
+    Outside(String),
+    /// The cascade cannot settle it; why.
+    CannotTell(&'static str),
+}
+
+/// What a name stands for at a line of a file.
+#[derive(Clone, Debug)]
+enum Meaning {
+    Module(Place),
+    /// A definition (function, class) in a file.
+    Def(PathBuf, Def),
+    /// A value whose type is named (to resolve in the file it was met in).
+    Instance(String, PathBuf),
+    /// `self`/`this` inside the class named so, in that file.
+    SelfOf(PathBuf, String),
+    Unknown,
+}
+
+/// The files' facts, read on demand and kept for the whole attribution.
+pub struct Files {
+    facts: RefCell<HashMap<PathBuf, Option<Rc<Facts>>>>,
+    pub lang: Lang,
+}
+
+impl Files {
+    pub fn new(lang: Lang) -> Files {
+        Files {
+            facts: RefCell::new(HashMap::new()),
+            lang,
+        }
+    }
+
+    pub fn insert(&self, path: PathBuf, facts: Rc<Facts>) {
+        self.facts.borrow_mut().insert(path, Some(facts));
+    }
+
+    /// The facts of the file at canonical `path`, parsed on first use.
+    pub fn get(&self, path: &Path) -> Option<Rc<Facts>> {
+        if let Some(found) = self.facts.borrow().get(path) {
+            return found.clone();
+        }
+        let lang = crate::lang::Lang::from_path(path.as_os_str().as_encoded_bytes())
+            .map(|l| facts::parse_lang(l, path.as_os_str().as_encoded_bytes()));
+        let parsed = match (lang, std::fs::read(path)) {
+            (Some(lang), Ok(source)) if super::same_family(lang, self.lang) => {
+                Some(Rc::new(facts::extract(lang, &source)))
+            }
+            _ => None,
+        };
+        self.facts
+            .borrow_mut()
+            .insert(path.to_path_buf(), parsed.clone());
+        parsed
+    }
+}
+
+/// The attribution of calls in one file, with the target and the files.
+pub struct Resolver<'a> {
+    pub target: &'a Target,
+    pub files: &'a Files,
+}
+
+/// Python's builtins a project may also define (`open`, `print`, ...).
+const PYTHON_BUILTINS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "callable",
+    "dict",
+    "dir",
+    "enumerate",
+    "eval",
+    "exec",
+    "filter",
+    "float",
+    "format",
+    "getattr",
+    "hasattr",
+    "hash",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "object",
+    "open",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "sorted",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+
+const GO_BUILTINS: &[&str] = &[
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+    "min", "new", "panic", "print", "println", "real", "recover",
+];
+
+/// The class a method definition belongs to (`Server` for
+/// `Server.handle`, `Foo` for `Foo::fmt`).
+pub fn owner_of(def: &Def) -> Option<&str> {
+    if def.kind != DefKind::Method {
+        return None;
+    }
+    let name = &def.name;
+    let cut = name.len().checked_sub(def.short.len())?;
+    let owner = name[..cut]
+        .strip_suffix("::")
+        .or_else(|| name[..cut].strip_suffix('.'))
+        .or_else(|| name[..cut].strip_suffix('#'))?;
+    Some(owner)
+}
+
+/// The last segment of a dotted or `::` name.
+fn last(name: &str) -> &str {
+    name.rsplit(['.', ':']).next().unwrap_or(name)
+}
+
+fn is_type_like(kind: DefKind) -> bool {
+    matches!(
+        kind,
+        DefKind::Class
+            | DefKind::Struct
+            | DefKind::Enum
+            | DefKind::Trait
+            | DefKind::Interface
+            | DefKind::Type
+    )
+}
+
+impl<'a> Resolver<'a> {
+    fn lang(&self) -> Lang {
+        self.files.lang
+    }
+
+    /// Whether `def` in the file at `path` is the target.
+    fn is_target(&self, path: &Path, def: &Def) -> bool {
+        path == self.target.canon && self.target.lines.contains(&def.name_line)
+    }
+
+    fn verdict_for(&self, path: &Path, def: &Def, reason: &'static str) -> Verdict {
+        if self.is_target(path, def) {
+            Verdict::Target(reason)
+        } else {
+            Verdict::Other {
+                path: path.to_path_buf(),
+                def: def.clone(),
+            }
+        }
+    }
+
+    /// Attributes one call in the file at `path` with `facts`.
+    pub fn attribute(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
+        match &call.callee {
+            Callee::Bare | Callee::New | Callee::Jsx => self.bare(path, facts, call),
+            Callee::Member(chain) => self.member(path, facts, call, chain),
+            Callee::Path(segments) => self.path_call(path, facts, call, segments),
+            Callee::Super => self.super_call(path, facts, call),
+            Callee::Dynamic => {
+                if self.target.owner.is_some() {
+                    Verdict::CannotTell("a method on an expression the parser cannot type")
+                } else {
+                    Verdict::Outside("a method or function pointer, not the function".into())
+                }
+            }
+        }
+    }
+
+    /// The innermost class-like definition whose range holds `line`.
+    fn enclosing_class<'f>(&self, facts: &'f Facts, line: u32) -> Option<&'f Def> {
+        facts
+            .defs
+            .iter()
+            .filter(|d| d.contains(line) && (is_type_like(d.kind) || d.kind == DefKind::Impl))
+            .max_by_key(|d| d.start_line)
+    }
+
+    /// The class a method around `line` belongs to, by its name.
+    fn class_around(&self, facts: &Facts, line: u32) -> Option<String> {
+        let method = facts
+            .defs
+            .iter()
+            .filter(|d| d.contains(line) && d.kind == DefKind::Method)
+            .max_by_key(|d| d.start_line);
+        if let Some(owner) = method.and_then(owner_of) {
+            return Some(owner.to_string());
+        }
+        self.enclosing_class(facts, line).map(|d| match d.kind {
+            DefKind::Impl => d.short.clone(),
+            _ => d.name.clone(),
+        })
+    }
+
+    /// The innermost binding of `name` whose range holds `line`.
+    fn binding<'f>(&self, facts: &'f Facts, name: &str, line: u32) -> Option<&'f Binding> {
+        facts
+            .bindings
+            .iter()
+            .filter(|b| b.name == name && b.from <= line && line <= b.to)
+            .min_by_key(|b| (b.to - b.from, std::cmp::Reverse(b.from)))
+    }
+
+    /// What `name` stands for at `line` of the file.
+    fn meaning(&self, path: &Path, facts: &Facts, name: &str, line: u32, depth: u32) -> Meaning {
+        if depth > 6 {
+            return Meaning::Unknown;
+        }
+        let lang = self.lang();
+        if matches!(name, "self" | "this" | "cls") && !(lang == Lang::Python && name == "this") {
+            if lang == Lang::Go {
+                // A Go receiver is a binding like any other.
+            } else if let Some(class) = self.class_around(facts, line) {
+                return Meaning::SelfOf(path.to_path_buf(), class);
+            }
+        }
+        if let Some(binding) = self.binding(facts, name, line) {
+            if !binding.ty.is_empty() && binding.ty != name {
+                return Meaning::Instance(binding.ty.clone(), path.to_path_buf());
+            }
+        }
+        // A definition visible here: top level, or nested in a definition
+        // holding the line; members only where the language lets a bare
+        // name reach them (not here: see `bare`).
+        let visible = facts
+            .defs
+            .iter()
+            .filter(|d| d.short == name && d.kind != DefKind::Method && d.kind != DefKind::Impl)
+            .filter(|d| match parent_of(&facts.defs, d) {
+                None => true,
+                Some(p) => p.contains(line) && !is_type_like(p.kind),
+            })
+            .max_by_key(|d| (d.start_line <= line, d.start_line));
+        if let Some(def) = visible {
+            return Meaning::Def(path.to_path_buf(), def.clone());
+        }
+        if let Some(import) = facts
+            .imports
+            .iter()
+            .rev()
+            .find(|i| i.local == name && !i.local.is_empty())
+        {
+            return self.imported(path, &import.module, import.name.as_deref(), name, depth);
+        }
+        // Globs: `from m import *`, `use m::*`, Java `import a.b.*`.
+        for import in facts
+            .imports
+            .iter()
+            .filter(|i| i.local.is_empty() && !i.reexport)
+        {
+            if lang == Lang::C || lang == Lang::Go {
+                continue;
+            }
+            let place = modules::resolve(lang, path, &import.module);
+            if let Some(found) = self.export(&place, name, depth + 1) {
+                return found;
+            }
+        }
+        match lang {
+            Lang::Go => self.same_package(path, facts, name),
+            Lang::Java => self.java_same_package(path, name),
+            _ => Meaning::Unknown,
+        }
+    }
+
+    /// What `import` (module, name) binds, followed through re-exports.
+    fn imported(
+        &self,
+        from: &Path,
+        module: &str,
+        name: Option<&str>,
+        local: &str,
+        depth: u32,
+    ) -> Meaning {
+        let place = modules::resolve(self.lang(), from, module);
+        let Some(name) = name else {
+            return Meaning::Module(place);
+        };
+        // `import D from './m'`: the default export; its name is the
+        // definition's more often than not.
+        let name = if name == "default" { local } else { name };
+        if self.lang() == Lang::Python {
+            // `from pkg import sub`: a module, when there is one.
+            if let Place::File(file) = &place {
+                if file.ends_with("__init__.py") {
+                    let sub = modules::resolve(Lang::Python, file, &format!(".{name}"));
+                    if matches!(sub, Place::File(_)) {
+                        return Meaning::Module(sub);
+                    }
+                }
+            }
+        }
+        if self.lang() == Lang::Rust {
+            if let Place::File(file) = &place {
+                // `use crate::a::b` where `b` is a module file.
+                let sub = modules::resolve(Lang::Rust, file, &format!("self::{name}"));
+                if matches!(sub, Place::File(_)) {
+                    return Meaning::Module(sub);
+                }
+            }
+        }
+        match self.export(&place, name, depth + 1) {
+            Some(found) => found,
+            None => match place {
+                Place::External(m) | Place::Missing(m) => {
+                    Meaning::Module(Place::External(format!("{m}.{name}")))
+                }
+                _ => Meaning::Unknown,
+            },
+        }
+    }
+
+    /// The top-level `name` of the module at `place`: defined there, or
+    /// imported or re-exported into it (followed).
+    fn export(&self, place: &Place, name: &str, depth: u32) -> Option<Meaning> {
+        let file = match place {
+            Place::File(file) => file,
+            Place::Dir(dir) => {
+                return self.in_package_dir(dir, name, None);
+            }
+            _ => return None,
+        };
+        let facts = self.files.get(file)?;
+        if let Some(def) = facts.defs.iter().find(|d| {
+            d.short == name
+                && d.name == d.short
+                && d.kind != DefKind::Impl
+                && d.kind != DefKind::Method
+        }) {
+            return Some(Meaning::Def(file.clone(), def.clone()));
+        }
+        if depth > 6 {
+            return Some(Meaning::Unknown);
+        }
+        let reexports = |i: &&facts::Import| match self.lang() {
+            Lang::Python | Lang::Rust => true,
+            _ => i.reexport,
+        };
+        if let Some(import) = facts
+            .imports
+            .iter()
+            .filter(reexports)
+            .find(|i| i.local == name)
+        {
+            return Some(self.imported(file, &import.module, import.name.as_deref(), name, depth));
+        }
+        for import in facts
+            .imports
+            .iter()
+            .filter(reexports)
+            .filter(|i| i.local.is_empty())
+        {
+            let place = modules::resolve(self.lang(), file, &import.module);
+            if let Some(found) = self.export(&place, name, depth + 1) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// A top-level definition of `name` in the Go package directory
+    /// `dir` (of package `package` when given), from its `.go` files.
+    fn in_package_dir(&self, dir: &Path, name: &str, package: Option<&str>) -> Option<Meaning> {
+        let mut found = None;
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return None;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "go"))
+            .collect();
+        files.sort();
+        for file in files {
+            let Some(facts) = self.files.get(&file) else {
+                continue;
+            };
+            if package.is_some_and(|p| facts.package.as_deref() != Some(p)) {
+                continue;
+            }
+            if let Some(def) = facts
+                .defs
+                .iter()
+                .find(|d| d.short == name && d.name == d.short && d.kind != DefKind::Method)
+            {
+                found = Some(Meaning::Def(file.clone(), def.clone()));
+                break;
+            }
+        }
+        found
+    }
+
+    fn same_package(&self, path: &Path, facts: &Facts, name: &str) -> Meaning {
+        let dir = path.parent().unwrap_or(Path::new("/"));
+        self.in_package_dir(dir, name, facts.package.as_deref())
+            .unwrap_or(Meaning::Unknown)
+    }
+
+    fn java_same_package(&self, path: &Path, name: &str) -> Meaning {
+        let dir = path.parent().unwrap_or(Path::new("/"));
+        let file = dir.join(format!("{name}.java"));
+        if let Some(facts) = self.files.get(&file) {
+            if let Some(def) = facts.defs.iter().find(|d| d.name == name) {
+                return Meaning::Def(file, def.clone());
+            }
+        }
+        Meaning::Unknown
+    }
+
+    /// A bare call `f(...)`, `new F(...)`, `<F>`.
+    fn bare(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
+        let lang = self.lang();
+        if lang == Lang::Java && call.callee == Callee::Bare {
+            // A bare call in Java is a method of the class around it (or
+            // of its bases); else a static import.
+            if let Some(class) = self.class_around(facts, call.line) {
+                let verdict = self.method_of(path, &class, &call.name, 0);
+                if matches!(verdict, Verdict::Target(_) | Verdict::Other { .. }) {
+                    return verdict;
+                }
+            }
+        }
+        match self.meaning(path, facts, &call.name, call.line, 0) {
+            Meaning::Def(file, def) => {
+                let reason = if file == path {
+                    "defined in the same file"
+                } else {
+                    "imported"
+                };
+                self.verdict_for(&file, &def, reason)
+            }
+            Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
+            Meaning::Module(_) => Verdict::CannotTell("a module called as a function"),
+            Meaning::Instance(..) | Meaning::SelfOf(..) => {
+                Verdict::Outside("a variable holding a callable".into())
+            }
+            Meaning::Unknown => self.unknown_bare(path, facts, call),
+        }
+    }
+
+    fn unknown_bare(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
+        let name = call.name.as_str();
+        match self.lang() {
+            Lang::Python if PYTHON_BUILTINS.contains(&name) => {
+                Verdict::Outside("a Python builtin".into())
+            }
+            Lang::Go if GO_BUILTINS.contains(&name) => Verdict::Outside("a Go builtin".into()),
+            Lang::C => self.c_global(path, facts),
+            Lang::Go => Verdict::CannotTell("not defined in its package"),
+            _ => Verdict::CannotTell("not defined or imported in the file"),
+        }
+    }
+
+    /// A C call of a function the file does not define: the tree's one
+    /// non-`static` definition of the name, or the one whose header the
+    /// file includes.
+    fn c_global(&self, path: &Path, facts: &Facts) -> Verdict {
+        let target = self.target;
+        if target.owner.is_some() {
+            return Verdict::CannotTell("not defined in the file");
+        }
+        let visible_target = !target.is_static || path == target.canon;
+        let others = &target.c_definers;
+        if visible_target && others.iter().all(|p| *p == target.canon) {
+            return Verdict::Target("the tree's only external definition");
+        }
+        let stem = |p: &Path| {
+            p.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let included: Vec<String> = facts
+            .imports
+            .iter()
+            .map(|i| stem(Path::new(&i.module)))
+            .collect();
+        if visible_target && included.contains(&stem(&target.canon)) {
+            return Verdict::Target("declared in a header the file includes");
+        }
+        if let Some(other) = others
+            .iter()
+            .find(|p| **p != target.canon && included.contains(&stem(p)))
+        {
+            return Verdict::Outside(format!("the definition in {}", super::display(other)));
+        }
+        if !visible_target && others.len() == 1 {
+            return Verdict::Outside("the target is static in another file".into());
+        }
+        Verdict::CannotTell("defined in several files, none whose header the file includes")
+    }
+
+    /// The method `name` of the class named `class` (as its definition
+    /// names it) in the file at `path`, through its bases.
+    fn method_of(&self, path: &Path, class: &str, name: &str, depth: u32) -> Verdict {
+        let target = self.target;
+        if path == target.canon && target.owner.as_deref() == Some(class) {
+            return Verdict::Target(if depth == 0 {
+                "a method of its class"
+            } else {
+                "inherited from its class"
+            });
+        }
+        let Some(facts) = self.files.get(path) else {
+            return Verdict::CannotTell("the class's file cannot be read");
+        };
+        if let Some(def) = facts
+            .defs
+            .iter()
+            .find(|d| d.kind == DefKind::Method && d.short == name && owner_of(d) == Some(class))
+        {
+            return self.verdict_for(path, def, "a method of its class");
+        }
+        if depth > 4 {
+            return Verdict::CannotTell("a deep class hierarchy");
+        }
+        let bases: Vec<String> = facts
+            .classes
+            .iter()
+            .find(|c| c.name == class)
+            .map(|c| c.bases.clone())
+            .unwrap_or_default();
+        let line = facts
+            .classes
+            .iter()
+            .find(|c| c.name == class)
+            .map_or(1, |c| c.line);
+        let mut unresolved = false;
+        for base in &bases {
+            if matches!(base.as_str(), "object" | "Object") {
+                continue;
+            }
+            match self.resolve_chain(path, &facts, base, line) {
+                Meaning::Def(file, def) if is_type_like(def.kind) => {
+                    match self.method_of(&file, &def.name, name, depth + 1) {
+                        Verdict::Target(_) => return Verdict::Target("inherited from its class"),
+                        v @ Verdict::Other { .. } => return v,
+                        _ => unresolved = true,
+                    }
+                }
+                Meaning::Module(Place::External(m)) => {
+                    return Verdict::Outside(format!("inherited from {m}"));
+                }
+                _ => unresolved = true,
+            }
+        }
+        if unresolved {
+            if target.owner.as_deref().map(last) == bases.iter().map(|b| last(b)).next() {
+                return Verdict::Target("inherited from a base of the class's name");
+            }
+            return Verdict::CannotTell("inherited from a base the graph cannot resolve");
+        }
+        if self.lang() == Lang::Rust || self.lang() == Lang::Go {
+            // Methods live in impls and files of their own.
+            if target.owner.as_deref().map(last) == Some(last(class)) {
+                return Verdict::Target("a method of a type of its name");
+            }
+            return Verdict::Outside(format!("a method of {}", last(class)));
+        }
+        Verdict::CannotTell("the class defines no such method")
+    }
+
+    /// A dotted name (`m.Base`, `Base`) resolved from the file's scope.
+    fn resolve_chain(&self, path: &Path, facts: &Facts, chain: &str, line: u32) -> Meaning {
+        let parts: Vec<&str> = chain.split('.').collect();
+        let mut meaning = self.meaning(path, facts, parts[0], line, 0);
+        for part in &parts[1..] {
+            meaning = self.step(meaning, part, line);
+        }
+        meaning
+    }
+
+    /// `meaning.part`.
+    fn step(&self, meaning: Meaning, part: &str, line: u32) -> Meaning {
+        match meaning {
+            Meaning::Module(place) => match &place {
+                Place::External(m) => Meaning::Module(Place::External(format!("{m}.{part}"))),
+                _ => {
+                    if self.lang() == Lang::Python {
+                        if let Place::File(file) = &place {
+                            let sub = modules::resolve(Lang::Python, file, &format!(".{part}"));
+                            if file.ends_with("__init__.py") && matches!(sub, Place::File(_)) {
+                                return Meaning::Module(sub);
+                            }
+                        }
+                    }
+                    self.export(&place, part, 1).unwrap_or(Meaning::Unknown)
+                }
+            },
+            Meaning::SelfOf(file, class) => {
+                let Some(facts) = self.files.get(&file) else {
+                    return Meaning::Unknown;
+                };
+                for field in [format!("self.{part}"), format!("this.{part}")] {
+                    if let Some(b) = self.binding(&facts, &field, line) {
+                        if !b.ty.is_empty() {
+                            return Meaning::Instance(b.ty.clone(), file.clone());
+                        }
+                    }
+                }
+                let struct_field = format!("{}.{part}", last(&class));
+                match facts.bindings.iter().find(|b| b.name == struct_field) {
+                    Some(b) => Meaning::Instance(b.ty.clone(), file.clone()),
+                    None => Meaning::Unknown,
+                }
+            }
+            Meaning::Instance(ty, file) => {
+                let Some(facts) = self.files.get(&file) else {
+                    return Meaning::Unknown;
+                };
+                match self.meaning(&file, &facts, &ty, line, 1) {
+                    Meaning::Def(class_file, def) if is_type_like(def.kind) => {
+                        self.step(Meaning::SelfOf(class_file, def.name), part, 0)
+                    }
+                    _ => Meaning::Unknown,
+                }
+            }
+            Meaning::Def(..) | Meaning::Unknown => Meaning::Unknown,
+        }
+    }
+
+    /// `a.b.f(...)`.
+    fn member(&self, path: &Path, facts: &Facts, call: &Call, chain: &[String]) -> Verdict {
+        let free = self.target.owner.is_none();
+        let mut meaning = self.meaning(path, facts, &chain[0], call.line, 0);
+        for part in &chain[1..] {
+            meaning = self.step(meaning, part, call.line);
+        }
+        match meaning {
+            Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
+            Meaning::Module(place) => match self.export(&place, &call.name, 1) {
+                Some(Meaning::Def(file, def)) => {
+                    self.verdict_for(&file, &def, "through its module")
+                }
+                Some(Meaning::Module(Place::External(m))) => Verdict::Outside(format!("from {m}")),
+                _ => Verdict::CannotTell("the module does not define it"),
+            },
+            Meaning::Def(file, def) if is_type_like(def.kind) => {
+                self.method_of(&file, &def.name, &call.name, 0)
+            }
+            Meaning::Def(..) => Verdict::CannotTell("an attribute of a function"),
+            Meaning::SelfOf(file, class) => {
+                if free {
+                    return Verdict::Outside("a method, not the function".into());
+                }
+                self.method_of(&file, &class, &call.name, 0)
+            }
+            Meaning::Instance(ty, file) => {
+                if free {
+                    return Verdict::Outside(format!("a method of {ty}, not the function"));
+                }
+                let Some(facts) = self.files.get(&file) else {
+                    return Verdict::CannotTell("the file cannot be read");
+                };
+                match self.meaning(&file, &facts, &ty, call.line, 1) {
+                    Meaning::Def(class_file, def) if is_type_like(def.kind) => {
+                        match self.method_of(&class_file, &def.name, &call.name, 0) {
+                            Verdict::Target(_) => {
+                                Verdict::Target("a receiver of its declared type")
+                            }
+                            other => other,
+                        }
+                    }
+                    Meaning::Module(Place::External(m)) => {
+                        Verdict::Outside(format!("a method of {m}"))
+                    }
+                    _ => {
+                        if self.target.owner.as_deref().map(last) == Some(ty.as_str()) {
+                            Verdict::Target("a receiver of its declared type")
+                        } else {
+                            Verdict::Outside(format!("a method of {ty}"))
+                        }
+                    }
+                }
+            }
+            Meaning::Unknown => {
+                if free {
+                    Verdict::Outside("a method on a value, not the function".into())
+                } else {
+                    Verdict::CannotTell("a method on a receiver of unknown type")
+                }
+            }
+        }
+    }
+
+    /// `super().f(...)`, `super.f(...)`: the bases of the class around.
+    fn super_call(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
+        let Some(class) = self.class_around(facts, call.line) else {
+            return Verdict::CannotTell("super outside a class");
+        };
+        let Some(info) = facts.classes.iter().find(|c| c.name == class) else {
+            return Verdict::CannotTell("a class without bases the parser can see");
+        };
+        for base in &info.bases {
+            if let Meaning::Def(file, def) = self.resolve_chain(path, facts, base, info.line) {
+                if is_type_like(def.kind) {
+                    return self.method_of(&file, &def.name, &call.name, 0);
+                }
+            }
+        }
+        Verdict::CannotTell("a base the graph cannot resolve")
+    }
+
+    /// Rust `a::b::f(...)`, `Self::f(...)`, `Type::f(...)`.
+    fn path_call(&self, path: &Path, facts: &Facts, call: &Call, segments: &[String]) -> Verdict {
+        let free = self.target.owner.is_none();
+        let Some(head) = segments.first() else {
+            return self.bare(path, facts, call);
+        };
+        let ty = if head == "Self" {
+            self.binding(facts, "Self", call.line).map(|b| b.ty.clone())
+        } else if segments
+            .last()
+            .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            segments.last().cloned()
+        } else {
+            None
+        };
+        if let Some(ty) = ty {
+            if free {
+                return Verdict::Outside(format!("an associated function of {ty}"));
+            }
+            if self.target.owner.as_deref().map(last) == Some(ty.as_str()) {
+                return Verdict::Target("an associated function of its type");
+            }
+            return Verdict::Outside(format!("an associated function of {ty}"));
+        }
+        // A module path: resolve its head as a name, then the rest.
+        let module = if matches!(head.as_str(), "crate" | "self" | "super") {
+            Meaning::Module(modules::resolve(Lang::Rust, path, &segments.join("::")))
+        } else {
+            // Modules and functions are apart in Rust: a path's head is an
+            // imported module before it is a local function.
+            let import = facts.imports.iter().rev().find(|i| i.local == *head);
+            let mut meaning = match import {
+                Some(i) => self.imported(path, &i.module, i.name.as_deref(), head, 0),
+                None => self.meaning(path, facts, head, call.line, 0),
+            };
+            for part in &segments[1..] {
+                meaning = match meaning {
+                    Meaning::Module(Place::File(file)) => {
+                        let sub = modules::resolve(Lang::Rust, &file, &format!("self::{part}"));
+                        if matches!(sub, Place::File(_)) {
+                            Meaning::Module(sub)
+                        } else {
+                            self.step(Meaning::Module(Place::File(file)), part, call.line)
+                        }
+                    }
+                    other => self.step(other, part, call.line),
+                };
+            }
+            match meaning {
+                Meaning::Unknown => Meaning::Module(Place::External(segments.join("::"))),
+                other => other,
+            }
+        };
+        match module {
+            Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
+            Meaning::Module(place) => match self.export(&place, &call.name, 1) {
+                Some(Meaning::Def(file, def)) => {
+                    self.verdict_for(&file, &def, "by its module path")
+                }
+                _ => Verdict::CannotTell("the module path does not lead to a definition"),
+            },
+            _ => Verdict::CannotTell("a path the graph cannot resolve"),
+        }
+    }
+}
+
+/// The innermost definition strictly around `def`.
+fn parent_of<'f>(defs: &'f [Def], def: &Def) -> Option<&'f Def> {
+    defs.iter()
+        .filter(|d| {
+            d.start_line <= def.start_line
+                && def.end_line <= d.end_line
+                && !(d.start_line == def.start_line
+                    && d.end_line == def.end_line
+                    && d.name == def.name)
+        })
+        .max_by_key(|d| (d.start_line, std::cmp::Reverse(d.end_line)))
+}

@@ -1,0 +1,138 @@
+//! Stage 2 of `--callers-of` and `--impact` (#23), in place of
+//! [`collect`](super::collect): the code graph ([`crate::graph`])
+//! attributes every call of the symbol's name in the files that spell it,
+//! then the search's own pattern (text, or `--structural`) is matched on
+//! the attributed lines only, and what matches is folded into the same
+//! [`FileTally`](super::fold::FileTally)s a text search makes. With no
+//! pattern, every attributed call is a match. Stages 3 to 8 are the
+//! ranked pipeline's; the scope (what the graph made of the other calls)
+//! is rendered after the matches.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use anyhow::Result;
+
+use crate::graph::{self, Scope};
+use crate::rg::Matcher;
+use crate::search::settings::{GraphRequest, SearchSettings};
+use crate::search::structural;
+use crate::shell;
+
+/// What the graph's pass leaves for the shared stages.
+pub struct Graphed {
+    pub files: Vec<crate::search::fold::FileTally>,
+    pub defs: BTreeMap<Vec<u8>, Vec<crate::defs::Def>>,
+    pub structural: Option<crate::render::Structural>,
+    pub scope: Scope,
+}
+
+/// Attributes the calls, then matches the pattern on the attributed lines.
+pub fn gather(
+    settings: &SearchSettings,
+    request: &GraphRequest,
+    err: &mut dyn Write,
+) -> Result<Graphed> {
+    let target = request.target.clone();
+    let mut scope = if request.impact {
+        graph::impact(&settings.rg, &settings.flags, target, request.depth)?
+    } else {
+        graph::callers(&settings.rg, &settings.flags, target)?
+    };
+    if let Some(pattern) = &settings.structural {
+        let only = graph::line_filter(&scope);
+        let gathered = structural::gather_within(settings, pattern, Some(&only), err)?;
+        let matched: u64 = gathered.files.iter().map(|f| f.hits).sum();
+        scope.not_matched = scope.attributed_count().saturating_sub(matched);
+        return Ok(Graphed {
+            files: gathered.files,
+            defs: gathered.defs,
+            structural: Some(crate::render::Structural {
+                lang: pattern.lang(),
+                parsed: gathered.parsed,
+            }),
+            scope,
+        });
+    }
+    let matcher = if request.pattern {
+        Matcher::new(&settings.flags)
+    } else {
+        None
+    };
+    if request.pattern && matcher.is_none() {
+        anyhow::bail!(
+            "the pattern {:?} does not compile here; with --callers-of, use a literal (-F) or a simpler regex",
+            settings.query.text
+        );
+    }
+    let files = graph::tallies(&mut scope, matcher.as_ref(), settings.keep);
+    Ok(Graphed {
+        files,
+        defs: BTreeMap::new(),
+        structural: None,
+        scope,
+    })
+}
+
+/// The command that prints every match of this search (no budget, every
+/// line, nothing collapsed by the session's memory), and the same for one
+/// file (`FILE` standing for it).
+pub fn repro_commands(settings: &SearchSettings, request: &GraphRequest) -> (String, String) {
+    let mut words = vec!["scout".to_string(), "search".into()];
+    if let Some(pattern) = &settings.structural {
+        words.extend([
+            "--structural".into(),
+            "--lang".into(),
+            pattern.lang().name().into(),
+        ]);
+    }
+    if request.impact {
+        words.extend([
+            "--impact".into(),
+            shell::quote(request.target.spec.as_bytes()),
+            "--depth".into(),
+            request.depth.to_string(),
+        ]);
+    } else {
+        words.extend([
+            "--callers-of".into(),
+            shell::quote(request.target.spec.as_bytes()),
+        ]);
+    }
+    words.extend([
+        "--budget-tokens".into(),
+        "0".into(),
+        "-m".into(),
+        "10000".into(),
+        "--again".into(),
+    ]);
+    let flags = &settings.flags;
+    if request.pattern {
+        if settings.structural.is_none() {
+            if flags.fixed_strings {
+                words.push("-F".into());
+            }
+            if flags.ignore_case {
+                words.push("-i".into());
+            }
+            if flags.word {
+                words.push("-w".into());
+            }
+        }
+        words.extend(["-e".into(), shell::quote(settings.query.text.as_bytes())]);
+    }
+    for glob in &flags.globs {
+        words.extend(["-g".into(), shell::quote(glob.as_bytes())]);
+    }
+    for ty in &flags.types {
+        words.extend(["--type".into(), shell::quote(ty.as_bytes())]);
+    }
+    if flags.hidden {
+        words.push("--hidden".into());
+    }
+    let file_command = format!("{} FILE", words.join(" "));
+    for path in &flags.paths {
+        words.push(shell::quote(path.as_encoded_bytes()));
+    }
+    (words.join(" "), file_command)
+}

@@ -1,0 +1,346 @@
+//! `--callers-of` and `--impact` (#23): the code graph on fixture trees,
+//! one test per language and per way the trackers of call-graph tools
+//! show them going wrong (calls in anonymous callbacks, two same-named
+//! definitions in one file, a free `append` credited with `xs.append`,
+//! bindings across languages), then the refusals and the page's flags.
+
+mod util;
+
+use std::collections::BTreeSet;
+
+use util::Fixture;
+
+/// The attributed sites (`path:line`) and the "cannot tell" ones of a
+/// `--callers-of` run over the whole tree, unbudgeted.
+fn callers(fx: &Fixture, spec: &str) -> (BTreeSet<String>, BTreeSet<String>, serde_json::Value) {
+    let run = fx.run(&[
+        "search",
+        "--callers-of",
+        spec,
+        "--json",
+        "--budget-tokens",
+        "0",
+        "-m",
+        "1000",
+        "--again",
+    ]);
+    assert!(run.code() == 0 || run.code() == 1, "{}", run.describe());
+    let json = run.json();
+    let mut sites = BTreeSet::new();
+    for result in json["results"].as_array().unwrap() {
+        let path = result["path"].as_str().unwrap();
+        for line in result["lines"].as_array().unwrap() {
+            sites.insert(format!("{path}:{}", line["line"]));
+        }
+    }
+    let unsettled = json["scope"]["cannot_tell"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| format!("{}:{}", u["path"].as_str().unwrap(), u["line"]))
+        .collect();
+    (sites, unsettled, json)
+}
+
+fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn python_a_function_s_callers_through_imports_aliases_modules_and_callbacks() {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "from .config import load\n");
+    fx.write(
+        "pkg/config.py",
+        "import json\n\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\nclass Config:\n    def load(self, path):\n        self.data = load(path)\n        return self\n",
+    );
+    fx.write(
+        "pkg/app.py",
+        "from pkg.config import load, Config\nfrom pkg import config as cfg\n\n\ndef main(items):\n    data = load('a.json')\n    c = Config()\n    c.load('b.json')\n    extra = list(map(lambda p: load(p), items))\n    cfg.load('c.json')\n    items.append(1)\n    return data, extra\n",
+    );
+    fx.write(
+        "tests/test_app.py",
+        "from pkg.config import load as l\nfrom pkg import load as again\n\ndef test_load():\n    assert l('t.json')\n    assert again('u.json')\n",
+    );
+    // Another language spelling the same name binds nothing.
+    fx.write("web/load.js", "function load(p) {}\nload('x');\n");
+    let (sites, unsettled, json) = callers(&fx, "pkg/config.py#load");
+    assert_eq!(
+        sites,
+        set(&[
+            "pkg/app.py:6",
+            "pkg/app.py:9",
+            "pkg/app.py:10",
+            "pkg/config.py:11",
+            "tests/test_app.py:5",
+            "tests/test_app.py:6",
+        ]),
+        "{json:#}"
+    );
+    assert!(unsettled.is_empty(), "{json:#}");
+    // The method `c.load` and json's `load` are someone else's.
+    let elsewhere = json["scope"]["elsewhere"].to_string();
+    assert!(elsewhere.contains("from json"), "{elsewhere}");
+    assert!(elsewhere.contains("Config"), "{elsewhere}");
+}
+
+#[test]
+fn python_a_method_by_its_receiver_s_class_and_unknown_receivers_apart() {
+    let fx = Fixture::new();
+    fx.write(
+        "store.py",
+        "class Store:\n    def get(self, key):\n        return self.peek(key)\n\n    def peek(self, key):\n        return None\n\n\nclass Cache(Store):\n    def warm(self):\n        self.get('a')\n\n\nclass Other:\n    def get(self, key):\n        return 1\n\n    def run(self):\n        return self.get('b')\n",
+    );
+    fx.write(
+        "use.py",
+        "from store import Store, Other\n\n\ndef f(s: Store, o: Other, anything):\n    s.get('x')\n    o.get('y')\n    anything.get('z')\n    Store().get('w')\n    d = {}\n    d.get('k')\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "store.py#Store.get");
+    assert_eq!(sites, set(&["store.py:11", "use.py:5"]), "{json:#}");
+    // A receiver the parser cannot type is "cannot tell", never a caller.
+    assert!(unsettled.contains("use.py:7"), "{json:#}");
+    assert!(unsettled.contains("use.py:10"), "{json:#}");
+    assert!(!sites.contains("store.py:19") && !sites.contains("use.py:6"));
+}
+
+#[test]
+fn typescript_imports_tsconfig_paths_jsx_new_and_fields() {
+    let fx = Fixture::new();
+    fx.write(
+        "tsconfig.json",
+        "{\n  // comments are allowed\n  \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@/*\": [\"src/*\"] } },\n}\n",
+    );
+    fx.write(
+        "src/scene.ts",
+        "export class Scene {\n  render(): void {}\n}\nexport function render(s: Scene) {\n  s.render();\n}\n",
+    );
+    fx.write("src/index.ts", "export * from './scene';\n");
+    fx.write(
+        "src/app.tsx",
+        "import { render, Scene } from '@/scene';\nimport * as lib from './index';\nimport { Section } from './section';\n\nclass App {\n  private scene: Scene;\n  constructor() { this.scene = new Scene(); }\n  draw() {\n    this.scene.render();\n    [1, 2].map(() => render(this.scene));\n    lib.render(this.scene);\n    return <Section title=\"x\" />;\n  }\n}\n",
+    );
+    fx.write(
+        "src/section.tsx",
+        "export function Section(props: { title: string }) {\n  return null;\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/scene.ts#render");
+    assert_eq!(
+        sites,
+        set(&["src/app.tsx:10", "src/app.tsx:11"]),
+        "{json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "src/scene.ts#Scene.render");
+    assert_eq!(sites, set(&["src/app.tsx:9", "src/scene.ts:5"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/section.tsx#Section");
+    assert_eq!(sites, set(&["src/app.tsx:12"]), "{json:#}");
+    let (sites, _, json2) = callers(&fx, "src/scene.ts#Scene");
+    assert_eq!(sites, set(&["src/app.tsx:7"]), "{json:#} {json2:#}");
+}
+
+#[test]
+fn two_same_named_definitions_in_one_file_stay_apart() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.js",
+        "function outer() {\n  function helper() { return 1; }\n  return helper();\n}\n\nfunction other() {\n  function helper() { return 2; }\n  return helper();\n}\n",
+    );
+    let run = fx.run(&["search", "--callers-of", "a.js#helper"]);
+    run.expect_code(2).expect_stderr_has("defines it 2 times");
+    run.expect_stderr_has("(2)").expect_stderr_has("(7)");
+    let (sites, _, json) = callers(&fx, "a.js:2");
+    assert_eq!(sites, set(&["a.js:3"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "a.js:7");
+    assert_eq!(sites, set(&["a.js:8"]), "{json:#}");
+}
+
+#[test]
+fn go_same_package_imports_and_typed_receivers() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/app\n\ngo 1.21\n");
+    fx.write(
+        "store/store.go",
+        "package store\n\ntype DB struct{}\n\nfunc (d *DB) Query(q string) error { return nil }\n\nfunc Open() *DB { return &DB{} }\n",
+    );
+    fx.write(
+        "store/util.go",
+        "package store\n\nfunc reopen() *DB {\n\treturn Open()\n}\n",
+    );
+    fx.write(
+        "web/handler.go",
+        "package web\n\nimport \"example.com/app/store\"\n\ntype Server struct {\n\tdb *store.DB\n}\n\nfunc (s *Server) Handle() {\n\ts.db.Query(\"x\")\n\tdb := store.Open()\n\tdb.Query(\"y\")\n\tgo func() { store.Open() }()\n}\n\nfunc Open() {}\n\nfunc local() { Open() }\n",
+    );
+    let (sites, _, json) = callers(&fx, "store/store.go#Open");
+    assert_eq!(
+        sites,
+        set(&["store/util.go:4", "web/handler.go:11", "web/handler.go:13"]),
+        "{json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "store/store.go#DB.Query");
+    assert!(sites.contains("web/handler.go:10"), "{json:#}");
+    assert!(!sites.contains("web/handler.go:18"), "{json:#}");
+}
+
+#[test]
+fn rust_module_paths_uses_and_methods() {
+    let fx = Fixture::new();
+    fx.write("Cargo.toml", "[package]\nname = \"x\"\n");
+    fx.write("src/lib.rs", "pub mod parse;\npub mod run;\n");
+    fx.write(
+        "src/parse.rs",
+        "pub struct Parser;\n\nimpl Parser {\n    pub fn new() -> Parser { Parser }\n    pub fn parse(&self) {}\n}\n\npub fn parse(s: &str) {}\n",
+    );
+    fx.write(
+        "src/run.rs",
+        "use crate::parse::{self, Parser};\n\nfn go(p: &Parser) {\n    parse::parse(\"a\");\n    crate::parse::parse(\"b\");\n    p.parse();\n    let q = Parser::new();\n    q.parse();\n    let v: Vec<u8> = Vec::new();\n    std::mem::drop(v);\n}\n\nfn parse() {}\n\nfn here() { parse(); }\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/parse.rs#parse");
+    assert_eq!(sites, set(&["src/run.rs:4", "src/run.rs:5"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/parse.rs#Parser::parse");
+    assert_eq!(sites, set(&["src/run.rs:6", "src/run.rs:8"]), "{json:#}");
+}
+
+#[test]
+fn java_enclosing_class_imports_and_declared_types() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/a/Parser.java",
+        "package a;\n\npublic class Parser {\n  public void parse() {}\n  void again() { parse(); }\n}\n",
+    );
+    fx.write(
+        "src/b/Use.java",
+        "package b;\n\nimport a.Parser;\n\nclass Use {\n  private Parser p;\n  void parse() {}\n  void m(Parser q, Object o) {\n    p.parse();\n    q.parse();\n    parse();\n    new Parser().parse();\n  }\n}\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "src/a/Parser.java#Parser.parse");
+    assert_eq!(
+        sites,
+        set(&[
+            "src/a/Parser.java:5",
+            "src/b/Use.java:9",
+            "src/b/Use.java:10"
+        ]),
+        "{json:#}"
+    );
+    assert!(!sites.contains("src/b/Use.java:11"));
+    assert!(unsettled.contains("src/b/Use.java:12") || sites.contains("src/b/Use.java:12"));
+}
+
+#[test]
+fn c_one_global_namespace_with_static_functions_apart() {
+    let fx = Fixture::new();
+    fx.write("util.h", "int helper(int x);\n");
+    fx.write(
+        "util.c",
+        "#include \"util.h\"\nint helper(int x) { return x; }\n",
+    );
+    fx.write(
+        "main.c",
+        "#include \"util.h\"\nint main(void) { return helper(1); }\n",
+    );
+    fx.write(
+        "other.c",
+        "static int helper(int x) { return 0; }\nint f(void) { return helper(2); }\n",
+    );
+    let (sites, _, json) = callers(&fx, "util.c#helper");
+    assert_eq!(sites, set(&["main.c:2"]), "{json:#}");
+}
+
+#[test]
+fn an_unknown_symbol_lists_the_file_s_definitions_and_exits_2() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.py",
+        "def load():\n    pass\n\nclass C:\n    def load(self):\n        pass\n",
+    );
+    fx.run(&["search", "--callers-of", "a.py#lod"])
+        .expect_code(2)
+        .expect_stderr_has("function load (1)")
+        .expect_stderr_has("method C.load (5)");
+    fx.run(&["search", "--callers-of", "a.py"])
+        .expect_code(2)
+        .expect_stderr_has("PATH#SYMBOL");
+    fx.run(&["search", "--callers-of", "missing.py#x"])
+        .expect_code(2);
+    // The plain name is the top-level function, not the method.
+    let (_, _, json) = callers(&fx, "a.py#load");
+    assert_eq!(json["scope"]["target"]["kind"], "function", "{json:#}");
+}
+
+#[test]
+fn python_overload_stubs_are_one_symbol() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.py",
+        "from typing import overload\n\n@overload\ndef conv(x: int) -> int: ...\n@overload\ndef conv(x: str) -> str: ...\ndef conv(x):\n    return x\n\nconv(1)\n",
+    );
+    let (sites, _, json) = callers(&fx, "a.py#conv");
+    assert_eq!(sites, set(&["a.py:10"]), "{json:#}");
+}
+
+#[test]
+fn impact_walks_levels_and_marks_tests() {
+    let fx = Fixture::new();
+    fx.write("core.py", "def base():\n    return 1\n");
+    fx.write(
+        "mid.py",
+        "from core import base\n\ndef middle():\n    return base()\n",
+    );
+    fx.write(
+        "top.py",
+        "from mid import middle\n\ndef top():\n    return middle()\n",
+    );
+    fx.write(
+        "tests/test_mid.py",
+        "from mid import middle\n\ndef test_middle():\n    assert middle()\n",
+    );
+    let run = fx.run(&["search", "--impact", "core.py#base", "--again"]);
+    run.expect_code(0)
+        .expect_stdout_has("level 1 (callers): 1 dependent: mid.py:3 function middle")
+        .expect_stdout_has("level 2: 2 dependents")
+        .expect_stdout_has("tests/test_mid.py:3 function test_middle [test]")
+        .expect_stdout_has("top.py:3 function top")
+        .expect_stdout_has("stopped at --depth 2");
+    let run = fx.run(&[
+        "search",
+        "--impact",
+        "core.py#base",
+        "--depth",
+        "1",
+        "--json",
+        "--again",
+    ]);
+    let json = run.json();
+    assert_eq!(
+        json["scope"]["levels"].as_array().unwrap().len(),
+        1,
+        "{json:#}"
+    );
+}
+
+#[test]
+fn a_pattern_keeps_only_the_attributed_calls_it_matches() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.py",
+        "def load(p):\n    pass\n\nload('x.json')\nload('y.toml')\n",
+    );
+    fx.write("b.py", "def load(p):\n    pass\n\nload('z.json')\n");
+    let run = fx.run(&["search", "json", "--callers-of", "a.py#load", "--again"]);
+    run.expect_code(0)
+        .expect_stdout_has("4: load('x.json')")
+        .expect_stdout_has("not matched by the pattern: 1 attributed line");
+    assert!(!run.stdout().contains("z.json"), "{}", run.describe());
+    assert!(!run.stdout().contains("y.toml"), "{}", run.describe());
+    // Structural: the same filter before the matcher.
+    let run = fx.run(&[
+        "search",
+        "--structural",
+        "--lang",
+        "python",
+        "load($A)",
+        "--callers-of",
+        "a.py#load",
+        "--again",
+    ]);
+    run.expect_code(0).expect_stdout_has("a.py");
+    assert!(!run.stdout().contains("b.py  ("), "{}", run.describe());
+}
