@@ -344,3 +344,34 @@ fn a_pattern_keeps_only_the_attributed_calls_it_matches() {
     run.expect_code(0).expect_stdout_has("a.py");
     assert!(!run.stdout().contains("b.py  ("), "{}", run.describe());
 }
+
+#[test]
+fn python_a_src_layout_package_and_a_method_inherited_through_a_dotted_type() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/lib/__init__.py",
+        "from .app import App\nfrom . import json\n",
+    );
+    fx.write(
+        "src/lib/base.py",
+        "class Scaffold:\n    def post(self, rule):\n        return rule\n",
+    );
+    fx.write(
+        "src/lib/app.py",
+        "from .base import Scaffold\n\n\nclass App(Scaffold):\n    pass\n",
+    );
+    fx.write(
+        "src/lib/json/__init__.py",
+        "import json as _json\n\n\ndef dumps(obj):\n    return _json.dumps(obj)\n",
+    );
+    fx.write(
+        "tests/test_app.py",
+        "import lib\n\n\ndef test_post():\n    app = lib.App()\n    app.post('/')\n    lib.json.dumps(1)\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/lib/base.py#Scaffold.post");
+    assert_eq!(sites, set(&["tests/test_app.py:6"]), "{json:#}");
+    // `import json` inside the package is the standard library's, not
+    // the package's own `json`.
+    let (sites, _, json) = callers(&fx, "src/lib/json/__init__.py#dumps");
+    assert_eq!(sites, set(&["tests/test_app.py:7"]), "{json:#}");
+}

@@ -73,8 +73,8 @@ pub struct Import {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
     pub name: String,
-    /// The type's name, last segment (`Scene` for `app.Scene`, `*Scene`,
-    /// `Optional[Scene]`, `&mut Scene`).
+    /// The type's name as written, without its wrappers (`app.Scene` for
+    /// `*app.Scene`, `Scene` for `Optional[Scene]` and `&mut Scene`).
     pub ty: String,
     /// The lines where the name has that type: the function, impl or
     /// class it is declared in (the whole file at the top level).
@@ -1457,9 +1457,12 @@ pub fn type_name_of(text: &str) -> String {
     let text = text.strip_prefix("dyn ").unwrap_or(text);
     // Generics: `List<Scene>` is a List, `Box<Scene>` a Box.
     let head = text.split(['<', '[', '(', ' ']).next().unwrap_or("");
-    let last = head.rsplit(['.', ':']).next().unwrap_or("");
-    if last.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        last.to_string()
+    // The dotted path is kept (`flask.Flask`, `store.DB`): the cascade
+    // resolves its head through the file's imports.
+    let head = head.replace("::", ".");
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if head.split('.').all(plain) {
+        head
     } else {
         String::new()
     }
@@ -1652,7 +1655,7 @@ mod tests {
             ("Optional[Scene]", "Scene"),
             ("\"Scene\"", "Scene"),
             ("&mut Scene", "Scene"),
-            ("*app.Scene", "Scene"),
+            ("*app.Scene", "app.Scene"),
             ("Scene | None", "Scene"),
             ("List<Scene>", "List"),
         ] {

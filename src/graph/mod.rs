@@ -287,9 +287,7 @@ fn overloads(defs: &[&Def], source: &[u8]) -> bool {
         let head = text(d.start_line, d.name_line);
         let whole = text(d.start_line, d.end_line);
         let trimmed = whole.trim_ascii_end();
-        contains(&head, b"@overload")
-            || contains(&head, b"@typing.overload")
-            || (trimmed.ends_with(b";") && !contains(&whole, b"{"))
+        contains(&head, b"overload") || (trimmed.ends_with(b";") && !contains(&whole, b"{"))
     })
 }
 

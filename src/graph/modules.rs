@@ -76,18 +76,24 @@ fn python(from: &Path, dir: &Path, module: &str) -> Place {
         return python_at(&base, &module[dots..])
             .map_or_else(|| Place::Missing(module.to_string()), Place::File);
     }
-    // Absolute: from the nearest ancestor that holds the first package
-    // (the tree's source root), so `pkg.x` in `src/pkg/y.py` is
-    // `src/pkg/x.py`.
-    let mut at = Some(dir);
+    // Absolute: from the roots a program run in the tree would have on
+    // its path: the directory above the file's top package, its
+    // ancestors, and a `src/` beside each (the src layout).
+    let mut root = dir;
+    while root.join("__init__.py").is_file() {
+        match root.parent() {
+            Some(up) => root = up,
+            None => break,
+        }
+    }
+    let mut at = Some(root);
     while let Some(base) = at {
-        if let Some(file) = python_at(base, module) {
-            return Place::File(file);
+        for candidate in [base.to_path_buf(), base.join("src")] {
+            if let Some(file) = python_at(&candidate, module) {
+                return Place::File(file);
+            }
         }
-        at = base.parent();
-        if at.is_some_and(|p| p.as_os_str().len() <= 1) {
-            break;
-        }
+        at = base.parent().filter(|p| p.as_os_str().len() > 1);
     }
     let _ = from;
     Place::External(module.to_string())

@@ -652,7 +652,7 @@ impl<'a> Resolver<'a> {
                 let Some(facts) = self.files.get(&file) else {
                     return Meaning::Unknown;
                 };
-                match self.meaning(&file, &facts, &ty, line, 1) {
+                match self.resolve_chain(&file, &facts, &ty, line) {
                     Meaning::Def(class_file, def) if is_type_like(def.kind) => {
                         self.step(Meaning::SelfOf(class_file, def.name), part, 0)
                     }
@@ -696,7 +696,7 @@ impl<'a> Resolver<'a> {
                 let Some(facts) = self.files.get(&file) else {
                     return Verdict::CannotTell("the file cannot be read");
                 };
-                match self.meaning(&file, &facts, &ty, call.line, 1) {
+                match self.resolve_chain(&file, &facts, &ty, call.line) {
                     Meaning::Def(class_file, def) if is_type_like(def.kind) => {
                         match self.method_of(&class_file, &def.name, &call.name, 0) {
                             Verdict::Target(_) => {
@@ -709,10 +709,13 @@ impl<'a> Resolver<'a> {
                         Verdict::Outside(format!("a method of {m}"))
                     }
                     _ => {
-                        if self.target.owner.as_deref().map(last) == Some(ty.as_str()) {
+                        let by_name = matches!(self.lang(), Lang::Rust | Lang::Go);
+                        if self.target.owner.as_deref().map(last) == Some(last(&ty)) {
                             Verdict::Target("a receiver of its declared type")
-                        } else {
+                        } else if by_name {
                             Verdict::Outside(format!("a method of {ty}"))
+                        } else {
+                            Verdict::CannotTell("a receiver of a type the graph cannot resolve")
                         }
                     }
                 }
