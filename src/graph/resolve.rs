@@ -514,18 +514,37 @@ impl<'a> Resolver<'a> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
-        let included: Vec<String> = facts
+        // A header names its definition's file by its stem (`sds.h` for
+        // `sds.c`) and, when it resolves beside the file, by its directory
+        // too: two libraries may each have an `sds.c`.
+        let headers: Vec<(String, Option<PathBuf>)> = facts
             .imports
             .iter()
-            .map(|i| stem(Path::new(&i.module)))
+            .map(|i| {
+                let dir = match modules::resolve(Lang::C, path, &i.module) {
+                    Place::File(file) => file.parent().map(Path::to_path_buf),
+                    _ => None,
+                };
+                (stem(Path::new(&i.module)), dir)
+            })
             .collect();
-        if visible_target && included.contains(&stem(&target.canon)) {
+        let declares = |definer: &Path| {
+            let same_stem: Vec<&Option<PathBuf>> = headers
+                .iter()
+                .filter(|(s, _)| *s == stem(definer))
+                .map(|(_, d)| d)
+                .collect();
+            same_stem.iter().any(|dir| match dir {
+                Some(dir) => definer.parent() == Some(dir.as_path()),
+                // Found by the include path: the stem alone, when no other
+                // definer shares it.
+                None => others.iter().filter(|o| stem(o) == stem(definer)).count() == 1,
+            })
+        };
+        if visible_target && declares(&target.canon) {
             return Verdict::Target("declared in a header the file includes");
         }
-        if let Some(other) = others
-            .iter()
-            .find(|p| **p != target.canon && included.contains(&stem(p)))
-        {
+        if let Some(other) = others.iter().find(|p| **p != target.canon && declares(p)) {
             return Verdict::Outside(format!("the definition in {}", super::display(other)));
         }
         if !visible_target && others.len() == 1 {

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Speed of `--callers-of` and `--impact` beside `scout search NAME` (#23).
+
+    python3 bench/callers/speed.py CORPUS --scout target/release/scout [--repeat 5]
+
+For every target select.py chose for CORPUS (read from
+/tmp/callers-oracle/NAME.targets.json), runs, interleaved and from the
+corpus root: `scout search NAME`, `scout search --callers-of SPEC` and
+`scout search --impact SPEC --depth 2`, each --again with a budget of
+1,500 tokens. Prints the median wall time of each over the repeats, per
+target, and the median over targets of callers / search (the issue's
+bound: at most 2) and the p50 / p90 of --impact. The graph keeps no
+cache of its own, so the first run of a target (after a fresh
+XDG_CACHE_HOME and a cold page cache) is also reported apart.
+"""
+
+import os
+import sys
+
+# This folder's select.py would shadow the standard library's `select`,
+# which subprocess imports.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile
+import time
+
+
+def timed(cmd, cwd, env):
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - start) * 1000
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus")
+    ap.add_argument("--scout", required=True)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--oracle-dir", default="/tmp/callers-oracle")
+    args = ap.parse_args()
+    corpus = os.path.abspath(args.corpus)
+    name = os.path.basename(corpus.rstrip("/"))
+    targets = json.load(open(os.path.join(args.oracle_dir, name + ".targets.json")))
+    scout = os.path.abspath(args.scout)
+    env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp())
+    env.pop("SCOUT_SESSION_ID", None)
+    rows, ratios, impacts, firsts = [], [], [], []
+    for t in targets:
+        cmds = {
+            "search": [scout, "search", t["name"], "--again"],
+            "callers": [scout, "search", "--callers-of", t["spec"], "--again"],
+            "impact": [scout, "search", "--impact", t["spec"], "--again"],
+        }
+        firsts.append(timed(cmds["callers"], corpus, env))
+        times = {k: [] for k in cmds}
+        for _ in range(args.repeat):
+            for k, cmd in cmds.items():
+                times[k].append(timed(cmd, corpus, env))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        rows.append((t["spec"], med))
+        ratios.append(med["callers"] / med["search"])
+        impacts.append(med["impact"])
+    print(f"corpus: {name}, {len(targets)} targets, {args.repeat} repeats, scout {scout}")
+    print("| target | search ms | callers-of ms | impact ms |")
+    print("|---|---:|---:|---:|")
+    for spec, med in rows:
+        print(f"| {spec} | {med['search']:.0f} | {med['callers']:.0f} | {med['impact']:.0f} |")
+    q = statistics.quantiles
+    print(f"\ncallers-of / search: median x{statistics.median(ratios):.2f}, max x{max(ratios):.2f}")
+    print(f"callers-of first run: p50 {statistics.median(firsts):.0f} ms, max {max(firsts):.0f} ms")
+    print(f"impact --depth 2: p50 {statistics.median(impacts):.0f} ms, "
+          f"p90 {q(impacts, n=10)[-1]:.0f} ms, max {max(impacts):.0f} ms")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
