@@ -121,18 +121,6 @@ pub fn repro_commands(settings: &SearchSettings, request: &GraphRequest) -> (Str
         }
         words.extend(["-e".into(), shell::quote(settings.query.text.as_bytes())]);
     }
-    for glob in &flags.globs {
-        words.extend(["-g".into(), shell::quote(glob.as_bytes())]);
-    }
-    for ty in &flags.types {
-        words.extend(["--type".into(), shell::quote(ty.as_bytes())]);
-    }
-    if flags.hidden {
-        words.push("--hidden".into());
-    }
-    let file_command = format!("{} FILE", words.join(" "));
-    for path in &flags.paths {
-        words.push(shell::quote(path.as_encoded_bytes()));
-    }
-    (words.join(" "), file_command)
+    words.extend(structural::selection_words(flags));
+    structural::with_paths(words, flags)
 }

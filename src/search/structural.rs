@@ -238,7 +238,15 @@ pub fn repro_commands(settings: &SearchSettings, pattern: &StructuralPattern) ->
         "10000".into(),
         "--again".into(),
     ];
-    let flags = &settings.flags;
+    words.extend(selection_words(&settings.flags));
+    words.extend(["-e".into(), shell::quote(pattern.text.as_bytes())]);
+    with_paths(words, &settings.flags)
+}
+
+/// The file selection of a scout command that repeats a search: `-g`,
+/// `--type`, `--hidden`, each quoted for the shell.
+pub fn selection_words(flags: &crate::rg::SearchFlags) -> Vec<String> {
+    let mut words = Vec::new();
     for glob in &flags.globs {
         words.extend(["-g".into(), shell::quote(glob.as_bytes())]);
     }
@@ -248,7 +256,12 @@ pub fn repro_commands(settings: &SearchSettings, pattern: &StructuralPattern) ->
     if flags.hidden {
         words.push("--hidden".into());
     }
-    words.extend(["-e".into(), shell::quote(pattern.text.as_bytes())]);
+    words
+}
+
+/// A repeating command with the search's paths, and the same for one
+/// file (`FILE` standing for it).
+pub fn with_paths(mut words: Vec<String>, flags: &crate::rg::SearchFlags) -> (String, String) {
     let file_command = format!("{} FILE", words.join(" "));
     for path in &flags.paths {
         words.push(shell::quote(path.as_encoded_bytes()));
