@@ -375,3 +375,41 @@ fn python_a_src_layout_package_and_a_method_inherited_through_a_dotted_type() {
     let (sites, _, json) = callers(&fx, "src/lib/json/__init__.py#dumps");
     assert_eq!(sites, set(&["tests/test_app.py:7"]), "{json:#}");
 }
+
+#[test]
+fn scout_call_takes_callers_of_and_an_empty_pattern_keeps_paths_as_paths() {
+    let fx = Fixture::new();
+    fx.write("lib/a.py", "def load():\n    pass\n");
+    fx.write("app/b.py", "from lib.a import load\nload()\n");
+    fx.write("other/c.py", "from lib.a import load\nload()\n");
+    let run = fx.run(&[
+        "call",
+        r#"{"mode": "search", "callers_of": "lib/a.py#load", "path": "app"}"#,
+    ]);
+    run.expect_code(0);
+    let json = run.json();
+    let paths: Vec<&str> = json["result"]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["app/b.py"], "{json:#}");
+    assert_eq!(json["result"]["scope"]["attributed"], 1, "{json:#}");
+    let run = fx.run(&[
+        "search",
+        "--callers-of",
+        "lib/a.py#load",
+        "-e",
+        "",
+        "other",
+        "--again",
+    ]);
+    run.expect_code(0).expect_stdout_has("other/c.py");
+    assert!(!run.stdout().contains("app/b.py"), "{}", run.describe());
+    fx.run(&[
+        "call",
+        r#"{"mode": "search", "callers_of": "lib/a.py#load", "impact": "lib/a.py#load"}"#,
+    ])
+    .expect_code(2);
+}

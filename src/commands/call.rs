@@ -11,13 +11,13 @@
 //! |---|---|---|
 //! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
 //! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
-//! | `search` | `query`*, `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout search --json` |
+//! | `search` | `query`* (unless `callers_of` or `impact`), `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //!
 //! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
 //! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
-//! `budget_tokens`, `page` and `max_results` are integers, 0 or more; `-n`, `-i` and
+//! `budget_tokens`, `page`, `depth` and `max_results` are integers, 0 or more; `-n`, `-i` and
 //! `multiline` are booleans; `timeout` is a number of seconds (0 = no
 //! limit). Relative paths resolve against `cwd`, else the process's working
 //! directory. Defaults are the command line's.
@@ -154,7 +154,8 @@ const CONTENT_FIELDS: &[Field] = &[
 
 const SEARCH_FIELDS: &[Field] = &[
     ("mode", Shape::Text, true),
-    ("query", Shape::Text, true),
+    // Required unless `callers_of` or `impact` is given (checked apart).
+    ("query", Shape::Text, false),
     ("path", Shape::Text, false),
     ("kind", Shape::OneOf(KINDS), false),
     ("-i", Shape::Flag, false),
@@ -162,6 +163,9 @@ const SEARCH_FIELDS: &[Field] = &[
     ("type", Shape::Text, false),
     ("budget_tokens", Shape::Count, false),
     ("page", Shape::Count, false),
+    ("callers_of", Shape::Text, false),
+    ("impact", Shape::Text, false),
+    ("depth", Shape::Count, false),
     ("cwd", Shape::Text, false),
 ];
 
@@ -233,7 +237,7 @@ struct ContentRequest {
 #[serde(deny_unknown_fields)]
 struct SearchRequest {
     mode: String,
-    query: String,
+    query: Option<String>,
     path: Option<String>,
     kind: Option<String>,
     #[serde(rename = "-i")]
@@ -243,6 +247,9 @@ struct SearchRequest {
     file_type: Option<String>,
     budget_tokens: Option<u64>,
     page: Option<usize>,
+    callers_of: Option<String>,
+    impact: Option<String>,
+    depth: Option<u32>,
     cwd: Option<String>,
 }
 
@@ -355,6 +362,24 @@ fn parse(text: &str) -> Result<Request, Problem> {
         return Err(Problem::about(
             name,
             format!("mode {mode:?} needs {name:?} ({})", shape.describe()),
+            &[],
+        ));
+    }
+    let graph = ["callers_of", "impact"]
+        .iter()
+        .filter(|k| object.contains_key(**k))
+        .count();
+    if mode == "search" && graph == 0 && !object.contains_key("query") {
+        return Err(Problem::about(
+            "query",
+            "mode \"search\" needs \"query\" (a string), or \"callers_of\" or \"impact\"",
+            &[],
+        ));
+    }
+    if graph > 1 {
+        return Err(Problem::about(
+            "impact",
+            "\"callers_of\" and \"impact\" cannot both be given",
             &[],
         ));
     }
@@ -616,7 +641,19 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     if let Some(page) = request.page {
         argv.extend(["--page".into(), page.to_string().into()]);
     }
-    argv.extend(["-e".into(), request.query.clone().into()]);
+    if let Some(spec) = &request.callers_of {
+        argv.extend(["--callers-of".into(), spec.into()]);
+    }
+    if let Some(spec) = &request.impact {
+        argv.extend(["--impact".into(), spec.into()]);
+        if let Some(depth) = request.depth {
+            argv.extend(["--depth".into(), depth.to_string().into()]);
+        }
+    }
+    // No query with callers_of / impact: every call of the symbol, which
+    // `-e ''` says on the command line (so that `path` stays a path).
+    let query = request.query.clone().unwrap_or_default();
+    argv.extend(["-e".into(), query.into()]);
     if let Some(path) = &request.path {
         argv.extend(["--".into(), path.into()]);
     }
@@ -808,9 +845,16 @@ mod tests {
                 object.insert(name.to_string(), value);
             }
             object.insert("mode".into(), mode.into());
-            let text = Value::Object(object).to_string();
-            if let Err(problem) = parse(&text) {
-                panic!("{text}: {problem:?}");
+            for exclusive in ["callers_of", "impact"] {
+                // The two graph fields exclude each other: each in turn.
+                let mut one = object.clone();
+                if mode == "search" {
+                    one.remove(exclusive);
+                }
+                let text = Value::Object(one).to_string();
+                if let Err(problem) = parse(&text) {
+                    panic!("{text}: {problem:?}");
+                }
             }
         }
     }

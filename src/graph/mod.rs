@@ -16,6 +16,7 @@
 //! other languages the calls are matched by name only, and the page says
 //! so.
 
+pub mod cache;
 pub mod facts;
 pub mod modules;
 pub mod resolve;
@@ -162,9 +163,12 @@ fn graph_lang(path: &[u8], target: Lang) -> Option<Lang> {
 
 /// A path for messages: relative to the working directory when under it.
 pub fn display(path: &Path) -> String {
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|c| std::fs::canonicalize(c).ok());
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let cwd = CWD.get_or_init(|| {
+        std::env::current_dir()
+            .ok()
+            .and_then(|c| std::fs::canonicalize(c).ok())
+    });
     match cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()) {
         Some(rel) => rel.display().to_string(),
         None => path.display().to_string(),
@@ -173,7 +177,10 @@ pub fn display(path: &Path) -> String {
 
 /// Finds the definition `spec` names; an error lists the file's
 /// candidates, with their lines.
-pub fn resolve_target(spec: &SymbolSpec) -> Result<Target> {
+///
+/// The file's facts come through `cache` (and stay there for the
+/// attribution that follows).
+pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Target> {
     let path = Path::new(&spec.path);
     let shown = spec.path.to_string_lossy();
     let meta =
@@ -194,9 +201,15 @@ pub fn resolve_target(spec: &SymbolSpec) -> Result<Target> {
         lang
     };
     let source = std::fs::read(path)?;
-    let defs: Vec<Def> = crate::defs::extract(lang, &source)
-        .into_iter()
+    let canon = std::fs::canonicalize(path)?;
+    let facts = cache
+        .facts(&canon, lang)
+        .unwrap_or_else(|| facts::extract(lang, &source));
+    let defs: Vec<Def> = facts
+        .defs
+        .iter()
         .filter(|d| d.kind != DefKind::Impl)
+        .cloned()
         .collect();
     let listing = |defs: &[&Def]| {
         let items: Vec<String> = defs
@@ -251,11 +264,7 @@ pub fn resolve_target(spec: &SymbolSpec) -> Result<Target> {
     };
     let def = (*chosen.last().expect("one at least")).clone();
     let owner = resolve::owner_of(&def).map(str::to_string);
-    let canon = std::fs::canonicalize(path)?;
-    let is_static = lang == Lang::C && {
-        let facts = facts::extract(lang, &source);
-        facts.statics.contains(&def.short)
-    };
+    let is_static = lang == Lang::C && facts.statics.contains(&def.short);
     Ok(Target {
         spec: spec.text.clone(),
         path: bytes.to_vec(),
@@ -406,7 +415,7 @@ fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<
 
 /// Parses `paths` on every core; each entry is the canonical path and the
 /// facts, or `None` for a file that cannot be read.
-fn read_all(paths: &[(Vec<u8>, Lang)]) -> Vec<Option<(PathBuf, Facts)>> {
+fn read_all(paths: &[(Vec<u8>, Lang)], cache: &cache::FactsCache) -> Vec<Option<(PathBuf, Facts)>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<(PathBuf, Facts)>>> = Mutex::new(vec![None; paths.len()]);
     let workers = std::thread::available_parallelism()
@@ -422,11 +431,9 @@ fn read_all(paths: &[(Vec<u8>, Lang)]) -> Vec<Option<(PathBuf, Facts)>> {
                     let Some((path, lang)) = paths.get(i) else {
                         break;
                     };
-                    let file = path_of(path);
-                    let read = std::fs::read(&file).ok().and_then(|source| {
-                        let canon = std::fs::canonicalize(&file).ok()?;
-                        Some((canon, facts::extract(*lang, &source)))
-                    });
+                    let read = std::fs::canonicalize(path_of(path))
+                        .ok()
+                        .and_then(|canon| Some((canon.clone(), cache.facts(&canon, *lang)?)));
                     done.push((i, read));
                 }
                 let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
@@ -457,7 +464,7 @@ fn candidates(rg: &Rg, flags: &SearchFlags, target: &Target, files: &Files) -> R
         })
         .collect();
     let mut out = Vec::new();
-    for ((path, _), read) in wanted.iter().zip(read_all(&wanted)) {
+    for ((path, _), read) in wanted.iter().zip(read_all(&wanted, files.cache())) {
         if let Some((canon, facts)) = read {
             let facts = Rc::new(facts);
             files.insert(canon.clone(), facts.clone());
@@ -471,8 +478,16 @@ fn candidates(rg: &Rg, flags: &SearchFlags, target: &Target, files: &Files) -> R
 }
 
 /// Every call of `target`'s name in the files that spell it, attributed.
-pub fn callers(rg: &Rg, flags: &SearchFlags, target: Target) -> Result<Scope> {
-    let files = Files::new(target.lang);
+///
+/// `cache_dir` is scout's cache directory: each file's facts are kept
+/// there by its stamp ([`cache`]); `None` parses every file.
+pub fn callers(
+    rg: &Rg,
+    flags: &SearchFlags,
+    target: Target,
+    cache_dir: Option<PathBuf>,
+) -> Result<Scope> {
+    let files = Files::new(target.lang, cache::FactsCache::new(cache_dir));
     callers_with(rg, flags, target, &files, false)
 }
 
@@ -604,8 +619,14 @@ type Where = (Option<String>, Option<u32>, Option<String>, Option<String>);
 /// `--impact`: the target's callers, their callers… to `depth` levels,
 /// each level's dependents the named definitions around the sites of the
 /// level above. The page quotes every level's sites.
-pub fn impact(rg: &Rg, flags: &SearchFlags, target: Target, depth: u32) -> Result<Scope> {
-    let files = Files::new(target.lang);
+pub fn impact(
+    rg: &Rg,
+    flags: &SearchFlags,
+    target: Target,
+    depth: u32,
+    cache_dir: Option<PathBuf>,
+) -> Result<Scope> {
+    let files = Files::new(target.lang, cache::FactsCache::new(cache_dir));
     let mut scope = callers_with(rg, flags, target.clone(), &files, true)?;
     let mut seen: BTreeSet<(PathBuf, u32)> =
         BTreeSet::from([(target.canon.clone(), target.def.name_line)]);

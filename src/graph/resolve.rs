@@ -48,15 +48,37 @@ enum Meaning {
 /// The files' facts, read on demand and kept for the whole attribution.
 pub struct Files {
     facts: RefCell<HashMap<PathBuf, Option<Rc<Facts>>>>,
+    /// Modules already resolved, by the file and the module as written:
+    /// every call through an import asks again.
+    places: RefCell<HashMap<(PathBuf, String), Place>>,
     pub lang: Lang,
+    cache: super::cache::FactsCache,
 }
 
 impl Files {
-    pub fn new(lang: Lang) -> Files {
+    pub fn new(lang: Lang, cache: super::cache::FactsCache) -> Files {
         Files {
             facts: RefCell::new(HashMap::new()),
+            places: RefCell::new(HashMap::new()),
             lang,
+            cache,
         }
+    }
+
+    /// [`modules::resolve`], remembered.
+    pub fn place(&self, lang: Lang, from: &Path, module: &str) -> Place {
+        let key = (from.to_path_buf(), module.to_string());
+        if let Some(place) = self.places.borrow().get(&key) {
+            return place.clone();
+        }
+        let place = modules::resolve(lang, from, module);
+        self.places.borrow_mut().insert(key, place.clone());
+        place
+    }
+
+    /// The disk cache the files' facts come from.
+    pub fn cache(&self) -> &super::cache::FactsCache {
+        &self.cache
     }
 
     pub fn insert(&self, path: PathBuf, facts: Rc<Facts>) {
@@ -70,9 +92,9 @@ impl Files {
         }
         let lang = crate::lang::Lang::from_path(path.as_os_str().as_encoded_bytes())
             .map(|l| facts::parse_lang(l, path.as_os_str().as_encoded_bytes()));
-        let parsed = match (lang, std::fs::read(path)) {
-            (Some(lang), Ok(source)) if super::same_family(lang, self.lang) => {
-                Some(Rc::new(facts::extract(lang, &source)))
+        let parsed = match lang {
+            Some(lang) if super::same_family(lang, self.lang) => {
+                self.cache.facts(path, lang).map(Rc::new)
             }
             _ => None,
         };
@@ -296,7 +318,7 @@ impl<'a> Resolver<'a> {
             if lang == Lang::C || lang == Lang::Go {
                 continue;
             }
-            let place = modules::resolve(lang, path, &import.module);
+            let place = self.files.place(lang, path, &import.module);
             if let Some(found) = self.export(&place, name, depth + 1) {
                 return found;
             }
@@ -317,7 +339,7 @@ impl<'a> Resolver<'a> {
         local: &str,
         depth: u32,
     ) -> Meaning {
-        let place = modules::resolve(self.lang(), from, module);
+        let place = self.files.place(self.lang(), from, module);
         let Some(name) = name else {
             return Meaning::Module(place);
         };
@@ -328,7 +350,7 @@ impl<'a> Resolver<'a> {
             // `from pkg import sub`: a module, when there is one.
             if let Place::File(file) = &place {
                 if file.ends_with("__init__.py") {
-                    let sub = modules::resolve(Lang::Python, file, &format!(".{name}"));
+                    let sub = self.files.place(Lang::Python, file, &format!(".{name}"));
                     if matches!(sub, Place::File(_)) {
                         return Meaning::Module(sub);
                     }
@@ -338,7 +360,7 @@ impl<'a> Resolver<'a> {
         if self.lang() == Lang::Rust {
             if let Place::File(file) = &place {
                 // `use crate::a::b` where `b` is a module file.
-                let sub = modules::resolve(Lang::Rust, file, &format!("self::{name}"));
+                let sub = self.files.place(Lang::Rust, file, &format!("self::{name}"));
                 if matches!(sub, Place::File(_)) {
                     return Meaning::Module(sub);
                 }
@@ -395,7 +417,7 @@ impl<'a> Resolver<'a> {
             .filter(reexports)
             .filter(|i| i.local.is_empty())
         {
-            let place = modules::resolve(self.lang(), file, &import.module);
+            let place = self.files.place(self.lang(), file, &import.module);
             if let Some(found) = self.export(&place, name, depth + 1) {
                 return Some(found);
             }
@@ -521,7 +543,7 @@ impl<'a> Resolver<'a> {
             .imports
             .iter()
             .map(|i| {
-                let dir = match modules::resolve(Lang::C, path, &i.module) {
+                let dir = match self.files.place(Lang::C, path, &i.module) {
                     Place::File(file) => file.parent().map(Path::to_path_buf),
                     _ => None,
                 };
@@ -641,7 +663,7 @@ impl<'a> Resolver<'a> {
                 _ => {
                     if self.lang() == Lang::Python {
                         if let Place::File(file) = &place {
-                            let sub = modules::resolve(Lang::Python, file, &format!(".{part}"));
+                            let sub = self.files.place(Lang::Python, file, &format!(".{part}"));
                             if file.ends_with("__init__.py") && matches!(sub, Place::File(_)) {
                                 return Meaning::Module(sub);
                             }
@@ -794,7 +816,7 @@ impl<'a> Resolver<'a> {
         }
         // A module path: resolve its head as a name, then the rest.
         let module = if matches!(head.as_str(), "crate" | "self" | "super") {
-            Meaning::Module(modules::resolve(Lang::Rust, path, &segments.join("::")))
+            Meaning::Module(self.files.place(Lang::Rust, path, &segments.join("::")))
         } else {
             // Modules and functions are apart in Rust: a path's head is an
             // imported module before it is a local function.
@@ -806,7 +828,9 @@ impl<'a> Resolver<'a> {
             for part in &segments[1..] {
                 meaning = match meaning {
                     Meaning::Module(Place::File(file)) => {
-                        let sub = modules::resolve(Lang::Rust, &file, &format!("self::{part}"));
+                        let sub = self
+                            .files
+                            .place(Lang::Rust, &file, &format!("self::{part}"));
                         if matches!(sub, Place::File(_)) {
                             Meaning::Module(sub)
                         } else {

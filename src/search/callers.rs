@@ -35,9 +35,20 @@ pub fn gather(
 ) -> Result<Graphed> {
     let target = request.target.clone();
     let mut scope = if request.impact {
-        graph::impact(&settings.rg, &settings.flags, target, request.depth)?
+        graph::impact(
+            &settings.rg,
+            &settings.flags,
+            target,
+            request.depth,
+            settings.cache_dir.clone(),
+        )?
     } else {
-        graph::callers(&settings.rg, &settings.flags, target)?
+        graph::callers(
+            &settings.rg,
+            &settings.flags,
+            target,
+            settings.cache_dir.clone(),
+        )?
     };
     if let Some(pattern) = &settings.structural {
         let only = graph::line_filter(&scope);

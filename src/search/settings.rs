@@ -227,7 +227,8 @@ impl SearchSettings {
     /// next-page command).
     pub fn resolve(mut args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
         let (mut text, paths) = query_and_paths(&mut args)?;
-        let graph = graph_request(&args, !text.is_empty())?;
+        let cache_dir = crate::dirs::cache_dir();
+        let graph = graph_request(&args, !text.is_empty(), cache_dir.clone())?;
         if text.is_empty() && args.structural && graph.is_some() {
             bail!("--structural needs a pattern; without one, --callers-of and --impact search every call of the symbol");
         }
@@ -300,7 +301,7 @@ impl SearchSettings {
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
-            cache_dir: crate::dirs::cache_dir(),
+            cache_dir,
             session: session_from_env(),
             again: args.session.again,
             remember: !args.session.again
@@ -324,7 +325,11 @@ impl SearchSettings {
 /// `--callers-of` or `--impact`, with the definition it names resolved
 /// (an error, listing the file's candidates, when it names none or
 /// several).
-fn graph_request(args: &SearchArgs, pattern: bool) -> Result<Option<GraphRequest>> {
+fn graph_request(
+    args: &SearchArgs,
+    pattern: bool,
+    cache_dir: Option<std::path::PathBuf>,
+) -> Result<Option<GraphRequest>> {
     let (spec, impact) = match (&args.callers_of, &args.impact) {
         (Some(spec), None) => (spec, false),
         (None, Some(spec)) => (spec, true),
@@ -332,7 +337,9 @@ fn graph_request(args: &SearchArgs, pattern: bool) -> Result<Option<GraphRequest
     };
     let flag = if impact { "--impact" } else { "--callers-of" };
     let spec = crate::graph::SymbolSpec::parse(spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
-    let target = crate::graph::resolve_target(&spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+    let cache = crate::graph::cache::FactsCache::new(cache_dir);
+    let target =
+        crate::graph::resolve_target(&spec, &cache).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     Ok(Some(GraphRequest {
         target,
         impact,

@@ -1,0 +1,271 @@
+//! A disk cache of the graph's per-file [`Facts`], so a file is parsed
+//! once per change rather than once per `--callers-of`.
+//!
+//! This module owns `<cache>/graph/` (with `<cache>` from
+//! [`crate::dirs::cache_dir`]). One entry per source file, named for the
+//! FNV-1a 64 hash of its canonical path in 16 hex digits, `.facts`; an
+//! entry is one JSON document:
+//!
+//! ```json
+//! {"format": 1, "rules": 1, "defs_rules": 4, "lang": "python",
+//!  "path": "/abs/pkg/config.py", "size": 812, "mtime_ns": 1764612345000000000,
+//!  "facts": {"defs": [...], "calls": [...], "imports": [...], ...}}
+//! ```
+//!
+//! An entry is used only when every field but `facts` matches the file
+//! as it is now ([`FACTS_RULES`] and the definitions'
+//! [`RULES_VERSION`](crate::defs::RULES_VERSION) included); anything else,
+//! a torn or foreign file among them, is a miss and the entry is rebuilt.
+//! A file modified in the last [`FRESH`] is parsed but not stored: its
+//! stamp may still change within the clock's tick. No failure of the
+//! cache is an error: an unwritable directory means parsing every time.
+//!
+//! Entries are written to a temporary file in the directory and renamed
+//! over the old one, so concurrent scout processes read a whole old entry
+//! or a whole new one. A hit touches an entry older than
+//! [`TOUCH_AFTER`](crate::defs::cache::TOUCH_AFTER); at most once per
+//! [`PRUNE_EVERY`](crate::defs::cache::PRUNE_EVERY) (the mtime of
+//! `.pruned`), a write removes entries untouched for
+//! [`MAX_AGE`](crate::defs::cache::MAX_AGE), as the definitions cache does.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::facts::{self, Facts};
+use crate::defs::cache::{fnv1a64, MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
+use crate::lang::Lang;
+
+/// The version of [`facts::extract`]'s rules: bump it whenever a change
+/// there can change what a file yields.
+pub const FACTS_RULES: u32 = 1;
+/// The layout of an entry.
+const FORMAT: u32 = 1;
+/// Name of the subdirectory of scout's cache directory.
+pub const SUBDIR: &str = "graph";
+const SUFFIX: &str = ".facts";
+const MARKER: &str = ".pruned";
+/// A file modified this recently is not stored (its stamp may move).
+pub const FRESH: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    format: u32,
+    rules: u32,
+    defs_rules: u32,
+    lang: String,
+    path: String,
+    size: u64,
+    mtime_ns: i64,
+    facts: Facts,
+}
+
+/// The facts of files, from the disk cache when fresh.
+#[derive(Debug, Clone)]
+pub struct FactsCache {
+    /// `<cache>/graph`; `None`: no caching.
+    dir: Option<PathBuf>,
+}
+
+fn mtime_ns(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_nanos() as i64,
+        Err(e) => -(e.duration().as_nanos() as i64),
+    }
+}
+
+impl FactsCache {
+    /// The cache under scout's cache directory (`None`: none).
+    pub fn new(cache_dir: Option<PathBuf>) -> FactsCache {
+        FactsCache {
+            dir: cache_dir.map(|d| d.join(SUBDIR)),
+        }
+    }
+
+    fn entry_path(&self, canon: &Path) -> Option<PathBuf> {
+        let hash = fnv1a64(canon.as_os_str().as_bytes());
+        Some(self.dir.as_ref()?.join(format!("{hash:016x}{SUFFIX}")))
+    }
+
+    /// The facts of the file at canonical path `canon` in `lang`, or
+    /// `None` when it cannot be read.
+    pub fn facts(&self, canon: &Path, lang: Lang) -> Option<Facts> {
+        let meta = fs::metadata(canon).ok()?;
+        let modified = meta.modified().ok()?;
+        let stamp = (meta.len(), mtime_ns(modified));
+        let path = canon.to_string_lossy();
+        let entry_path = self.entry_path(canon);
+        if let Some(entry_path) = &entry_path {
+            if let Some(found) = read_entry(entry_path, &path, lang, stamp) {
+                return Some(found);
+            }
+        }
+        let source = fs::read(canon).ok()?;
+        let facts = facts::extract(lang, &source);
+        let fresh = SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age > FRESH);
+        // The stamp read before the source: a file changed meanwhile has
+        // another size or time, and its entry is never used.
+        if let (Some(entry_path), true) = (entry_path, fresh) {
+            let entry = Entry {
+                format: FORMAT,
+                rules: FACTS_RULES,
+                defs_rules: crate::defs::RULES_VERSION,
+                lang: lang.name().to_string(),
+                path: path.into_owned(),
+                size: stamp.0,
+                mtime_ns: stamp.1,
+                facts,
+            };
+            self.write(&entry_path, &entry);
+            return Some(entry.facts);
+        }
+        Some(facts)
+    }
+
+    fn write(&self, entry_path: &Path, entry: &Entry) {
+        let Some(dir) = &self.dir else {
+            return;
+        };
+        if fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let Ok(bytes) = serde_json::to_vec(entry) else {
+            return;
+        };
+        let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
+            return;
+        };
+        if temp.write_all(&bytes).is_ok() {
+            let _ = temp.persist(entry_path);
+        }
+        prune(dir);
+    }
+}
+
+fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> Option<Facts> {
+    let bytes = fs::read(entry_path).ok()?;
+    let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+    let fits = entry.format == FORMAT
+        && entry.rules == FACTS_RULES
+        && entry.defs_rules == crate::defs::RULES_VERSION
+        && entry.lang == lang.name()
+        && entry.path == path
+        && (entry.size, entry.mtime_ns) == stamp;
+    if !fits {
+        return None;
+    }
+    touch(entry_path);
+    Some(entry.facts)
+}
+
+/// Marks an entry as used, when it was last marked long ago.
+fn touch(entry_path: &Path) {
+    let old = fs::metadata(entry_path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age > TOUCH_AFTER);
+    if old {
+        if let Ok(file) = fs::File::options().append(true).open(entry_path) {
+            let _ = file.set_modified(SystemTime::now());
+        }
+    }
+}
+
+/// Removes entries untouched for [`MAX_AGE`] and stale temporary files,
+/// at most once per [`PRUNE_EVERY`].
+fn prune(dir: &Path) {
+    let marker = dir.join(MARKER);
+    let due = fs::metadata(&marker)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_none_or(|age| age > PRUNE_EVERY);
+    if !due || fs::write(&marker, b"").is_err() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = name.ends_with(SUFFIX) || name.starts_with(".tmp-");
+        let age = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok());
+        let limit = if name.starts_with(".tmp-") {
+            PRUNE_EVERY
+        } else {
+            MAX_AGE
+        };
+        if ours && age.is_some_and(|a| a > limit) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_used_only_for_the_same_file_as_it_is_now() {
+        let cache = tempfile::tempdir().unwrap();
+        let tree = tempfile::tempdir().unwrap();
+        let file = fs::canonicalize(tree.path()).unwrap().join("a.py");
+        fs::write(&file, "def f():\n    g()\n").unwrap();
+        let old = SystemTime::now() - Duration::from_secs(60);
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let facts = FactsCache::new(Some(cache.path().to_path_buf()));
+        let first = facts.facts(&file, Lang::Python).unwrap();
+        assert_eq!(first.calls[0].name, "g");
+        let stored: Vec<_> = fs::read_dir(cache.path().join(SUBDIR))
+            .unwrap()
+            .flatten()
+            .collect();
+        assert!(stored
+            .iter()
+            .any(|e| e.file_name().to_string_lossy().ends_with(SUFFIX)));
+        // A corrupt entry is a miss, never an error.
+        let entry = facts.entry_path(&file).unwrap();
+        fs::write(&entry, b"{not json").unwrap();
+        assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls[0].name, "g");
+        // A changed file is read again.
+        fs::write(&file, "def f():\n    h()\n").unwrap();
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old + Duration::from_secs(1))
+            .unwrap();
+        assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls[0].name, "h");
+        // And the entry now holds the new facts.
+        let again = FactsCache::new(Some(cache.path().to_path_buf()));
+        assert_eq!(again.facts(&file, Lang::Python).unwrap().calls[0].name, "h");
+    }
+
+    #[test]
+    fn a_file_modified_just_now_is_not_stored() {
+        let cache = tempfile::tempdir().unwrap();
+        let tree = tempfile::tempdir().unwrap();
+        let file = fs::canonicalize(tree.path()).unwrap().join("a.py");
+        fs::write(&file, "g()\n").unwrap();
+        let facts = FactsCache::new(Some(cache.path().to_path_buf()));
+        assert!(facts.facts(&file, Lang::Python).is_some());
+        assert!(!facts.entry_path(&file).unwrap().exists());
+    }
+}
