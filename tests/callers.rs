@@ -413,3 +413,59 @@ fn scout_call_takes_callers_of_and_an_empty_pattern_keeps_paths_as_paths() {
     ])
     .expect_code(2);
 }
+
+#[test]
+fn a_receiver_typed_by_what_a_function_returns_or_a_pytest_fixture_gives() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/core.py",
+        "class App:\n    def context(self):\n        return self\n\n\ndef create_app():\n    app = App()\n    return app\n\n\ndef typed() -> App:\n    return App()\n",
+    );
+    fx.write(
+        "tests/conftest.py",
+        "import pytest\nfrom app.core import create_app\n\n\n@pytest.fixture\ndef app():\n    app = create_app()\n    yield app\n",
+    );
+    fx.write(
+        "tests/test_core.py",
+        "from app.core import create_app, typed\n\n\ndef test_fixture(app):\n    app.context()\n\n\ndef test_made():\n    made = create_app()\n    made.context()\n    other = typed()\n    other.context()\n\n\ndef test_unknown(client):\n    client.context()\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "app/core.py#App.context");
+    assert_eq!(
+        sites,
+        set(&[
+            "tests/test_core.py:5",
+            "tests/test_core.py:10",
+            "tests/test_core.py:12"
+        ]),
+        "{json:#}"
+    );
+    // No fixture named `client`: its receiver stays untyped.
+    assert!(unsettled.contains("tests/test_core.py:16"), "{json:#}");
+}
+
+#[test]
+fn typescript_and_go_receivers_typed_by_a_function_s_declared_return() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/store.ts",
+        "export class Store {\n  clear(): void {}\n}\nexport function makeStore(): Store {\n  return new Store();\n}\n",
+    );
+    fx.write(
+        "src/use.ts",
+        "import { makeStore } from './store';\nconst s = makeStore();\ns.clear();\nconst m = new Map();\nm.clear();\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "src/store.ts#Store.clear");
+    assert_eq!(sites, set(&["src/use.ts:3"]), "{json:#}");
+    assert!(unsettled.contains("src/use.ts:5") || !sites.contains("src/use.ts:5"));
+    fx.write("go.mod", "module example.com/app\n");
+    fx.write(
+        "db/db.go",
+        "package db\n\ntype DB struct{}\n\nfunc (d *DB) Close() {}\n\nfunc Open() *DB { return &DB{} }\n",
+    );
+    fx.write(
+        "main.go",
+        "package main\n\nimport \"example.com/app/db\"\n\nfunc main() {\n\tconn := db.Open()\n\tconn.Close()\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "db/db.go#DB.Close");
+    assert_eq!(sites, set(&["main.go:7"]), "{json:#}");
+}

@@ -104,6 +104,27 @@ pub struct Facts {
     pub package: Option<String>,
     /// Names of the file's `static` functions (C): invisible to other files.
     pub statics: Vec<String>,
+    /// What functions return, where the code says: a return type, or
+    /// (Python) the type of the variable every `return`/`yield` of a name
+    /// gives back.
+    #[serde(default)]
+    pub returns: Vec<Returns>,
+    /// Python parameters without a type (a pytest fixture's name, say),
+    /// with the lines of their function.
+    #[serde(default)]
+    pub params: Vec<Binding>,
+    /// Name lines of Python functions decorated as pytest fixtures.
+    #[serde(default)]
+    pub fixtures: Vec<u32>,
+}
+
+/// A function's returned type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returns {
+    /// The function's name line.
+    pub line: u32,
+    /// The type as written ([`Binding::ty`]'s form).
+    pub ty: String,
 }
 
 /// The grammar the graph parses `path` with: a C tree's headers are C.
@@ -142,6 +163,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
             defs,
             ..Facts::default()
         },
+        pending: Vec::new(),
     };
     let mut cursor = tree.walk();
     'walk: loop {
@@ -161,6 +183,22 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
             }
         }
     }
+    let pending = std::mem::take(&mut walk.pending);
+    for (line, name, from, to) in pending {
+        if walk.facts.returns.iter().any(|r| r.line == line) {
+            continue;
+        }
+        let ty = walk
+            .facts
+            .bindings
+            .iter()
+            .filter(|b| b.name == name && b.from >= from && b.to <= to && !b.ty.is_empty())
+            .map(|b| b.ty.clone())
+            .next();
+        if let Some(ty) = ty {
+            walk.facts.returns.push(Returns { line, ty });
+        }
+    }
     walk.facts
 }
 
@@ -168,6 +206,9 @@ struct Walk<'s> {
     lang: Lang,
     src: &'s [u8],
     facts: Facts,
+    /// Python `return NAME` / `yield NAME`: the function's name line, the
+    /// name, and the function's lines, settled after the walk.
+    pending: Vec<(u32, String, u32, u32)>,
 }
 
 /// A 0-based row as a 1-based line.
@@ -294,6 +335,39 @@ impl<'s> Walk<'s> {
         type_name_of(text)
     }
 
+    /// Records `function`'s declared return type (its `field`).
+    fn declared_return(&mut self, function: Node, field: &str) {
+        let (Some(name), Some(ty)) = (
+            function.child_by_field_name("name"),
+            function.child_by_field_name(field),
+        ) else {
+            return;
+        };
+        let ty = self.type_name(ty);
+        if !ty.is_empty() && !matches!(ty.as_str(), "Self" | "void" | "None" | "error") {
+            let line = line_of(name);
+            self.facts.returns.push(Returns { line, ty });
+        }
+    }
+
+    /// The called function of a call expression, as a dotted name
+    /// (`make`, `store.Open`, `a.b.build`): what a variable holding its
+    /// result is typed by, once the function's return type is known.
+    fn callee_of(&self, value: Node) -> String {
+        if value.kind() != "call_expression" {
+            return String::new();
+        }
+        let Some(function) = value.child_by_field_name("function") else {
+            return String::new();
+        };
+        match function.kind() {
+            "identifier" | "member_expression" | "selector_expression" | "scoped_identifier" => {
+                self.type_name(function)
+            }
+            _ => String::new(),
+        }
+    }
+
     // ---- Python ----
 
     fn python(&mut self, node: Node) {
@@ -399,6 +473,69 @@ impl<'s> Walk<'s> {
                     }
                 }
                 self.class(name, bases);
+            }
+            "function_definition" => {
+                let Some(name) = node.child_by_field_name("name") else {
+                    return;
+                };
+                let line = line_of(name);
+                if let Some(ty) = node.child_by_field_name("return_type") {
+                    let ty = self.type_name(ty);
+                    if !ty.is_empty() && ty != "None" {
+                        self.facts.returns.push(Returns { line, ty });
+                    }
+                }
+                let decorated = node
+                    .parent()
+                    .filter(|p| p.kind() == "decorated_definition")
+                    .is_some_and(|p| {
+                        let head = &self.src[p.start_byte()..name.start_byte()];
+                        head.windows(7).any(|w| w == b"fixture")
+                    });
+                if decorated {
+                    self.facts.fixtures.push(line);
+                }
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    let scope = (line_of(node), end_line_of(node));
+                    let mut cursor = params.walk();
+                    let plain: Vec<String> = params
+                        .named_children(&mut cursor)
+                        .filter(|p| p.kind() == "identifier")
+                        .map(|p| self.text(p).to_string())
+                        .collect();
+                    for name in plain {
+                        self.facts.params.push(Binding {
+                            name,
+                            ty: String::new(),
+                            from: scope.0,
+                            to: scope.1,
+                        });
+                    }
+                }
+            }
+            "return_statement" | "yield" => {
+                let Some(value) = node.named_child(0).filter(|v| v.kind() == "identifier") else {
+                    return;
+                };
+                let mut at = node.parent();
+                while let Some(n) = at {
+                    if n.kind() == "function_definition" {
+                        if let Some(name) = n.child_by_field_name("name") {
+                            let entry = (
+                                line_of(name),
+                                self.text(value).to_string(),
+                                line_of(n),
+                                end_line_of(n),
+                            );
+                            self.pending.push(entry);
+                        }
+                        break;
+                    }
+                    if n.kind() == "lambda" || n.kind() == "class_definition" {
+                        break;
+                    }
+                    at = n.parent();
+                }
             }
             "typed_parameter" | "typed_default_parameter" => {
                 let name = node
@@ -557,6 +694,10 @@ impl<'s> Walk<'s> {
                     _ => {}
                 }
             }
+            "function_declaration"
+            | "method_definition"
+            | "function_signature"
+            | "method_signature" => self.declared_return(node, "return_type"),
             "import_statement" => self.js_import(node),
             "export_statement" => self.js_reexport(node),
             "variable_declarator" => self.js_declarator(node),
@@ -641,14 +782,20 @@ impl<'s> Walk<'s> {
         }
     }
 
-    /// The class an expression builds: `new T(...)`, else nothing.
+    /// The class an expression builds: `new T(...)`, or the function a
+    /// call's result comes from (`f()`: typed by what `f` returns).
     fn constructed(&self, value: Node) -> String {
-        if value.kind() == "new_expression" {
-            if let Some(c) = value.child_by_field_name("constructor") {
-                return self.type_name(c);
-            }
+        match value.kind() {
+            "new_expression" => value
+                .child_by_field_name("constructor")
+                .map(|c| self.type_name(c))
+                .unwrap_or_default(),
+            "await_expression" => value
+                .named_child(0)
+                .map(|v| self.constructed(v))
+                .unwrap_or_default(),
+            _ => self.callee_of(value),
         }
-        String::new()
     }
 
     fn js_import(&mut self, node: Node) {
@@ -874,6 +1021,9 @@ impl<'s> Walk<'s> {
                     self.import(name, &format!("self::{name}"), None, line_of(node));
                 }
             }
+            "function_item" | "function_signature_item" => {
+                self.declared_return(node, "return_type");
+            }
             "impl_item" => {
                 if let Some(ty) = node.child_by_field_name("type") {
                     let ty = self.type_name(ty);
@@ -1038,6 +1188,9 @@ impl<'s> Walk<'s> {
                 let Some(function) = value.child_by_field_name("function") else {
                     return String::new();
                 };
+                if function.kind() == "identifier" {
+                    return self.text(function).to_string();
+                }
                 if function.kind() != "scoped_identifier" {
                     return String::new();
                 }
@@ -1055,6 +1208,8 @@ impl<'s> Walk<'s> {
                     Some(ty) if constructor && ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
                         ty.clone()
                     }
+                    // `module::make()`: typed by what `make` returns.
+                    Some(_) if !constructor => self.type_name(function),
                     _ => String::new(),
                 }
             }
@@ -1084,6 +1239,9 @@ impl<'s> Walk<'s> {
                     }
                     _ => {}
                 }
+            }
+            "function_declaration" | "method_declaration" => {
+                self.declared_return(node, "result");
             }
             "package_clause" => {
                 if let Some(name) = node.named_child(0) {
@@ -1211,7 +1369,7 @@ impl<'s> Walk<'s> {
                         .map(|t| self.type_name(t))
                         .unwrap_or_default();
                 }
-                String::new()
+                self.callee_of(value)
             }
             _ => String::new(),
         }
@@ -1255,6 +1413,7 @@ impl<'s> Walk<'s> {
                     self.facts.package = Some(self.text(name).to_string());
                 }
             }
+            "method_declaration" => self.declared_return(node, "type"),
             "import_declaration" => {
                 let line = line_of(node);
                 let mut cursor = node.walk();

@@ -286,6 +286,18 @@ impl<'a> Resolver<'a> {
                 return Meaning::Instance(binding.ty.clone(), path.to_path_buf());
             }
         }
+        if lang == Lang::Python
+            && facts
+                .params
+                .iter()
+                .any(|p| p.name == name && p.from <= line && line <= p.to)
+        {
+            // An untyped parameter: a pytest fixture of that name gives
+            // its value, when one is defined here or in a conftest.py above.
+            if let Some(found) = self.fixture(path, facts, name) {
+                return found;
+            }
+        }
         // A definition visible here: top level, or nested in a definition
         // holding the line; members only where the language lets a bare
         // name reach them (not here: see `bare`).
@@ -327,6 +339,59 @@ impl<'a> Resolver<'a> {
             Lang::Go => self.same_package(path, facts, name),
             Lang::Java => self.java_same_package(path, name),
             _ => Meaning::Unknown,
+        }
+    }
+
+    /// The value of the pytest fixture `name` seen from the file at
+    /// `path`: what the fixture returns or yields, as an instance.
+    fn fixture(&self, path: &Path, facts: &Facts, name: &str) -> Option<Meaning> {
+        let defined = |file: &Path, facts: &Facts| {
+            facts
+                .defs
+                .iter()
+                .find(|d| d.short == name && facts.fixtures.contains(&d.name_line))
+                .map(|d| (file.to_path_buf(), d.name_line))
+        };
+        let mut found = defined(path, facts);
+        let mut dir = path.parent();
+        let mut levels = 0;
+        while found.is_none() && levels < 8 {
+            let Some(d) = dir else {
+                break;
+            };
+            let conftest = d.join("conftest.py");
+            if let Some(conf) = self.files.get(&conftest) {
+                found = defined(&conftest, &conf);
+            }
+            dir = d.parent();
+            levels += 1;
+        }
+        let (file, line) = found?;
+        let facts = self.files.get(&file)?;
+        let ty = facts.returns.iter().find(|r| r.line == line)?.ty.clone();
+        Some(Meaning::Instance(ty, file))
+    }
+
+    /// The class an instance of `ty` (met in the file at `file`, near
+    /// `line`) is of: the type itself, or what a function of that name
+    /// returns (`app = create_app()`), followed a few functions deep.
+    fn class_of(&self, file: &Path, ty: &str, line: u32, depth: u32) -> Meaning {
+        let Some(facts) = self.files.get(file) else {
+            return Meaning::Unknown;
+        };
+        match self.resolve_chain(file, &facts, ty, line) {
+            Meaning::Def(def_file, def)
+                if matches!(def.kind, DefKind::Function | DefKind::Method) && depth < 3 =>
+            {
+                let Some(def_facts) = self.files.get(&def_file) else {
+                    return Meaning::Unknown;
+                };
+                match def_facts.returns.iter().find(|r| r.line == def.name_line) {
+                    Some(r) => self.class_of(&def_file, &r.ty.clone(), def.name_line, depth + 1),
+                    None => Meaning::Unknown,
+                }
+            }
+            other => other,
         }
     }
 
@@ -689,17 +754,12 @@ impl<'a> Resolver<'a> {
                     None => Meaning::Unknown,
                 }
             }
-            Meaning::Instance(ty, file) => {
-                let Some(facts) = self.files.get(&file) else {
-                    return Meaning::Unknown;
-                };
-                match self.resolve_chain(&file, &facts, &ty, line) {
-                    Meaning::Def(class_file, def) if is_type_like(def.kind) => {
-                        self.step(Meaning::SelfOf(class_file, def.name), part, 0)
-                    }
-                    _ => Meaning::Unknown,
+            Meaning::Instance(ty, file) => match self.class_of(&file, &ty, line, 0) {
+                Meaning::Def(class_file, def) if is_type_like(def.kind) => {
+                    self.step(Meaning::SelfOf(class_file, def.name), part, 0)
                 }
-            }
+                _ => Meaning::Unknown,
+            },
             Meaning::Def(..) | Meaning::Unknown => Meaning::Unknown,
         }
     }
@@ -734,10 +794,7 @@ impl<'a> Resolver<'a> {
                 if free {
                     return Verdict::Outside(format!("a method of {ty}, not the function"));
                 }
-                let Some(facts) = self.files.get(&file) else {
-                    return Verdict::CannotTell("the file cannot be read");
-                };
-                match self.resolve_chain(&file, &facts, &ty, call.line) {
+                match self.class_of(&file, &ty, call.line, 0) {
                     Meaning::Def(class_file, def) if is_type_like(def.kind) => {
                         match self.method_of(&class_file, &def.name, &call.name, 0) {
                             Verdict::Target(_) => {
