@@ -1,0 +1,53 @@
+//! C: calls, `#include "..."`, `static` functions.
+
+use tree_sitter::Node;
+
+use super::*;
+
+impl Walk<'_> {
+    pub(super) fn c(&mut self, node: Node) {
+        match node.kind() {
+            "call_expression" => {
+                let Some(function) = node.child_by_field_name("function") else {
+                    return;
+                };
+                match function.kind() {
+                    "identifier" => self.call(function, Callee::Bare),
+                    "field_expression" => {
+                        if let Some(field) = function.child_by_field_name("field") {
+                            self.call(field, Callee::Dynamic);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "preproc_include" => {
+                if let Some(path) = node.child_by_field_name("path") {
+                    if path.kind() == "string_literal" {
+                        let module = unquote(self.text(path)).to_string();
+                        self.import("", &module, None, line_of(node));
+                    }
+                }
+            }
+            "function_definition" => {
+                let mut cursor = node.walk();
+                let is_static = node
+                    .children(&mut cursor)
+                    .any(|c| c.kind() == "storage_class_specifier" && self.text(c) == "static");
+                if !is_static {
+                    return;
+                }
+                let mut declarator = node.child_by_field_name("declarator");
+                while let Some(d) = declarator {
+                    if d.kind() == "identifier" {
+                        let name = self.text(d).to_string();
+                        self.facts.statics.push(name);
+                        break;
+                    }
+                    declarator = d.child_by_field_name("declarator");
+                }
+            }
+            _ => {}
+        }
+    }
+}

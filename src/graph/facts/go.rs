@@ -1,0 +1,163 @@
+//! Go: calls, the package clause and imports, receivers, declared and composite-literal types, struct fields.
+
+use tree_sitter::Node;
+
+use super::*;
+
+impl Walk<'_> {
+    pub(super) fn go(&mut self, node: Node) {
+        match node.kind() {
+            "call_expression" => {
+                let Some(function) = node.child_by_field_name("function") else {
+                    return;
+                };
+                match function.kind() {
+                    "identifier" => self.call(function, Callee::Bare),
+                    "selector_expression" => {
+                        let (Some(operand), Some(field)) = (
+                            function.child_by_field_name("operand"),
+                            function.child_by_field_name("field"),
+                        ) else {
+                            return;
+                        };
+                        let callee = self.chain(operand).map_or(Callee::Dynamic, Callee::Member);
+                        self.call(field, callee);
+                    }
+                    _ => {}
+                }
+            }
+            "function_declaration" | "method_declaration" => {
+                self.declared_return(node, "result");
+            }
+            "package_clause" => {
+                if let Some(name) = node.named_child(0) {
+                    self.facts.package = Some(self.text(name).to_string());
+                }
+            }
+            "import_spec" => {
+                let Some(path) = node.child_by_field_name("path") else {
+                    return;
+                };
+                let module = unquote(self.text(path)).to_string();
+                let local = match node.child_by_field_name("name") {
+                    Some(name) if name.kind() == "dot" => String::new(),
+                    Some(name) => self.text(name).to_string(),
+                    None => go_package_name(&module).to_string(),
+                };
+                self.import(&local, &module, None, line_of(node));
+            }
+            "parameter_declaration" => {
+                let Some(ty) = node.child_by_field_name("type") else {
+                    return;
+                };
+                let ty = self.type_name(ty);
+                let scope = self.scope_of(node);
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .children_by_field_name("name", &mut cursor)
+                    .map(|n| self.text(n).to_string())
+                    .collect();
+                for name in names {
+                    self.bind(&name, &ty, scope);
+                }
+            }
+            "var_spec" => {
+                let scope = self.scope_of(node);
+                let ty = node
+                    .child_by_field_name("type")
+                    .map(|t| self.type_name(t))
+                    .or_else(|| {
+                        node.child_by_field_name("value")
+                            .and_then(|v| v.named_child(0))
+                            .map(|v| self.go_constructed(v))
+                    })
+                    .unwrap_or_default();
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .children_by_field_name("name", &mut cursor)
+                    .map(|n| self.text(n).to_string())
+                    .collect();
+                for name in names {
+                    self.bind(&name, &ty, scope);
+                }
+            }
+            "short_var_declaration" => {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
+                    return;
+                };
+                let scope = self.scope_of(node);
+                let mut lc = left.walk();
+                let mut rc = right.walk();
+                let pairs: Vec<(Node, Node)> = left
+                    .named_children(&mut lc)
+                    .zip(right.named_children(&mut rc))
+                    .collect();
+                for (name, value) in pairs {
+                    if name.kind() == "identifier" {
+                        let (name, ty) = (self.text(name).to_string(), self.go_constructed(value));
+                        self.bind(&name, &ty, scope);
+                    }
+                }
+            }
+            "field_declaration" => {
+                let Some(ty) = node.child_by_field_name("type") else {
+                    return;
+                };
+                let owner = node
+                    .parent()
+                    .and_then(|list| list.parent())
+                    .and_then(|st| st.parent())
+                    .filter(|spec| spec.kind() == "type_spec")
+                    .and_then(|spec| spec.child_by_field_name("name"))
+                    .map(|n| self.text(n).to_string());
+                let Some(owner) = owner else {
+                    return;
+                };
+                let ty = self.type_name(ty);
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .children_by_field_name("name", &mut cursor)
+                    .map(|n| self.text(n).to_string())
+                    .collect();
+                for name in names {
+                    self.facts.bindings.push(Binding {
+                        name: format!("{owner}.{name}"),
+                        ty: ty.clone(),
+                        from: 0,
+                        to: 0,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The type a Go expression builds: `T{...}`, `&T{...}`, `new(T)`.
+    pub(super) fn go_constructed(&self, value: Node) -> String {
+        match value.kind() {
+            "composite_literal" => value
+                .child_by_field_name("type")
+                .map(|t| self.type_name(t))
+                .unwrap_or_default(),
+            "unary_expression" => value
+                .child_by_field_name("operand")
+                .map(|v| self.go_constructed(v))
+                .unwrap_or_default(),
+            "call_expression" => {
+                let function = value.child_by_field_name("function");
+                if function.is_some_and(|f| self.text(f) == "new") {
+                    return value
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .map(|t| self.type_name(t))
+                        .unwrap_or_default();
+                }
+                self.callee_of(value)
+            }
+            _ => String::new(),
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Python: calls, `import`/`from`, class bases, annotated and assigned types, returns, pytest fixtures.
+
+use tree_sitter::Node;
+
+use super::*;
+
+impl Walk<'_> {
+    pub(super) fn python(&mut self, node: Node) {
+        match node.kind() {
+            "call" => {
+                let Some(function) = node.child_by_field_name("function") else {
+                    return;
+                };
+                match function.kind() {
+                    "identifier" => self.call(function, Callee::Bare),
+                    "attribute" => {
+                        let (Some(object), Some(attr)) = (
+                            function.child_by_field_name("object"),
+                            function.child_by_field_name("attribute"),
+                        ) else {
+                            return;
+                        };
+                        let callee = if object.kind() == "call"
+                            && object
+                                .child_by_field_name("function")
+                                .is_some_and(|f| self.text(f) == "super")
+                        {
+                            Callee::Super
+                        } else {
+                            self.chain(object).map_or(Callee::Dynamic, Callee::Member)
+                        };
+                        self.call(attr, callee);
+                    }
+                    _ => {}
+                }
+            }
+            "import_statement" => {
+                let line = line_of(node);
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    match child.kind() {
+                        "dotted_name" => {
+                            let module = self.text(child);
+                            let local = module.split('.').next().unwrap_or(module);
+                            // `import a.b` binds `a`; `a.b.f()` spells the rest.
+                            self.import(local, local, None, line);
+                        }
+                        "aliased_import" => {
+                            if let (Some(name), Some(alias)) = (
+                                child.child_by_field_name("name"),
+                                child.child_by_field_name("alias"),
+                            ) {
+                                let (module, alias) = (self.text(name), self.text(alias));
+                                self.import(alias, module, None, line);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "import_from_statement" => {
+                let line = line_of(node);
+                let Some(module) = node.child_by_field_name("module_name") else {
+                    return;
+                };
+                let module = self.text(module).replace(' ', "");
+                let mut cursor = node.walk();
+                let mut any = false;
+                for child in node.children_by_field_name("name", &mut cursor) {
+                    any = true;
+                    match child.kind() {
+                        "dotted_name" => {
+                            let name = self.text(child);
+                            self.import(name, &module, Some(name), line);
+                        }
+                        "aliased_import" => {
+                            if let (Some(name), Some(alias)) = (
+                                child.child_by_field_name("name"),
+                                child.child_by_field_name("alias"),
+                            ) {
+                                let (name, alias) = (self.text(name), self.text(alias));
+                                self.import(alias, &module, Some(name), line);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let mut cursor = node.walk();
+                if !any
+                    && node
+                        .named_children(&mut cursor)
+                        .any(|c| c.kind() == "wildcard_import")
+                {
+                    self.import("", &module, None, line);
+                }
+            }
+            "class_definition" => {
+                let Some(name) = node.child_by_field_name("name") else {
+                    return;
+                };
+                let mut bases = Vec::new();
+                if let Some(list) = node.child_by_field_name("superclasses") {
+                    let mut cursor = list.walk();
+                    for base in list.named_children(&mut cursor) {
+                        if matches!(base.kind(), "identifier" | "attribute") {
+                            bases.push(self.text(base).to_string());
+                        }
+                    }
+                }
+                self.class(name, bases);
+            }
+            "function_definition" => {
+                let Some(name) = node.child_by_field_name("name") else {
+                    return;
+                };
+                let line = line_of(name);
+                if let Some(ty) = node.child_by_field_name("return_type") {
+                    let ty = self.type_name(ty);
+                    if !ty.is_empty() && ty != "None" {
+                        self.facts.returns.push(Returns { line, ty });
+                    }
+                }
+                let decorated = node
+                    .parent()
+                    .filter(|p| p.kind() == "decorated_definition")
+                    .is_some_and(|p| {
+                        let head = &self.src[p.start_byte()..name.start_byte()];
+                        head.windows(7).any(|w| w == b"fixture")
+                    });
+                if decorated {
+                    self.facts.fixtures.push(line);
+                }
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    let scope = (line_of(node), end_line_of(node));
+                    let mut cursor = params.walk();
+                    let plain: Vec<String> = params
+                        .named_children(&mut cursor)
+                        .filter(|p| p.kind() == "identifier")
+                        .map(|p| self.text(p).to_string())
+                        .collect();
+                    for name in plain {
+                        self.facts.params.push(Binding {
+                            name,
+                            ty: String::new(),
+                            from: scope.0,
+                            to: scope.1,
+                        });
+                    }
+                }
+            }
+            "return_statement" | "yield" => {
+                let Some(value) = node.named_child(0).filter(|v| v.kind() == "identifier") else {
+                    return;
+                };
+                let mut at = node.parent();
+                while let Some(n) = at {
+                    if n.kind() == "function_definition" {
+                        if let Some(name) = n.child_by_field_name("name") {
+                            let entry = (
+                                line_of(name),
+                                self.text(value).to_string(),
+                                line_of(n),
+                                end_line_of(n),
+                            );
+                            self.pending.push(entry);
+                        }
+                        break;
+                    }
+                    if n.kind() == "lambda" || n.kind() == "class_definition" {
+                        break;
+                    }
+                    at = n.parent();
+                }
+            }
+            "typed_parameter" | "typed_default_parameter" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.named_child(0))
+                    .filter(|n| n.kind() == "identifier");
+                if let (Some(name), Some(ty)) = (name, node.child_by_field_name("type")) {
+                    let (name, ty) = (self.text(name).to_string(), self.type_name(ty));
+                    self.bind(&name, &ty, self.scope_of(node));
+                }
+            }
+            "assignment" => {
+                let Some(left) = node.child_by_field_name("left") else {
+                    return;
+                };
+                let ty = match node.child_by_field_name("type") {
+                    Some(ty) => self.type_name(ty),
+                    None => match node.child_by_field_name("right") {
+                        Some(right) if right.kind() == "call" => right
+                            .child_by_field_name("function")
+                            .map(|f| self.type_name(f))
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    },
+                };
+                self.bind_target(left, &ty);
+            }
+            _ => {}
+        }
+    }
+
+    /// Binds an assignment's target: a name over its function, or a field
+    /// (`self.x`, `this.x`) over its class.
+    pub(super) fn bind_target(&mut self, left: Node, ty: &str) {
+        match left.kind() {
+            "identifier" => {
+                let name = self.text(left).to_string();
+                self.bind(&name, ty, self.scope_of(left));
+            }
+            "attribute" | "member_expression" | "field_expression" => {
+                if let Some(chain) = self.chain(left) {
+                    if chain.len() == 2 && matches!(chain[0].as_str(), "self" | "this") {
+                        let scope = self.class_scope(left);
+                        self.bind(&chain.join("."), ty, scope);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The lines of the class around `node` (the whole file outside one).
+    pub(super) fn class_scope(&self, node: Node) -> (u32, u32) {
+        let mut at = node.parent();
+        while let Some(n) = at {
+            if matches!(
+                n.kind(),
+                "class_definition" | "class_declaration" | "class" | "abstract_class_declaration"
+            ) {
+                return (line_of(n), end_line_of(n));
+            }
+            at = n.parent();
+        }
+        (1, u32::MAX)
+    }
+
+    pub(super) fn class(&mut self, name: Node, bases: Vec<String>) {
+        let line = line_of(name);
+        let short = self.text(name);
+        let full = self
+            .facts
+            .defs
+            .iter()
+            .find(|d| d.name_line == line && d.short == short)
+            .map_or_else(|| short.to_string(), |d| d.name.clone());
+        self.facts.classes.push(Class {
+            name: full,
+            line,
+            bases,
+        });
+    }
+}
