@@ -718,12 +718,7 @@ fn dependents_of(
         let test = crate::search::rank::is_test(path);
         let mut by_def: BTreeMap<Option<u32>, (Option<Def>, u64)> = BTreeMap::new();
         for site in sites {
-            let def = crate::defs::enclosing(&facts.defs, site.line)
-                .filter(|d| {
-                    d.kind != DefKind::Impl && !matches!(d.kind, DefKind::Class | DefKind::Struct)
-                        || d.kind == DefKind::Function
-                })
-                .cloned();
+            let def = dependent_at(&facts.defs, site.line).cloned();
             let entry = by_def
                 .entry(def.as_ref().map(|d| d.name_line))
                 .or_insert((def, 0));
@@ -743,6 +738,22 @@ fn dependents_of(
         }
     }
     out
+}
+
+/// The definition that depends on a call at `line`: the innermost
+/// function or method around it, else the innermost definition of any
+/// other kind (a class body's call, a constant's initialiser) but an impl
+/// block, else none (the file's top level).
+fn dependent_at(defs: &[Def], line: u32) -> Option<&Def> {
+    let around = || defs.iter().filter(|d| d.contains(line));
+    around()
+        .filter(|d| matches!(d.kind, DefKind::Function | DefKind::Method))
+        .max_by_key(|d| (d.start_line, std::cmp::Reverse(d.end_line)))
+        .or_else(|| {
+            around()
+                .filter(|d| d.kind != DefKind::Impl)
+                .max_by_key(|d| (d.start_line, std::cmp::Reverse(d.end_line)))
+        })
 }
 
 fn merge_dependents(
@@ -855,6 +866,21 @@ pub fn line_filter(scope: &Scope) -> BTreeMap<Vec<u8>, BTreeSet<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_depends_through_its_function_else_its_class_never_an_impl() {
+        let defs = crate::defs::extract(
+            Lang::Python,
+            b"class K:\n    x = f()\n\n    def m(self):\n        def inner():\n            f()\n        f()\n\nf()\n",
+        );
+        let at = |line| dependent_at(&defs, line).map(|d| d.name.clone());
+        assert_eq!(at(2).as_deref(), Some("K"));
+        assert_eq!(at(6).as_deref(), Some("inner"));
+        assert_eq!(at(7).as_deref(), Some("K.m"));
+        assert_eq!(at(9), None);
+        let rust = crate::defs::extract(Lang::Rust, b"impl S {\n    const X: u8 = f();\n}\n");
+        assert!(dependent_at(&rust, 2).is_none_or(|d| d.kind != DefKind::Impl));
+    }
 
     #[test]
     fn specs_name_a_symbol_or_a_line() {
