@@ -469,3 +469,51 @@ fn typescript_and_go_receivers_typed_by_a_function_s_declared_return() {
     let (sites, _, json) = callers(&fx, "db/db.go#DB.Close");
     assert_eq!(sites, set(&["main.go:7"]), "{json:#}");
 }
+
+#[test]
+fn java_source_roots_nested_classes_static_imports_and_inherited_methods() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/main/java/org/x/nodes/Node.java",
+        "package org.x.nodes;\n\npublic abstract class Node {\n  public boolean hasAttr(String k) { return false; }\n}\n",
+    );
+    fx.write(
+        "src/main/java/org/x/nodes/Text.java",
+        "package org.x.nodes;\n\npublic class Text extends Node {\n  public static class Range {}\n  public Text(String s) {}\n}\n",
+    );
+    fx.write(
+        "src/main/java/org/x/util/Sel.java",
+        "package org.x.util;\n\npublic class Sel {\n  public static void check(String s) {}\n}\n",
+    );
+    fx.write(
+        "src/test/java/org/x/nodes/TextTest.java",
+        "package org.x.nodes;\n\nimport static org.x.util.Sel.check;\nimport org.x.util.Sel;\n\nclass TextTest {\n  void t() {\n    Text t = new Text(\"a\");\n    t.hasAttr(\"k\");\n    Text.Range r = new Text.Range();\n    check(\"x\");\n    Sel.check(\"y\");\n  }\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/main/java/org/x/nodes/Node.java#Node.hasAttr");
+    assert_eq!(
+        sites,
+        set(&["src/test/java/org/x/nodes/TextTest.java:9"]),
+        "{json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "src/main/java/org/x/nodes/Text.java#Text");
+    assert_eq!(
+        sites,
+        set(&["src/test/java/org/x/nodes/TextTest.java:8"]),
+        "{json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "src/main/java/org/x/nodes/Text.java#Text.Range");
+    assert_eq!(
+        sites,
+        set(&["src/test/java/org/x/nodes/TextTest.java:10"]),
+        "{json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "src/main/java/org/x/util/Sel.java#Sel.check");
+    assert_eq!(
+        sites,
+        set(&[
+            "src/test/java/org/x/nodes/TextTest.java:11",
+            "src/test/java/org/x/nodes/TextTest.java:12"
+        ]),
+        "{json:#}"
+    );
+}

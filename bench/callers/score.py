@@ -40,7 +40,7 @@ import tempfile  # noqa: E402
 
 import benchlib  # noqa: E402
 
-LANG = {"py": "Python", "ts": "TypeScript", "c": "C"}
+LANG = {"py": "Python", "ts": "TypeScript", "c": "C", "java": "Java"}
 
 
 def strip_dot(p):

@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Seeded choice of the target symbols for the --callers-of benchmark.
 
-    python3 bench/callers/select.py CORPUS --lang py|ts|c --out TARGETS.json
+    python3 bench/callers/select.py CORPUS --lang py|ts|c|java --out TARGETS.json
         [--seed 1] [--n 24] [--cache ORACLE_CACHE.json]
 
 The rule (README.md, "Selection rule"):
 1. Every definition of the language in the corpus is listed (py: ast;
    ts: the TypeScript compiler's parser, via oracle_ts.mjs --defs; c:
-   libclang, via oracle_c.py --defs). A name's *definition count* is how
-   many definitions (functions, methods, classes; for C: function bodies)
-   carry it anywhere in the tree.
+   libclang, via oracle_c.py --defs; java: javac, via oracle_java.py
+   --defs). A name's *definition count* is how many definitions (functions,
+   methods, classes; for C: function bodies; for Java: methods with a body
+   and class/interface/enum/record declarations) carry it anywhere in the tree.
 2. Eligible targets: py: module-level functions and class methods, not
    dunders, not `test_*`; ts: named functions (incl. `const f = () =>`),
    class methods, classes, components; not in `.d.ts`; c: function bodies
-   under src/.
+   under src/; java: classes and records, and methods with a body, of
+   top-level or member (nested) types, not of local or anonymous classes,
+   and not a method whose name is overloaded in its class (scout treats
+   `PATH#Class.method` as ambiguous there).
 3. Strata: names with definition count >= 2 ("multi") vs 1 ("unique"),
    crossed with function vs method for py and ts (classes and components
    count as functions); c has only the two. Each stratum gets n/strata.
@@ -76,7 +80,8 @@ def py_defs(corpus):
 
 def tool_defs(corpus, lang):
     cmd = {"ts": ["node", os.path.join(HERE, "oracle_ts.mjs"), "--defs", corpus],
-           "c": [sys.executable, os.path.join(HERE, "oracle_c.py"), "--defs", corpus]}[lang]
+           "c": [sys.executable, os.path.join(HERE, "oracle_c.py"), "--defs", corpus],
+           "java": [sys.executable, os.path.join(HERE, "oracle_java.py"), "--defs", corpus]}[lang]
     return json.loads(subprocess.run(cmd, capture_output=True, check=True).stdout)
 
 
@@ -85,7 +90,8 @@ def run_oracle(corpus, lang, targets, cache):
     json.dump(targets, open(tmp, "w"), indent=1)
     cmd = {"py": [sys.executable, os.path.join(HERE, "oracle_py.py")],
            "ts": ["node", os.path.join(HERE, "oracle_ts.mjs")],
-           "c": [sys.executable, os.path.join(HERE, "oracle_c.py")]}[lang]
+           "c": [sys.executable, os.path.join(HERE, "oracle_c.py")],
+           "java": [sys.executable, os.path.join(HERE, "oracle_java.py")]}[lang]
     subprocess.run(cmd + [corpus, tmp, "--out", cache], check=True)
     return json.load(open(cache))["targets"]
 
@@ -93,7 +99,7 @@ def run_oracle(corpus, lang, targets, cache):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
-    ap.add_argument("--lang", required=True, choices=["py", "ts", "c"])
+    ap.add_argument("--lang", required=True, choices=["py", "ts", "c", "java"])
     ap.add_argument("--out", help="default: /tmp/callers-oracle/NAME.targets.json")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=24)
@@ -105,20 +111,30 @@ def main():
     a.out = a.out or f"/tmp/callers-oracle/{os.path.basename(corpus)}.targets.json"
 
     defs = py_defs(corpus) if a.lang == "py" else tool_defs(corpus, a.lang)
-    count = collections.Counter(d["name"] for d in defs)
+    # java: abstract and interface method declarations (no body) are not definitions of the name,
+    # but they do make a name overloaded in its class
+    count = collections.Counter(d["name"] for d in defs if d.get("body", True) or d["kind"] != "method")
     per_file = collections.Counter((d["path"], d["qualname"]) for d in defs)
+    overloaded = 0
     strata = collections.defaultdict(list)
     for d in defs:
         if not d["eligible"]:
             continue
         d = dict(d, lang=a.lang, ndefs=count[d["name"]])
         same = per_file[(d["path"], d["qualname"])] > 1
+        if same and a.lang == "java":
+            overloaded += 1  # an overload set: scout exits 2 on PATH#Class.method, so not sampled
+            continue
+        for k in ("body", "nesting", "tkind"):
+            d.pop(k, None)
         d["spec"] = f"{d['path']}:{d['line']}#{d['qualname']}" if same else f"{d['path']}#{d['qualname']}"
         d.pop("eligible")
         group = "multi" if d["ndefs"] >= 2 else "unique"
         if a.lang != "c":
             group += "/" + ("method" if d["kind"] == "method" else "function")
         strata[group].append(d)
+    if overloaded:
+        print(f"{overloaded} eligible definitions left out: their name is overloaded in their class", file=sys.stderr)
     names = sorted(strata)
     quota = a.n // len(names)
     chosen = []

@@ -307,7 +307,12 @@ impl<'a> Resolver<'a> {
             .filter(|d| d.short == name && d.kind != DefKind::Method && d.kind != DefKind::Impl)
             .filter(|d| match parent_of(&facts.defs, d) {
                 None => true,
-                Some(p) => p.contains(line) && !is_type_like(p.kind),
+                // Java's nested classes are members, named from anywhere
+                // in the file.
+                Some(p) => {
+                    (p.contains(line) && !is_type_like(p.kind))
+                        || (lang == Lang::Java && is_type_like(d.kind))
+                }
             })
             .max_by_key(|d| (d.start_line <= line, d.start_line));
         if let Some(def) = visible {
@@ -328,6 +333,12 @@ impl<'a> Resolver<'a> {
             .filter(|i| i.local.is_empty() && !i.reexport)
         {
             if lang == Lang::C || lang == Lang::Go {
+                continue;
+            }
+            if lang == Lang::Java {
+                if let Some(found) = self.java_class(path, &format!("{}.{name}", import.module)) {
+                    return found;
+                }
                 continue;
             }
             let place = self.files.place(lang, path, &import.module);
@@ -404,6 +415,15 @@ impl<'a> Resolver<'a> {
         local: &str,
         depth: u32,
     ) -> Meaning {
+        if self.lang() == Lang::Java {
+            let dotted = match name {
+                Some(name) => format!("{module}.{name}"),
+                None => module.to_string(),
+            };
+            return self
+                .java_class(from, &dotted)
+                .unwrap_or(Meaning::Module(Place::External(dotted)));
+        }
         let place = self.files.place(self.lang(), from, module);
         let Some(name) = name else {
             return Meaning::Module(place);
@@ -528,15 +548,86 @@ impl<'a> Resolver<'a> {
             .unwrap_or(Meaning::Unknown)
     }
 
+    /// A class of the file's own package: in its directory, or in the
+    /// same package under another source root (`src/test/java` beside
+    /// `src/main/java`).
     fn java_same_package(&self, path: &Path, name: &str) -> Meaning {
-        let dir = path.parent().unwrap_or(Path::new("/"));
-        let file = dir.join(format!("{name}.java"));
-        if let Some(facts) = self.files.get(&file) {
-            if let Some(def) = facts.defs.iter().find(|d| d.name == name) {
-                return Meaning::Def(file, def.clone());
+        let package = self.files.get(path).and_then(|f| f.package.clone());
+        match package {
+            Some(package) => self
+                .java_class(path, &format!("{package}.{name}"))
+                .unwrap_or(Meaning::Unknown),
+            None => {
+                let dir = path.parent().unwrap_or(Path::new("/"));
+                self.java_in_file(&dir.join(format!("{name}.java")), name)
+                    .unwrap_or(Meaning::Unknown)
             }
         }
-        Meaning::Unknown
+    }
+
+    /// The source root of a Java file: its directory less its package's.
+    fn java_root(&self, file: &Path) -> Option<PathBuf> {
+        let package = self.files.get(file)?.package.clone().unwrap_or_default();
+        let mut root = file.parent()?.to_path_buf();
+        for _ in package.split('.').filter(|p| !p.is_empty()) {
+            root = root.parent()?.to_path_buf();
+        }
+        Some(root)
+    }
+
+    /// The class (or, for a static import, the member) a dotted Java name
+    /// stands for (`org.jsoup.nodes.Comment`, `a.b.Outer.Inner`,
+    /// `a.b.C.method`), looked up under the source roots of the file and
+    /// of the target.
+    fn java_class(&self, from: &Path, dotted: &str) -> Option<Meaning> {
+        let mut roots: Vec<PathBuf> = Vec::new();
+        for file in [from, self.target.canon.as_path()] {
+            if let Some(root) = self.java_root(file) {
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+        }
+        let parts: Vec<&str> = dotted.split('.').collect();
+        for root in &roots {
+            // The longest prefix that is a file; the rest names a class
+            // nested in it, or a member.
+            for take in (1..=parts.len()).rev() {
+                let mut file = root.clone();
+                for part in &parts[..take] {
+                    file.push(part);
+                }
+                file.set_extension("java");
+                if !file.is_file() {
+                    continue;
+                }
+                let file = std::fs::canonicalize(&file).ok()?;
+                let inner = parts[take - 1..].join(".");
+                if let Some(found) = self.java_in_file(&file, &inner) {
+                    return Some(found);
+                }
+                // `a.b.C.method` (a static import): the method of class C.
+                let (class, member) = inner.rsplit_once('.')?;
+                let facts = self.files.get(&file)?;
+                let def = facts
+                    .defs
+                    .iter()
+                    .find(|d| d.short == member && owner_of(d) == Some(class))?;
+                return Some(Meaning::Def(file, def.clone()));
+            }
+        }
+        None
+    }
+
+    /// The definition named `name` (`Outer.Inner` for a nested class) in
+    /// the file at `file`.
+    fn java_in_file(&self, file: &Path, name: &str) -> Option<Meaning> {
+        let facts = self.files.get(file)?;
+        let def = facts
+            .defs
+            .iter()
+            .find(|d| d.name == name && d.kind != DefKind::Method)?;
+        Some(Meaning::Def(file.to_path_buf(), def.clone()))
     }
 
     /// A bare call `f(...)`, `new F(...)`, `<F>`.
@@ -781,7 +872,18 @@ impl<'a> Resolver<'a> {
                 _ => Verdict::CannotTell("the module does not define it"),
             },
             Meaning::Def(file, def) if is_type_like(def.kind) => {
-                self.method_of(&file, &def.name, &call.name, 0)
+                // `Outer.Inner(...)`, `new Outer.Inner()`: a nested class.
+                let nested = format!("{}.{}", def.name, call.name);
+                let inner = self.files.get(&file).and_then(|f| {
+                    f.defs
+                        .iter()
+                        .find(|d| d.name == nested && is_type_like(d.kind))
+                        .cloned()
+                });
+                match inner {
+                    Some(inner) => self.verdict_for(&file, &inner, "a class nested in its class"),
+                    None => self.method_of(&file, &def.name, &call.name, 0),
+                }
             }
             Meaning::Def(..) => Verdict::CannotTell("an attribute of a function"),
             Meaning::SelfOf(file, class) => {

@@ -26,12 +26,19 @@ impl Walk<'_> {
                     "generic_type" => ty.named_child(0).unwrap_or(ty),
                     _ => ty,
                 };
-                let ty = match ty.kind() {
-                    "scoped_type_identifier" => ty
-                        .named_child(ty.named_child_count().saturating_sub(1) as u32)
-                        .unwrap_or(ty),
-                    _ => ty,
-                };
+                if ty.kind() == "scoped_type_identifier" {
+                    // `new Outer.Inner()`: the class `Inner` of `Outer`.
+                    let count = ty.named_child_count() as u32;
+                    let Some(last) = ty.named_child(count.saturating_sub(1)) else {
+                        return;
+                    };
+                    let outer: Vec<String> = (0..count.saturating_sub(1))
+                        .filter_map(|i| ty.named_child(i))
+                        .map(|n| self.text(n).to_string())
+                        .collect();
+                    self.call(last, Callee::Member(outer));
+                    return;
+                }
                 if ty.kind() == "type_identifier" {
                     self.call(ty, Callee::New);
                 }
