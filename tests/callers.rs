@@ -517,3 +517,26 @@ fn java_source_roots_nested_classes_static_imports_and_inherited_methods() {
         "{json:#}"
     );
 }
+
+#[test]
+fn a_method_on_what_a_call_returns_is_typed_by_the_declared_return() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/Doc.java",
+        "class Body {\n  void own() {}\n}\n\nclass Doc {\n  Body body() { return new Body(); }\n  void own() {}\n}\n",
+    );
+    fx.write(
+        "src/Use.java",
+        "class Use {\n  void m(Doc doc) {\n    doc.body().own();\n    doc.own();\n  }\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/Doc.java#Body.own");
+    assert_eq!(sites, set(&["src/Use.java:3"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/Doc.java#Doc.own");
+    assert_eq!(sites, set(&["src/Use.java:4"]), "{json:#}");
+    fx.write(
+        "web/a.ts",
+        "export class Store { clear(): void {} }\nexport function make(): Store { return new Store(); }\nmake().clear();\nnew Map().clear();\n",
+    );
+    let (sites, _, json) = callers(&fx, "web/a.ts#Store.clear");
+    assert_eq!(sites, set(&["web/a.ts:3"]), "{json:#}");
+}

@@ -42,7 +42,7 @@ use crate::lang::Lang;
 
 /// The version of [`facts::extract`]'s rules: bump it whenever a change
 /// there can change what a file yields.
-pub const FACTS_RULES: u32 = 3;
+pub const FACTS_RULES: u32 = 4;
 /// The layout of an entry.
 const FORMAT: u32 = 1;
 /// Name of the subdirectory of scout's cache directory.

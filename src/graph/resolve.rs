@@ -224,6 +224,10 @@ impl<'a> Resolver<'a> {
             Callee::Member(chain) => self.member(path, facts, call, chain),
             Callee::Path(segments) => self.path_call(path, facts, call, segments),
             Callee::Super => self.super_call(path, facts, call),
+            Callee::Returned(chain, method) => {
+                let meaning = self.returned(path, facts, call.line, chain, method);
+                self.on_meaning(meaning, call)
+            }
             Callee::Dynamic => {
                 if self.target.owner.is_some() {
                     Verdict::CannotTell("a method on an expression the parser cannot type")
@@ -857,11 +861,53 @@ impl<'a> Resolver<'a> {
 
     /// `a.b.f(...)`.
     fn member(&self, path: &Path, facts: &Facts, call: &Call, chain: &[String]) -> Verdict {
-        let free = self.target.owner.is_none();
         let mut meaning = self.meaning(path, facts, &chain[0], call.line, 0);
         for part in &chain[1..] {
             meaning = self.step(meaning, part, call.line);
         }
+        self.on_meaning(meaning, call)
+    }
+
+    /// What the receiver of `x.f()` is, when `x` is a call
+    /// (`chain.method(...)`): an instance of the type the called
+    /// definition returns, when the graph can tell which it is and its
+    /// return type is written (or, in Python, returned by a variable).
+    fn returned(
+        &self,
+        path: &Path,
+        facts: &Facts,
+        line: u32,
+        chain: &[String],
+        method: &str,
+    ) -> Meaning {
+        let inner = Call {
+            line,
+            start: 0,
+            end: 0,
+            name: method.to_string(),
+            callee: if chain.is_empty() {
+                Callee::Bare
+            } else {
+                Callee::Member(chain.to_vec())
+            },
+        };
+        let (file, def) = match self.attribute(path, facts, &inner) {
+            Verdict::Target(_) => (self.target.canon.clone(), self.target.def.clone()),
+            Verdict::Other { path, def } => (path, def),
+            _ => return Meaning::Unknown,
+        };
+        let Some(def_facts) = self.files.get(&file) else {
+            return Meaning::Unknown;
+        };
+        match def_facts.returns.iter().find(|r| r.line == def.name_line) {
+            Some(r) => Meaning::Instance(r.ty.clone(), file.clone()),
+            None => Meaning::Unknown,
+        }
+    }
+
+    /// A method call `call` on a receiver that means `meaning`.
+    fn on_meaning(&self, meaning: Meaning, call: &Call) -> Verdict {
+        let free = self.target.owner.is_none();
         match meaning {
             Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
             Meaning::Module(place) => match self.export(&place, &call.name, 1) {

@@ -20,7 +20,7 @@ impl Walk<'_> {
                         ) else {
                             return;
                         };
-                        let callee = self.chain(operand).map_or(Callee::Dynamic, Callee::Member);
+                        let callee = self.receiver(operand);
                         self.call(field, callee);
                     }
                     _ => {}

@@ -14,7 +14,7 @@ impl Walk<'_> {
                 let callee = match node.child_by_field_name("object") {
                     None => Callee::Bare,
                     Some(object) if object.kind() == "super" => Callee::Super,
-                    Some(object) => self.chain(object).map_or(Callee::Dynamic, Callee::Member),
+                    Some(object) => self.receiver(object),
                 };
                 self.call(name, callee);
             }

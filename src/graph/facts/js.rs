@@ -28,7 +28,7 @@ impl Walk<'_> {
                         let callee = if object.kind() == "super" {
                             Callee::Super
                         } else {
-                            self.chain(object).map_or(Callee::Dynamic, Callee::Member)
+                            self.receiver(object)
                         };
                         self.call(property, callee);
                     }
@@ -46,7 +46,7 @@ impl Walk<'_> {
                             constructor.child_by_field_name("object"),
                             constructor.child_by_field_name("property"),
                         ) {
-                            let callee = self.chain(object).map_or(Callee::Dynamic, Callee::Member);
+                            let callee = self.receiver(object);
                             self.call(property, callee);
                         }
                     }
@@ -72,7 +72,7 @@ impl Walk<'_> {
                             name.child_by_field_name("property")
                                 .or_else(|| name.named_child(1)),
                         ) {
-                            let callee = self.chain(object).map_or(Callee::Dynamic, Callee::Member);
+                            let callee = self.receiver(object);
                             self.call(property, callee);
                         }
                     }

@@ -37,6 +37,9 @@ pub enum Callee {
     Path(Vec<String>),
     /// `super().f(...)`, `super.f(...)`.
     Super,
+    /// A method on what a call returns: `doc.body().f(...)` is
+    /// `Returned(["doc"], "body")`, `make().f(...)` `Returned([], "make")`.
+    Returned(Vec<String>, String),
     /// A method on a receiver no chain of names spells (`f().g()`,
     /// `xs[0].g()`, `(a as B).g()`).
     Dynamic,
@@ -320,6 +323,46 @@ impl<'s> Walk<'s> {
                 self.chain(inner)
             }
             _ => None,
+        }
+    }
+
+    /// How a member call's receiver is named: a chain of names, the
+    /// result of a call on one ([`Callee::Returned`]), or neither.
+    pub(super) fn receiver(&self, object: Node) -> Callee {
+        if let Some(chain) = self.chain(object) {
+            return Callee::Member(chain);
+        }
+        let (inner, method) = match object.kind() {
+            "call" | "call_expression" => {
+                let Some(function) = object.child_by_field_name("function") else {
+                    return Callee::Dynamic;
+                };
+                match function.kind() {
+                    "identifier" => (Some(Vec::new()), self.text(function).to_string()),
+                    _ => match self.chain(function) {
+                        Some(mut chain) if chain.len() > 1 => {
+                            let method = chain.pop().unwrap_or_default();
+                            (Some(chain), method)
+                        }
+                        _ => (None, String::new()),
+                    },
+                }
+            }
+            "method_invocation" => {
+                let method = object
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                match object.child_by_field_name("object") {
+                    None => (Some(Vec::new()), method),
+                    Some(o) => (self.chain(o), method),
+                }
+            }
+            _ => (None, String::new()),
+        };
+        match inner {
+            Some(chain) if !method.is_empty() => Callee::Returned(chain, method),
+            _ => Callee::Dynamic,
         }
     }
 

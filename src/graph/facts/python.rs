@@ -27,7 +27,7 @@ impl Walk<'_> {
                         {
                             Callee::Super
                         } else {
-                            self.chain(object).map_or(Callee::Dynamic, Callee::Member)
+                            self.receiver(object)
                         };
                         self.call(attr, callee);
                     }

@@ -36,7 +36,7 @@ impl Walk<'_> {
                         ) else {
                             return;
                         };
-                        let callee = self.chain(value).map_or(Callee::Dynamic, Callee::Member);
+                        let callee = self.receiver(value);
                         self.call(field, callee);
                     }
                     _ => {}
