@@ -299,9 +299,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "PATH#SYMBOL")]
     pub impact: Option<String>,
 
-    /// With --impact, how many levels of callers to follow.
-    #[arg(long, value_name = "N", requires = "impact", default_value_t = crate::graph::DEFAULT_DEPTH)]
-    pub depth: u32,
+    /// With --impact, how many levels of callers to follow [default: 2].
+    #[arg(long, value_name = "N", requires = "impact")]
+    pub depth: Option<u32>,
 
     #[command(flatten)]
     pub matching: MatchArgs,
@@ -773,7 +773,7 @@ pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
         structural: false,
         callers_of: None,
         impact: None,
-        depth: crate::graph::DEFAULT_DEPTH,
+        depth: None,
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

@@ -96,7 +96,12 @@ fn python_a_method_by_its_receiver_s_class_and_unknown_receivers_apart() {
         "from store import Store, Other\n\n\ndef f(s: Store, o: Other, anything):\n    s.get('x')\n    o.get('y')\n    anything.get('z')\n    Store().get('w')\n    d = {}\n    d.get('k')\n",
     );
     let (sites, unsettled, json) = callers(&fx, "store.py#Store.get");
-    assert_eq!(sites, set(&["store.py:11", "use.py:5"]), "{json:#}");
+    // `Store().get('w')`: a method of a new Store.
+    assert_eq!(
+        sites,
+        set(&["store.py:11", "use.py:5", "use.py:8"]),
+        "{json:#}"
+    );
     // A receiver the parser cannot type is "cannot tell", never a caller.
     assert!(unsettled.contains("use.py:7"), "{json:#}");
     assert!(unsettled.contains("use.py:10"), "{json:#}");
@@ -216,12 +221,14 @@ fn java_enclosing_class_imports_and_declared_types() {
         set(&[
             "src/a/Parser.java:5",
             "src/b/Use.java:9",
-            "src/b/Use.java:10"
+            "src/b/Use.java:10",
+            // `new Parser().parse()`: a method of a new Parser.
+            "src/b/Use.java:12"
         ]),
         "{json:#}"
     );
-    assert!(!sites.contains("src/b/Use.java:11"));
-    assert!(unsettled.contains("src/b/Use.java:12") || sites.contains("src/b/Use.java:12"));
+    // `parse()` in Use is Use's own.
+    assert!(!sites.contains("src/b/Use.java:11") && !unsettled.contains("src/b/Use.java:11"));
 }
 
 #[test]
@@ -539,4 +546,163 @@ fn a_method_on_what_a_call_returns_is_typed_by_the_declared_return() {
     );
     let (sites, _, json) = callers(&fx, "web/a.ts#Store.clear");
     assert_eq!(sites, set(&["web/a.ts:3"]), "{json:#}");
+}
+
+#[test]
+fn regression_23_a_local_of_the_name_shadows_the_function() {
+    let fx = Fixture::new();
+    fx.write(
+        "pkg/config.py",
+        "def load(path):\n    return path\n\n\ndef use_param(load):\n    return load('x')\n\n\ndef use_local():\n    load = lambda p: p\n    return load('y')\n\n\ndef real():\n    return load('w')\n\n\ndef loop():\n    for load in [print]:\n        load('loop')\n",
+    );
+    let (sites, _, json) = callers(&fx, "pkg/config.py:1");
+    assert_eq!(sites, set(&["pkg/config.py:15"]), "{json:#}");
+    fx.write(
+        "web/a.js",
+        "export function load(x) { return x; }\nload(1);\n[1].forEach(load => load(3));\ntry {} catch (load) { load(4); }\nfor (const load of []) load(5);\n",
+    );
+    let (sites, _, json) = callers(&fx, "web/a.js#load");
+    assert_eq!(sites, set(&["web/a.js:2"]), "{json:#}");
+    fx.write("go.mod", "module example.com/app\n");
+    fx.write(
+        "store/store.go",
+        "package store\n\ntype DB struct{}\n\nfunc (d *DB) Get(k string) {}\n\nfunc Get(k string) {}\n",
+    );
+    fx.write(
+        "cmd/main.go",
+        "package main\n\nimport \"example.com/app/store\"\n\nfunc main(stores []*store.DB) {\n\tstore.Get(\"a\")\n\tfor _, store := range stores {\n\t\tstore.Get(\"loop\")\n\t}\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "store/store.go#Get");
+    assert_eq!(sites, set(&["cmd/main.go:6"]), "{json:#}");
+    fx.write("c/util.c", "int helper(int x) { return x; }\n");
+    fx.write(
+        "c/main.c",
+        "int helper(int x);\nint f(void) { return helper(1); }\nint g(void) { int (*helper)(int) = 0; return helper(2); }\n",
+    );
+    let (sites, _, json) = callers(&fx, "c/util.c#helper");
+    assert_eq!(sites, set(&["c/main.c:2"]), "{json:#}");
+}
+
+#[test]
+fn regression_23_an_import_binds_within_its_function_or_inline_module() {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "");
+    fx.write("pkg/config.py", "def load(p):\n    return p\n");
+    fx.write(
+        "pkg/app.py",
+        "from pkg.config import load\n\n\ndef a():\n    load('a')\n\n\ndef later():\n    from json import loads as load\n    load('b')\n",
+    );
+    let (sites, _, json) = callers(&fx, "pkg/config.py#load");
+    assert_eq!(sites, set(&["pkg/app.py:5"]), "{json:#}");
+    fx.write("Cargo.toml", "[package]\nname = \"x\"\n");
+    fx.write("src/lib.rs", "pub mod a;\npub mod b;\nuse crate::a::load;\n\npub fn run() {\n    load();\n}\n\n#[cfg(test)]\nmod tests {\n    use crate::b::load;\n    #[test]\n    fn t() { load(); }\n}\n");
+    fx.write("src/a.rs", "pub fn load() {}\n");
+    fx.write("src/b.rs", "pub fn load() {}\n");
+    let (sites, _, json) = callers(&fx, "src/a.rs#load");
+    assert_eq!(sites, set(&["src/lib.rs:6"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/b.rs#load");
+    assert_eq!(sites, set(&["src/lib.rs:13"]), "{json:#}");
+}
+
+#[test]
+fn regression_23_rust_types_of_one_name_in_two_modules_stay_apart() {
+    let fx = Fixture::new();
+    fx.write("Cargo.toml", "[package]\nname = \"x\"\n");
+    fx.write("src/lib.rs", "pub mod a;\npub mod b;\n");
+    fx.write(
+        "src/a.rs",
+        "pub struct Config;\nimpl Config {\n    pub fn new() -> Config { Config }\n}\npub fn make() { let c = Config::new(); }\n",
+    );
+    fx.write(
+        "src/b.rs",
+        "pub struct Config;\nimpl Config {\n    pub fn new() -> Config { Config }\n}\npub fn make() { let c = Config::new(); }\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/a.rs#Config::new");
+    assert_eq!(sites, set(&["src/a.rs:5"]), "{json:#}");
+}
+
+#[test]
+fn regression_23_the_footer_shows_when_nothing_is_attributed_and_repro_keeps_no_pattern() {
+    let fx = Fixture::new();
+    fx.write("a.py", "def load():\n    pass\n");
+    fx.write("b.py", "def load():\n    pass\n\nload()\n");
+    let run = fx.run(&["search", "--callers-of", "a.py#load", "--again"]);
+    run.expect_code(1)
+        .expect_stdout_has("callers-of: function load (a.py:1): 0 calls attributed")
+        .expect_stdout_has("other definitions: 1 call: b.py:1 load (1)")
+        .expect_stdout_has(
+            "repro: scout search --callers-of 'a.py#load' --budget-tokens 0 -m 10000 --again -e ''",
+        );
+    // A language without a graph lists the calls spelled `name(`, and says so.
+    fx.write("r/a.rb", "def load(x)\n  x\nend\n\nload(1)\n");
+    let run = fx.run(&["search", "--callers-of", "r/a.rb#load", "--again"]);
+    run.expect_code(0)
+        .expect_stdout_has("5: load(1)")
+        .expect_stdout_has("matched by name only");
+    assert!(!run.stdout().contains("1: def load"), "{}", run.describe());
+}
+
+#[test]
+fn regression_23_specs_a_top_level_name_a_default_import_depth_and_impact_paths() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.js",
+        "function load() {}\nfunction outer() {\n  function load() {}\n  return load();\n}\nload();\n",
+    );
+    let (sites, _, json) = callers(&fx, "a.js#load");
+    assert_eq!(sites, set(&["a.js:6"]), "{json:#}");
+    fx.write(
+        "ui/Button.tsx",
+        "export default function Button() { return 1; }\n",
+    );
+    fx.write(
+        "ui/App.tsx",
+        "import Btn from './Button';\nexport const x = <Btn />;\nBtn();\n",
+    );
+    let (sites, _, json) = callers(&fx, "ui/Button.tsx#Button");
+    assert_eq!(sites, set(&["ui/App.tsx:2", "ui/App.tsx:3"]), "{json:#}");
+    fx.run(&["search", "--callers-of", "a.js#load", "--depth", "2"])
+        .expect_code(2)
+        .expect_stderr_has("--depth goes with --impact");
+    fx.run(&["search", "--impact", "a.js#load", "--depth", "0"])
+        .expect_code(2)
+        .expect_stderr_has("--depth starts at 1");
+    fx.write(
+        "m.py",
+        "def base():\n    return 1\n\n\ndef top():\n    return base()\n",
+    );
+    fx.write(
+        "tests/test_m.py",
+        "from m import top\n\n\ndef test_top():\n    top()\n",
+    );
+    let run = fx.run(&[
+        "search",
+        "--impact",
+        "m.py#base",
+        "-e",
+        "",
+        "tests",
+        "--again",
+    ]);
+    run.expect_code(0)
+        .expect_stdout_has("tests/test_m.py")
+        .expect_stdout_has("function test_top [test]")
+        .expect_stdout_has("the walk searched .");
+    assert!(
+        !run.stdout().lines().any(|l| l.starts_with("m.py  (")),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn regression_23_a_function_held_in_a_top_level_const_is_its_own_definition() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/a.ts",
+        "export const helper = (n: number) => n;\nhelper(1);\nfunction f() {\n  const helper = () => 0;\n  return helper();\n}\n",
+    );
+    fx.write("src/b.ts", "import { helper } from './a';\nhelper(2);\n");
+    let (sites, _, json) = callers(&fx, "src/a.ts#helper");
+    assert_eq!(sites, set(&["src/a.ts:2", "src/b.ts:2"]), "{json:#}");
 }

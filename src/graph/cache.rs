@@ -42,7 +42,7 @@ use crate::lang::Lang;
 
 /// The version of [`facts::extract`]'s rules: bump it whenever a change
 /// there can change what a file yields.
-pub const FACTS_RULES: u32 = 4;
+pub const FACTS_RULES: u32 = 6;
 /// The layout of an entry.
 const FORMAT: u32 = 1;
 /// Name of the subdirectory of scout's cache directory.
@@ -105,6 +105,11 @@ impl FactsCache {
             }
         }
         let source = fs::read(canon).ok()?;
+        // A NUL byte near the start is a binary file, as rg judges one:
+        // not source, not read.
+        if source[..source.len().min(8192)].contains(&0) {
+            return None;
+        }
         let facts = facts::extract(lang, &source);
         let fresh = SystemTime::now()
             .duration_since(modified)

@@ -246,8 +246,29 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
             }
         }
     };
+    // Among same-named definitions, the file's own (top-level) one is
+    // the name's: a nested helper of that name is picked by its line.
+    let top: Vec<&Def> = matches
+        .iter()
+        .copied()
+        .filter(|d| {
+            !all.iter().any(|p| {
+                p.start_line <= d.start_line
+                    && d.end_line <= p.end_line
+                    && p.name_line != d.name_line
+            })
+        })
+        .collect();
+    let matches = if matches.len() > 1 && top.len() == 1 && !overloads(&matches, &source) {
+        top
+    } else {
+        matches
+    };
     let chosen: Vec<&Def> = match matches.len() {
-        0 if all.is_empty() => bail!("{}: {shown} has no definitions scout can parse", spec.text),
+        0 if all.is_empty() => bail!(
+            "{}: {shown} has no definitions scout can parse (a prototype or a declaration is not one: name the file that defines it)",
+            spec.text
+        ),
         0 => bail!(
             "{}: {shown} does not define it; its definitions: {}",
             spec.text,
@@ -256,10 +277,15 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
         1 => matches,
         _ if overloads(&matches, &source) => matches,
         _ => bail!(
-            "{}: {shown} defines it {} times: {}; name one as {shown}#Type.name or {shown}:LINE",
+            "{}: {shown} defines it {} times: {}; name one by its line, as {shown}:LINE{}",
             spec.text,
             matches.len(),
-            listing(&matches)
+            listing(&matches),
+            if matches.iter().any(|d| d.kind == DefKind::Method) {
+                format!(", or a method as {shown}#Type.name")
+            } else {
+                String::new()
+            }
         ),
     };
     let def = (*chosen.last().expect("one at least")).clone();
@@ -383,6 +409,9 @@ pub struct Scope {
     /// Attributed lines the search pattern did not match (set by
     /// [`tallies`]).
     pub not_matched: u64,
+    /// `--impact` with paths: the tree the walk searched instead (the
+    /// page keeps the paths).
+    pub walked: Option<String>,
 }
 
 impl Scope {
@@ -524,6 +553,7 @@ fn callers_with(
         levels: Vec::new(),
         stopped: None,
         not_matched: 0,
+        walked: None,
         target: target.clone(),
     };
     let resolver = Resolver {
@@ -535,7 +565,13 @@ fn callers_with(
         // The name, and the local names it is imported under.
         let mut names: BTreeSet<&str> = BTreeSet::from([name.as_str()]);
         for import in &facts.imports {
-            if import.name.as_deref() == Some(name.as_str()) && !import.local.is_empty() {
+            if import.local.is_empty() {
+                continue;
+            }
+            let default_of_target = import.name.as_deref() == Some("default")
+                && files.place(target.lang, canon, &import.module)
+                    == modules::Place::File(target.canon.clone());
+            if import.name.as_deref() == Some(name.as_str()) || default_of_target {
                 names.insert(import.local.as_str());
             }
         }
@@ -554,7 +590,15 @@ fn callers_with(
                 }
             }
             let verdict = if by_name_only {
-                Verdict::CannotTell("no code graph for this language: matched by name only")
+                // A definition's own line spells `name(` too.
+                if facts
+                    .defs
+                    .iter()
+                    .any(|d| d.name_line == call.line && d.short == call.name)
+                {
+                    continue;
+                }
+                Verdict::Target("matched by name only: no code graph for this language")
             } else {
                 resolver.attribute(canon, facts, call)
             };
@@ -648,7 +692,8 @@ pub fn impact(
             let further = frontier.iter().filter(|(_, _, d)| d.def.is_some()).count();
             if further > 0 {
                 scope.stopped = Some(format!(
-                    "stopped at --depth {depth}: the callers of {further} definitions at level {level} were not followed"
+                    "stopped at --depth {depth}: the callers of {further} {} at level {level} were not looked for",
+                    if further == 1 { "definition" } else { "definitions" }
                 ));
             }
             break;

@@ -42,6 +42,9 @@ enum Meaning {
     Instance(String, PathBuf),
     /// `self`/`this` inside the class named so, in that file.
     SelfOf(PathBuf, String),
+    /// A local (variable, parameter, loop variable) of unknown type: it
+    /// shadows the file's definitions and imports of its name.
+    Value,
     Unknown,
 }
 
@@ -286,8 +289,24 @@ impl<'a> Resolver<'a> {
             }
         }
         if let Some(binding) = self.binding(facts, name, line) {
-            if !binding.ty.is_empty() && binding.ty != name {
-                return Meaning::Instance(binding.ty.clone(), path.to_path_buf());
+            // A file-level assignment of a call's result to a name the
+            // file also defines (`load = cache(load)`) leaves the
+            // definition the answer; a loop variable or a plain value
+            // shadows it.
+            let file_level = binding.from <= 1 && binding.to == u32::MAX;
+            let redefined = file_level
+                && !binding.ty.is_empty()
+                && facts
+                    .defs
+                    .iter()
+                    .any(|d| d.short == name && parent_of(&facts.defs, d).is_none());
+            if !redefined {
+                if binding.ty.is_empty() {
+                    return Meaning::Value;
+                }
+                if binding.ty != name {
+                    return Meaning::Instance(binding.ty.clone(), path.to_path_buf());
+                }
             }
         }
         if lang == Lang::Python
@@ -297,10 +316,9 @@ impl<'a> Resolver<'a> {
                 .any(|p| p.name == name && p.from <= line && line <= p.to)
         {
             // An untyped parameter: a pytest fixture of that name gives
-            // its value, when one is defined here or in a conftest.py above.
-            if let Some(found) = self.fixture(path, facts, name) {
-                return found;
-            }
+            // its value, when one is defined here or in a conftest.py
+            // above; else it is a local of unknown type.
+            return self.fixture(path, facts, name).unwrap_or(Meaning::Value);
         }
         // A definition visible here: top level, or nested in a definition
         // holding the line; members only where the language lets a bare
@@ -322,11 +340,16 @@ impl<'a> Resolver<'a> {
         if let Some(def) = visible {
             return Meaning::Def(path.to_path_buf(), def.clone());
         }
+        // The innermost import of the name in scope here (a function's or
+        // an inline module's own before the file's), the last of equals.
         if let Some(import) = facts
             .imports
             .iter()
-            .rev()
-            .find(|i| i.local == name && !i.local.is_empty())
+            .enumerate()
+            .filter(|(_, i)| i.local == name && !i.local.is_empty())
+            .filter(|(_, i)| i.from <= line && line <= i.to)
+            .min_by_key(|(at, i)| (i.to - i.from, std::cmp::Reverse(*at)))
+            .map(|(_, i)| i)
         {
             return self.imported(path, &import.module, import.name.as_deref(), name, depth);
         }
@@ -335,6 +358,7 @@ impl<'a> Resolver<'a> {
             .imports
             .iter()
             .filter(|i| i.local.is_empty() && !i.reexport)
+            .filter(|i| i.from <= line && line <= i.to)
         {
             if lang == Lang::C || lang == Lang::Go {
                 continue;
@@ -432,9 +456,20 @@ impl<'a> Resolver<'a> {
         let Some(name) = name else {
             return Meaning::Module(place);
         };
-        // `import D from './m'`: the default export; its name is the
-        // definition's more often than not.
-        let name = if name == "default" { local } else { name };
+        // `import D from './m'`: what the module exports as its default
+        // (`export default function Button`), else, by convention, the
+        // definition of the local name.
+        let default = match (&place, name) {
+            (Place::File(file), "default") => {
+                self.files.get(file).and_then(|f| f.default_export.clone())
+            }
+            _ => None,
+        };
+        let name = match (name, default.as_deref()) {
+            ("default", Some(exported)) => exported,
+            ("default", None) => local,
+            (name, _) => name,
+        };
         if self.lang() == Lang::Python {
             // `from pkg import sub`: a module, when there is one.
             if let Place::File(file) = &place {
@@ -458,9 +493,8 @@ impl<'a> Resolver<'a> {
         match self.export(&place, name, depth + 1) {
             Some(found) => found,
             None => match place {
-                Place::External(m) | Place::Missing(m) => {
-                    Meaning::Module(Place::External(format!("{m}.{name}")))
-                }
+                Place::External(m) => Meaning::Module(Place::External(format!("{m}.{name}"))),
+                // A relative or aliased module with no file: not settled.
                 _ => Meaning::Unknown,
             },
         }
@@ -488,9 +522,12 @@ impl<'a> Resolver<'a> {
         if depth > 6 {
             return Some(Meaning::Unknown);
         }
-        let reexports = |i: &&facts::Import| match self.lang() {
-            Lang::Python | Lang::Rust => true,
-            _ => i.reexport,
+        let reexports = |i: &&facts::Import| {
+            i.top_level()
+                && match self.lang() {
+                    Lang::Python | Lang::Rust => true,
+                    _ => i.reexport,
+                }
         };
         if let Some(import) = facts
             .imports
@@ -661,6 +698,7 @@ impl<'a> Resolver<'a> {
             Meaning::Instance(..) | Meaning::SelfOf(..) => {
                 Verdict::Outside("a variable holding a callable".into())
             }
+            Meaning::Value => Verdict::Outside("a local variable of that name".into()),
             Meaning::Unknown => self.unknown_bare(path, facts, call),
         }
     }
@@ -796,13 +834,59 @@ impl<'a> Resolver<'a> {
             return Verdict::CannotTell("inherited from a base the graph cannot resolve");
         }
         if self.lang() == Lang::Rust || self.lang() == Lang::Go {
-            // Methods live in impls and files of their own.
-            if target.owner.as_deref().map(last) == Some(last(class)) {
-                return Verdict::Target("a method of a type of its name");
-            }
-            return Verdict::Outside(format!("a method of {}", last(class)));
+            // Methods live in impls and files of their own: the type is
+            // the target's when it is the same definition, or, where the
+            // graph cannot find one of the two, when it has its name.
+            return self.same_type(path, &facts, last(class), 1, "a method of its type");
         }
         Verdict::CannotTell("the class defines no such method")
+    }
+
+    /// Where the type named `name` (in the file at `path`, near `line`) is
+    /// defined, when the graph can find it.
+    fn type_def(
+        &self,
+        path: &Path,
+        facts: &Facts,
+        name: &str,
+        line: u32,
+    ) -> Option<(PathBuf, u32)> {
+        match self.resolve_chain(path, facts, name, line) {
+            Meaning::Def(file, def) if is_type_like(def.kind) => Some((file, def.name_line)),
+            _ => None,
+        }
+    }
+
+    /// Whether the type named `name` where a call stands is the target's
+    /// own type (Rust, Go): the same definition when both are found, else
+    /// the same name.
+    fn same_type(
+        &self,
+        path: &Path,
+        facts: &Facts,
+        name: &str,
+        line: u32,
+        reason: &'static str,
+    ) -> Verdict {
+        let Some(owner) = self.target.owner.as_deref().map(last) else {
+            return Verdict::Outside(format!("a method of {name}"));
+        };
+        if owner != last(name) {
+            return Verdict::Outside(format!("a method of {name}"));
+        }
+        let here = self.type_def(path, facts, name, line);
+        let there = self
+            .files
+            .get(&self.target.canon)
+            .and_then(|f| self.type_def(&self.target.canon, &f, owner, self.target.def.name_line));
+        match (here, there) {
+            (Some(a), Some(b)) if a != b => Verdict::Outside(format!(
+                "a method of another {name} ({}:{})",
+                super::display(&a.0),
+                a.1
+            )),
+            _ => Verdict::Target(reason),
+        }
     }
 
     /// A dotted name (`m.Base`, `Base`) resolved from the file's scope.
@@ -855,13 +939,19 @@ impl<'a> Resolver<'a> {
                 }
                 _ => Meaning::Unknown,
             },
-            Meaning::Def(..) | Meaning::Unknown => Meaning::Unknown,
+            Meaning::Def(..) | Meaning::Value | Meaning::Unknown => Meaning::Unknown,
         }
     }
 
     /// `a.b.f(...)`.
     fn member(&self, path: &Path, facts: &Facts, call: &Call, chain: &[String]) -> Verdict {
         let mut meaning = self.meaning(path, facts, &chain[0], call.line, 0);
+        if self.lang() == Lang::Java && matches!(meaning, Meaning::Unknown) && chain.len() > 1 {
+            // `a.b.C.m()`: a class named by its package.
+            if let Some(class) = self.java_class(path, &chain.join(".")) {
+                return self.on_meaning(class, call);
+            }
+        }
         for part in &chain[1..] {
             meaning = self.step(meaning, part, call.line);
         }
@@ -896,6 +986,10 @@ impl<'a> Resolver<'a> {
             Verdict::Other { path, def } => (path, def),
             _ => return Meaning::Unknown,
         };
+        if is_type_like(def.kind) {
+            // `T().f()`, `new T().f()`: a method of a new `T`.
+            return Meaning::Def(file, def);
+        }
         let Some(def_facts) = self.files.get(&file) else {
             return Meaning::Unknown;
         };
@@ -966,7 +1060,7 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            Meaning::Unknown => {
+            Meaning::Value | Meaning::Unknown => {
                 if free {
                     Verdict::Outside("a method on a value, not the function".into())
                 } else {
@@ -1014,10 +1108,13 @@ impl<'a> Resolver<'a> {
             if free {
                 return Verdict::Outside(format!("an associated function of {ty}"));
             }
-            if self.target.owner.as_deref().map(last) == Some(ty.as_str()) {
-                return Verdict::Target("an associated function of its type");
-            }
-            return Verdict::Outside(format!("an associated function of {ty}"));
+            return self.same_type(
+                path,
+                facts,
+                &ty,
+                call.line,
+                "an associated function of its type",
+            );
         }
         // A module path: resolve its head as a name, then the rest.
         let module = if matches!(head.as_str(), "crate" | "self" | "super") {

@@ -89,16 +89,22 @@ fn unsettled_item(u: &Unsettled) -> String {
 pub fn text(scope: &Scope) -> String {
     let mode = if scope.impact { "impact" } else { "callers-of" };
     let attributed = scope.attributed_count();
+    let how = if scope.by_name_only {
+        "matched by name only"
+    } else {
+        "attributed"
+    };
     let mut out = format!(
-        "{mode}: {}: {} attributed, in {}",
+        "{mode}: {}: {} {how}, in {}",
         scope.target.title(),
         plural(attributed, "call", "calls"),
         plural(scope.attributed.len() as u64, "file", "files"),
     );
     if scope.by_name_only {
         out.push_str(&format!(
-            "; no code graph for {}: calls matched by name only",
-            scope.target.lang.name()
+            " (no code graph for {}: any `{}(` is listed)",
+            scope.target.lang.name(),
+            scope.target.def.short
         ));
     }
     out.push('\n');
@@ -145,6 +151,11 @@ pub fn text(scope: &Scope) -> String {
     }
     if let Some(stopped) = &scope.stopped {
         out.push_str(&format!("  {stopped}\n"));
+    }
+    if let Some(walked) = &scope.walked {
+        out.push_str(&format!(
+            "  the walk searched {walked}; the page holds the calls under the paths given\n"
+        ));
     }
     out
 }

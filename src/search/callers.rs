@@ -35,13 +35,32 @@ pub fn gather(
 ) -> Result<Graphed> {
     let target = request.target.clone();
     let mut scope = if request.impact {
-        graph::impact(
+        // The walk climbs through callers wherever they are (a test's
+        // chain runs through the library): it searches the working
+        // directory, and the page keeps the paths asked for.
+        let within = within_cwd(settings);
+        let walk = match &within {
+            Some(_) => crate::rg::SearchFlags {
+                paths: Vec::new(),
+                ..settings.flags.clone()
+            },
+            None => settings.flags.clone(),
+        };
+        let mut scope = graph::impact(
             &settings.rg,
-            &settings.flags,
+            &walk,
             target,
             request.depth,
             settings.cache_dir.clone(),
-        )?
+        )?;
+        if let Some(roots) = within {
+            scope.attributed.retain(|path, _| {
+                std::fs::canonicalize(crate::search::path_of(path))
+                    .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)))
+            });
+            scope.walked = Some(".".into());
+        }
+        scope
     } else {
         graph::callers(
             &settings.rg,
@@ -54,7 +73,9 @@ pub fn gather(
         let only = graph::line_filter(&scope);
         let gathered = structural::gather_within(settings, pattern, Some(&only), err)?;
         let matched: u64 = gathered.files.iter().map(|f| f.hits).sum();
-        scope.not_matched = scope.attributed_count().saturating_sub(matched);
+        // Lines, as the pattern's hits are: a line holding two calls is one.
+        let lines: u64 = only.values().map(|l| l.len() as u64).sum();
+        scope.not_matched = lines.saturating_sub(matched);
         return Ok(Graphed {
             files: gathered.files,
             defs: gathered.defs,
@@ -83,6 +104,23 @@ pub fn gather(
         structural: None,
         scope,
     })
+}
+
+/// The search's paths, canonical, when some were given and all lie in
+/// the working directory (else `None`).
+fn within_cwd(settings: &SearchSettings) -> Option<Vec<std::path::PathBuf>> {
+    if settings.flags.paths.is_empty() {
+        return None;
+    }
+    let cwd = std::fs::canonicalize(&settings.cwd).ok()?;
+    let roots: Vec<std::path::PathBuf> = settings
+        .flags
+        .paths
+        .iter()
+        .map(std::fs::canonicalize)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    roots.iter().all(|r| r.starts_with(&cwd)).then_some(roots)
 }
 
 /// The command that prints every match of this search (no budget, every
@@ -131,6 +169,9 @@ pub fn repro_commands(settings: &SearchSettings, request: &GraphRequest) -> (Str
             }
         }
         words.extend(["-e".into(), shell::quote(settings.query.text.as_bytes())]);
+    } else {
+        // No pattern: `-e ''` keeps the paths (and FILE) paths.
+        words.extend(["-e".into(), "''".into()]);
     }
     words.extend(structural::selection_words(flags));
     structural::with_paths(words, flags)

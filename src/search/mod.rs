@@ -526,6 +526,11 @@ fn emit_page(
         return Ok(remember::shown_on_page(settings, report));
     }
     if report.ranked.is_empty() {
+        // Nothing attributed still says what the graph made of the calls
+        // it saw (another definition's, or cannot tell).
+        if !report.scope_text.is_empty() {
+            painter.write(out, &page.text)?;
+        }
         return Ok(Vec::new());
     }
     painter.write(out, &page.text)?;

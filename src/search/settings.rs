@@ -335,6 +335,9 @@ fn graph_request(
         (None, Some(spec)) => (spec, true),
         _ => return Ok(None),
     };
+    if !impact && args.depth.is_some() {
+        bail!("--depth goes with --impact (the levels of callers to follow); --callers-of lists one level");
+    }
     let flag = if impact { "--impact" } else { "--callers-of" };
     let spec = crate::graph::SymbolSpec::parse(spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     let cache = crate::graph::cache::FactsCache::new(cache_dir);
@@ -343,7 +346,11 @@ fn graph_request(
     Ok(Some(GraphRequest {
         target,
         impact,
-        depth: args.depth.max(1),
+        depth: match args.depth {
+            Some(0) => bail!("--depth starts at 1 (the target's callers)"),
+            Some(depth) => depth,
+            None => crate::graph::DEFAULT_DEPTH,
+        },
         pattern,
     }))
 }

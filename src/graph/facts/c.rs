@@ -21,6 +21,36 @@ impl Walk<'_> {
                     _ => {}
                 }
             }
+            "declaration" => {
+                // A local of a function (a function pointer named like a
+                // function, say) shadows the global of that name.
+                let scope = self.scope_of(node);
+                if scope == (1, u32::MAX) {
+                    return;
+                }
+                let mut cursor = node.walk();
+                let declarators: Vec<Node> = node
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                for mut declarator in declarators {
+                    loop {
+                        if declarator.kind() == "identifier" {
+                            let name = self.text(declarator).to_string();
+                            self.bind(&name, "", scope);
+                            break;
+                        }
+                        let inner = declarator.child_by_field_name("declarator").or_else(|| {
+                            (declarator.kind() == "parenthesized_declarator")
+                                .then(|| declarator.named_child(0))
+                                .flatten()
+                        });
+                        match inner {
+                            Some(inner) => declarator = inner,
+                            None => break,
+                        }
+                    }
+                }
+            }
             "preproc_include" => {
                 if let Some(path) = node.child_by_field_name("path") {
                     if path.kind() == "string_literal" {

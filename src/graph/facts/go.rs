@@ -81,6 +81,25 @@ impl Walk<'_> {
                     self.bind(&name, &ty, scope);
                 }
             }
+            "range_clause" => {
+                // `for _, x := range xs`: locals of unknown type.
+                let Some(left) = node.child_by_field_name("left") else {
+                    return;
+                };
+                // Go's loop variables live in the `for` statement.
+                let scope = node
+                    .parent()
+                    .map_or_else(|| self.scope_of(node), |f| (line_of(f), end_line_of(f)));
+                let mut cursor = left.walk();
+                let names: Vec<String> = left
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind() == "identifier")
+                    .map(|n| self.text(n).to_string())
+                    .collect();
+                for name in names {
+                    self.bind(&name, "", scope);
+                }
+            }
             "short_var_declaration" => {
                 let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),

@@ -84,19 +84,63 @@ impl Walk<'_> {
             | "function_signature"
             | "method_signature" => self.declared_return(node, "return_type"),
             "import_statement" => self.js_import(node),
-            "export_statement" => self.js_reexport(node),
+            "export_statement" => {
+                let mut cursor = node.walk();
+                let default = node.children(&mut cursor).any(|c| c.kind() == "default");
+                if default {
+                    let named = node
+                        .child_by_field_name("declaration")
+                        .and_then(|d| d.child_by_field_name("name"))
+                        .or_else(|| {
+                            node.child_by_field_name("value")
+                                .filter(|v| v.kind() == "identifier")
+                        });
+                    if let Some(name) = named {
+                        self.facts.default_export = Some(self.text(name).to_string());
+                    }
+                }
+                self.js_reexport(node);
+            }
             "variable_declarator" => self.js_declarator(node),
+            "formal_parameters" => {
+                // JavaScript's plain parameters: locals of unknown type.
+                let scope = self.scope_of(node);
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .named_children(&mut cursor)
+                    .filter(|p| p.kind() == "identifier")
+                    .map(|p| self.text(p).to_string())
+                    .collect();
+                for name in names {
+                    self.bind(&name, "", scope);
+                }
+            }
+            "arrow_function" | "catch_clause" | "for_in_statement" => {
+                // `x => x()`, `catch (x)`, `for (const x of xs)`.
+                let field = match node.kind() {
+                    "arrow_function" | "catch_clause" => "parameter",
+                    _ => "left",
+                };
+                if let Some(param) = node
+                    .child_by_field_name(field)
+                    .filter(|p| p.kind() == "identifier")
+                {
+                    let name = self.text(param).to_string();
+                    self.bind(&name, "", (line_of(node), end_line_of(node)));
+                }
+            }
             "required_parameter" | "optional_parameter" => {
-                let (Some(pattern), Some(ty)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("type"),
-                ) else {
+                let Some(pattern) = node.child_by_field_name("pattern") else {
                     return;
                 };
                 if pattern.kind() != "identifier" {
                     return;
                 }
-                let (name, ty) = (self.text(pattern).to_string(), self.type_name(ty));
+                let ty = node
+                    .child_by_field_name("type")
+                    .map(|t| self.type_name(t))
+                    .unwrap_or_default();
+                let name = self.text(pattern).to_string();
                 let mut cursor = node.walk();
                 let field = node
                     .children(&mut cursor)
@@ -254,6 +298,8 @@ impl Walk<'_> {
                     name: None,
                     reexport: true,
                     line,
+                    from: 1,
+                    to: u32::MAX,
                 });
             }
             return;
@@ -276,6 +322,8 @@ impl Walk<'_> {
                 name: Some(name),
                 reexport: true,
                 line,
+                from: 1,
+                to: u32::MAX,
             });
         }
     }
@@ -325,8 +373,13 @@ impl Walk<'_> {
             Some(ty) => self.type_name(ty),
             None => value.map(|v| self.constructed(v)).unwrap_or_default(),
         };
+        let line = line_of(name);
         let name = self.text(name).to_string();
-        self.bind(&name, &ty, self.scope_of(node));
+        // `const f = () => ...` at the top level is a definition, not a
+        // local that shadows one.
+        if !self.defines(&name, line) {
+            self.bind(&name, &ty, self.scope_of(node));
+        }
     }
 
     /// The module of `require('./m')`.

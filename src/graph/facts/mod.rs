@@ -74,6 +74,17 @@ pub struct Import {
     /// import the name from this one.
     pub reexport: bool,
     pub line: u32,
+    /// The lines the import binds over: the whole file (1 to `u32::MAX`),
+    /// or the function or inline module it stands in.
+    pub from: u32,
+    pub to: u32,
+}
+
+impl Import {
+    /// Whether the import binds at the file's top level.
+    pub fn top_level(&self) -> bool {
+        self.from <= 1 && self.to == u32::MAX
+    }
 }
 
 /// A name whose type the code states: a parameter or variable with a
@@ -126,6 +137,9 @@ pub struct Facts {
     /// Name lines of Python functions decorated as pytest fixtures.
     #[serde(default)]
     pub fixtures: Vec<u32>,
+    /// JavaScript/TypeScript: the name `export default` gives.
+    #[serde(default)]
+    pub default_export: Option<String>,
 }
 
 /// A function's returned type.
@@ -174,7 +188,12 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
             ..Facts::default()
         },
         pending: Vec::new(),
+        import_scope: (1, u32::MAX),
     };
+    if !super::graphed(lang) {
+        walk.lexical_calls();
+        return walk.facts;
+    }
     let mut cursor = tree.walk();
     'walk: loop {
         let node = cursor.node();
@@ -219,6 +238,8 @@ pub(super) struct Walk<'s> {
     /// Python `return NAME` / `yield NAME`: the function's name line, the
     /// name, and the function's lines, settled after the walk.
     pub(super) pending: Vec<(u32, String, u32, u32)>,
+    /// The lines the import being read binds over ([`Import::from`]).
+    pub(super) import_scope: (u32, u32),
 }
 
 /// A 0-based row as a 1-based line.
@@ -261,7 +282,30 @@ impl<'s> Walk<'s> {
             name: name.map(str::to_string),
             reexport: false,
             line,
+            from: self.import_scope.0,
+            to: self.import_scope.1,
         });
+    }
+
+    /// The lines an import at `node` binds over: the function (Python,
+    /// Rust) or inline module (Rust) it stands in, else the whole file.
+    fn import_scope_of(&self, node: Node) -> (u32, u32) {
+        let mut at = node.parent();
+        while let Some(n) = at {
+            let scoping = match self.lang {
+                Lang::Python => n.kind() == "function_definition",
+                Lang::Rust => {
+                    n.kind() == "function_item"
+                        || (n.kind() == "mod_item" && n.child_by_field_name("body").is_some())
+                }
+                _ => false,
+            };
+            if scoping {
+                return (line_of(n), end_line_of(n));
+            }
+            at = n.parent();
+        }
+        (1, u32::MAX)
     }
 
     /// The range a declaration inside `node` binds over: the nearest
@@ -277,8 +321,20 @@ impl<'s> Walk<'s> {
         (1, u32::MAX)
     }
 
+    /// Whether a definition named `name` has its name on `line` (a
+    /// variable holding a function, which the definitions count).
+    pub(super) fn defines(&self, name: &str, line: u32) -> bool {
+        self.facts
+            .defs
+            .iter()
+            .any(|d| d.name_line == line && d.short == name)
+    }
+
+    /// Records `name` as bound over `scope` to a value of type `ty`; an
+    /// empty `ty` is a local of unknown type, which still shadows the
+    /// file's definitions and imports of that name.
     pub(super) fn bind(&mut self, name: &str, ty: &str, scope: (u32, u32)) {
-        if name.is_empty() || ty.is_empty() {
+        if name.is_empty() {
             return;
         }
         self.facts.bindings.push(Binding {
@@ -348,6 +404,21 @@ impl<'s> Walk<'s> {
                     },
                 }
             }
+            // `new T(...).f()`: a method on a new `T` (the inner "call" of
+            // `T` is settled like `new T(...)` alone).
+            "object_creation_expression" | "new_expression" => {
+                let field = if object.kind() == "new_expression" {
+                    "constructor"
+                } else {
+                    "type"
+                };
+                match object.child_by_field_name(field) {
+                    Some(ty) if matches!(ty.kind(), "identifier" | "type_identifier") => {
+                        (Some(Vec::new()), self.text(ty).to_string())
+                    }
+                    _ => (None, String::new()),
+                }
+            }
             "method_invocation" => {
                 let method = object
                     .child_by_field_name("name")
@@ -367,6 +438,12 @@ impl<'s> Walk<'s> {
     }
 
     pub(super) fn visit(&mut self, node: Node) {
+        if matches!(
+            node.kind(),
+            "import_statement" | "import_from_statement" | "use_declaration" | "mod_item"
+        ) {
+            self.import_scope = self.import_scope_of(node);
+        }
         match self.lang {
             Lang::Python => self.python(node),
             Lang::JavaScript | Lang::TypeScript | Lang::Tsx => self.js(node),
@@ -375,6 +452,40 @@ impl<'s> Walk<'s> {
             Lang::Java => self.java(node),
             Lang::C => self.c(node),
             _ => {}
+        }
+    }
+
+    /// For a language without a graph: every `name(` on a line, as a bare
+    /// call (matched by name only, as the page says).
+    fn lexical_calls(&mut self) {
+        let src = self.src;
+        for (row, line) in src.split(|&b| b == b'\n').enumerate() {
+            let mut i = 0;
+            while i < line.len() {
+                let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+                if !word(line[i]) || (i > 0 && word(line[i - 1])) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < line.len() && word(line[i]) {
+                    i += 1;
+                }
+                let mut after = i;
+                while after < line.len() && line[after] == b' ' {
+                    after += 1;
+                }
+                if line.get(after) == Some(&b'(') && !line[start].is_ascii_digit() {
+                    let name = String::from_utf8_lossy(&line[start..i]).into_owned();
+                    self.facts.calls.push(Call {
+                        line: row as u32 + 1,
+                        start: start as u32,
+                        end: i as u32,
+                        name,
+                        callee: Callee::Bare,
+                    });
+                }
+            }
         }
     }
 
@@ -441,6 +552,7 @@ pub(super) fn is_scope(lang: Lang, kind: &str) -> bool {
             kind,
             "method_declaration" | "constructor_declaration" | "lambda_expression"
         ),
+        Lang::C => kind == "function_definition",
         _ => false,
     }
 }

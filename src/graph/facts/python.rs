@@ -182,6 +182,30 @@ impl Walk<'_> {
                     self.bind(&name, &ty, self.scope_of(node));
                 }
             }
+            "for_statement" => {
+                // Loop variables: locals of unknown type.
+                if let Some(left) = node
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier")
+                {
+                    let name = self.text(left).to_string();
+                    self.bind(&name, "", self.scope_of(node));
+                }
+            }
+            "lambda" => {
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    let scope = (line_of(node), end_line_of(node));
+                    let mut cursor = params.walk();
+                    let names: Vec<String> = params
+                        .named_children(&mut cursor)
+                        .filter(|p| p.kind() == "identifier")
+                        .map(|p| self.text(p).to_string())
+                        .collect();
+                    for name in names {
+                        self.bind(&name, "", scope);
+                    }
+                }
+            }
             "assignment" => {
                 let Some(left) = node.child_by_field_name("left") else {
                     return;
@@ -208,7 +232,9 @@ impl Walk<'_> {
         match left.kind() {
             "identifier" => {
                 let name = self.text(left).to_string();
-                self.bind(&name, ty, self.scope_of(left));
+                if !self.defines(&name, line_of(left)) {
+                    self.bind(&name, ty, self.scope_of(left));
+                }
             }
             "attribute" | "member_expression" | "field_expression" => {
                 if let Some(chain) = self.chain(left) {
