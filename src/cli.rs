@@ -291,7 +291,7 @@ pub struct SearchArgs {
     #[arg(long, requires = "langs")]
     pub structural: bool,
 
-    /// Keep only the calls the code graph attributes to one definition: PATH#SYMBOL (a name, Type.method or Type::method) or PATH:LINE. With no QUERY, every call of it; after the matches, what the graph made of the other calls of the name (another definition's, or cannot tell, and why). Python, JavaScript/TypeScript, Rust, Go, Java and C; other languages match by name only.
+    /// Keep only the calls the code graph attributes to one definition: PATH#SYMBOL (a name, Type.method or Type::method) or PATH:LINE. With no QUERY (or -e '' before PATHs), every call of it; after the matches, what the graph made of the other calls of the name (another definition's, or cannot tell, and why). Python, JavaScript/TypeScript, Rust, Go, Java and C; other languages match by name only.
     #[arg(long, value_name = "PATH#SYMBOL", conflicts_with = "impact")]
     pub callers_of: Option<String>,
 
