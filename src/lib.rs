@@ -34,6 +34,7 @@ pub mod structural;
 #[cfg(test)]
 mod testing;
 pub mod views;
+pub mod workers;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};

@@ -25,8 +25,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
@@ -445,34 +443,11 @@ fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<
 /// Parses `paths` on every core; each entry is the canonical path and the
 /// facts, or `None` for a file that cannot be read.
 fn read_all(paths: &[(Vec<u8>, Lang)], cache: &cache::FactsCache) -> Vec<Option<(PathBuf, Facts)>> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(PathBuf, Facts)>>> = Mutex::new(vec![None; paths.len()]);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(paths.len())
-        .max(1);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut done = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((path, lang)) = paths.get(i) else {
-                        break;
-                    };
-                    let read = std::fs::canonicalize(path_of(path))
-                        .ok()
-                        .and_then(|canon| Some((canon.clone(), cache.facts(&canon, *lang)?)));
-                    done.push((i, read));
-                }
-                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
-                for (i, read) in done {
-                    results[i] = read;
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap_or_else(|e| e.into_inner())
+    crate::workers::map_on_cores(paths, |(path, lang)| {
+        let canon = std::fs::canonicalize(path_of(path)).ok()?;
+        let facts = cache.facts(&canon, *lang)?;
+        Some((canon, facts))
+    })
 }
 
 /// The files of the target's family that spell its name, read, with the

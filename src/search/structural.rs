@@ -12,8 +12,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use anyhow::Result;
 
@@ -121,32 +119,10 @@ fn parse_all(
     keep: usize,
     only: Option<&LineFilter>,
 ) -> Vec<Parsed> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Parsed>> = Mutex::new(vec![None; paths.len()]);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(paths.len())
-        .max(1);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut done = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = paths.get(i) else {
-                        break;
-                    };
-                    let lines = only.and_then(|o| o.get(path));
-                    done.push((i, parse_one(path, pattern, want_defs, keep, lines)));
-                }
-                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
-                for (i, parsed) in done {
-                    results[i] = parsed;
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap_or_else(|e| e.into_inner())
+    crate::workers::map_on_cores(paths, |path| {
+        let lines = only.and_then(|o| o.get(path));
+        parse_one(path, pattern, want_defs, keep, lines)
+    })
 }
 
 /// Reads, parses and tallies one file (its source is dropped here, so

@@ -52,11 +52,7 @@ impl Walk<'_> {
                 };
                 let ty = self.type_name(ty);
                 let scope = self.scope_of(node);
-                let mut cursor = node.walk();
-                let names: Vec<String> = node
-                    .children_by_field_name("name", &mut cursor)
-                    .map(|n| self.text(n).to_string())
-                    .collect();
+                let names = self.field_texts(node, "name");
                 for name in names {
                     self.bind(&name, &ty, scope);
                 }
@@ -72,11 +68,7 @@ impl Walk<'_> {
                             .map(|v| self.go_constructed(v))
                     })
                     .unwrap_or_default();
-                let mut cursor = node.walk();
-                let names: Vec<String> = node
-                    .children_by_field_name("name", &mut cursor)
-                    .map(|n| self.text(n).to_string())
-                    .collect();
+                let names = self.field_texts(node, "name");
                 for name in names {
                     self.bind(&name, &ty, scope);
                 }
@@ -90,12 +82,7 @@ impl Walk<'_> {
                 let scope = node
                     .parent()
                     .map_or_else(|| self.scope_of(node), |f| (line_of(f), end_line_of(f)));
-                let mut cursor = left.walk();
-                let names: Vec<String> = left
-                    .named_children(&mut cursor)
-                    .filter(|n| n.kind() == "identifier")
-                    .map(|n| self.text(n).to_string())
-                    .collect();
+                let names = self.identifiers(left);
                 for name in names {
                     self.bind(&name, "", scope);
                 }
@@ -136,11 +123,7 @@ impl Walk<'_> {
                     return;
                 };
                 let ty = self.type_name(ty);
-                let mut cursor = node.walk();
-                let names: Vec<String> = node
-                    .children_by_field_name("name", &mut cursor)
-                    .map(|n| self.text(n).to_string())
-                    .collect();
+                let names = self.field_texts(node, "name");
                 for name in names {
                     self.facts.bindings.push(Binding {
                         name: format!("{owner}.{name}"),

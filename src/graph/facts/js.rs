@@ -105,12 +105,7 @@ impl Walk<'_> {
             "formal_parameters" => {
                 // JavaScript's plain parameters: locals of unknown type.
                 let scope = self.scope_of(node);
-                let mut cursor = node.walk();
-                let names: Vec<String> = node
-                    .named_children(&mut cursor)
-                    .filter(|p| p.kind() == "identifier")
-                    .map(|p| self.text(p).to_string())
-                    .collect();
+                let names = self.identifiers(node);
                 for name in names {
                     self.bind(&name, "", scope);
                 }

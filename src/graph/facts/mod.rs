@@ -321,6 +321,24 @@ impl<'s> Walk<'s> {
         (1, u32::MAX)
     }
 
+    /// The texts of `node`'s named children of kind `identifier` (plain
+    /// parameters, loop variables).
+    pub(super) fn identifiers(&self, node: Node) -> Vec<String> {
+        let mut cursor = node.walk();
+        node.named_children(&mut cursor)
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| self.text(n).to_string())
+            .collect()
+    }
+
+    /// The texts of `node`'s children in the field `field` (Go's names).
+    pub(super) fn field_texts(&self, node: Node, field: &str) -> Vec<String> {
+        let mut cursor = node.walk();
+        node.children_by_field_name(field, &mut cursor)
+            .map(|n| self.text(n).to_string())
+            .collect()
+    }
+
     /// Whether a definition named `name` has its name on `line` (a
     /// variable holding a function, which the definitions count).
     pub(super) fn defines(&self, name: &str, line: u32) -> bool {
@@ -609,22 +627,31 @@ mod tests {
     use super::*;
 
     fn calls(lang: Lang, src: &str) -> Vec<(u32, String, Callee)> {
-        extract(lang, src.as_bytes())
+        call_list(&extract(lang, src.as_bytes()))
+    }
+
+    fn call_list(facts: &Facts) -> Vec<(u32, String, Callee)> {
+        facts
             .calls
-            .into_iter()
-            .map(|c| (c.line, c.name, c.callee))
+            .iter()
+            .map(|c| (c.line, c.name.clone(), c.callee.clone()))
             .collect()
+    }
+
+    /// The type bound to `name`, if any.
+    fn ty(facts: &Facts, name: &str) -> Option<String> {
+        facts
+            .bindings
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| b.ty.clone())
     }
 
     #[test]
     fn python_calls_imports_and_types() {
         let src = "import a.b as m\nfrom .x import load as l, run\nfrom y import *\n\nclass C(Base, m.Mixin):\n    def f(self, s: Scene):\n        self.g()\n        s.draw()\n        l()\n        m.load()\n        super().f()\n        q = Parser()\n        q.parse()\n        self.scene = Scene()\n";
         let facts = extract(Lang::Python, src.as_bytes());
-        let calls: Vec<(u32, String, Callee)> = facts
-            .calls
-            .iter()
-            .map(|c| (c.line, c.name.clone(), c.callee.clone()))
-            .collect();
+        let calls = call_list(&facts);
         assert!(calls.contains(&(7, "g".into(), Callee::Member(vec!["self".into()]))));
         assert!(calls.contains(&(9, "l".into(), Callee::Bare)));
         assert!(calls.contains(&(10, "load".into(), Callee::Member(vec!["m".into()]))));
@@ -639,27 +666,16 @@ mod tests {
             .iter()
             .any(|i| i.local.is_empty() && i.module == "y"));
         assert_eq!(facts.classes[0].bases, vec!["Base", "m.Mixin"]);
-        let ty = |name: &str| {
-            facts
-                .bindings
-                .iter()
-                .find(|b| b.name == name)
-                .map(|b| b.ty.clone())
-        };
-        assert_eq!(ty("s").as_deref(), Some("Scene"));
-        assert_eq!(ty("q").as_deref(), Some("Parser"));
-        assert_eq!(ty("self.scene").as_deref(), Some("Scene"));
+        assert_eq!(ty(&facts, "s").as_deref(), Some("Scene"));
+        assert_eq!(ty(&facts, "q").as_deref(), Some("Parser"));
+        assert_eq!(ty(&facts, "self.scene").as_deref(), Some("Scene"));
     }
 
     #[test]
     fn javascript_calls_in_callbacks_jsx_and_imports() {
         let src = "import D, { a as b, c } from './m';\nimport * as ns from '../n';\nconst { r } = require('./r');\nexport { z } from './z';\nexport * from './all';\nxs.map(x => b(x));\nconst el = <Section title=\"t\" />;\nnew Scene();\nns.f();\nclass K extends Base {\n  private scene: Scene;\n  m() { this.scene.draw(); }\n}\n";
         let facts = extract(Lang::Tsx, src.as_bytes());
-        let calls: Vec<(u32, String, Callee)> = facts
-            .calls
-            .iter()
-            .map(|c| (c.line, c.name.clone(), c.callee.clone()))
-            .collect();
+        let calls = call_list(&facts);
         assert!(calls.contains(&(6, "b".into(), Callee::Bare)));
         assert!(calls.contains(&(7, "Section".into(), Callee::Jsx)));
         assert!(calls.contains(&(8, "Scene".into(), Callee::New)));
@@ -690,11 +706,7 @@ mod tests {
     fn rust_paths_methods_and_uses() {
         let src = "use crate::a::{b, c as d};\nuse super::e::*;\nmod f;\nstruct S { g: Graph }\nimpl S {\n    fn h(&self, p: &Parser) {\n        b();\n        crate::x::y();\n        self.g.walk();\n        p.parse();\n        Self::new();\n        let q = Query::new();\n        q.run();\n    }\n}\n";
         let facts = extract(Lang::Rust, src.as_bytes());
-        let calls: Vec<(u32, String, Callee)> = facts
-            .calls
-            .iter()
-            .map(|c| (c.line, c.name.clone(), c.callee.clone()))
-            .collect();
+        let calls = call_list(&facts);
         assert!(calls.contains(&(7, "b".into(), Callee::Bare)));
         assert!(calls.contains(&(
             8,
@@ -715,17 +727,10 @@ mod tests {
             .imports
             .iter()
             .any(|i| i.local.is_empty() && i.module == "super::e"));
-        let ty = |name: &str| {
-            facts
-                .bindings
-                .iter()
-                .find(|b| b.name == name)
-                .map(|b| b.ty.clone())
-        };
-        assert_eq!(ty("self").as_deref(), Some("S"));
-        assert_eq!(ty("p").as_deref(), Some("Parser"));
-        assert_eq!(ty("q").as_deref(), Some("Query"));
-        assert_eq!(ty("S.g").as_deref(), Some("Graph"));
+        assert_eq!(ty(&facts, "self").as_deref(), Some("S"));
+        assert_eq!(ty(&facts, "p").as_deref(), Some("Parser"));
+        assert_eq!(ty(&facts, "q").as_deref(), Some("Query"));
+        assert_eq!(ty(&facts, "S.g").as_deref(), Some("Graph"));
     }
 
     #[test]
@@ -738,16 +743,9 @@ mod tests {
             .iter()
             .any(|i| i.local == "http" && i.module == "net/http"));
         assert!(facts.imports.iter().any(|i| i.local == "v"));
-        let ty = |name: &str| {
-            facts
-                .bindings
-                .iter()
-                .find(|b| b.name == name)
-                .map(|b| b.ty.clone())
-        };
-        assert_eq!(ty("s").as_deref(), Some("S"));
-        assert_eq!(ty("x").as_deref(), Some("Engine"));
-        assert_eq!(ty("S.db").as_deref(), Some("DB"));
+        assert_eq!(ty(&facts, "s").as_deref(), Some("S"));
+        assert_eq!(ty(&facts, "x").as_deref(), Some("Engine"));
+        assert_eq!(ty(&facts, "S.db").as_deref(), Some("DB"));
         assert_eq!(go_package_name("github.com/x/val/v2"), "val");
 
         let java = "package a.b;\nimport c.d.Parser;\nclass K extends Base {\n  private Parser p;\n  void m(Scene s) { p.parse(); s.draw(); run(); new Parser(); super.m(); }\n}\n";

@@ -132,12 +132,7 @@ impl Walk<'_> {
                 }
                 if let Some(params) = node.child_by_field_name("parameters") {
                     let scope = (line_of(node), end_line_of(node));
-                    let mut cursor = params.walk();
-                    let plain: Vec<String> = params
-                        .named_children(&mut cursor)
-                        .filter(|p| p.kind() == "identifier")
-                        .map(|p| self.text(p).to_string())
-                        .collect();
+                    let plain = self.identifiers(params);
                     for name in plain {
                         self.facts.params.push(Binding {
                             name,
@@ -195,12 +190,7 @@ impl Walk<'_> {
             "lambda" => {
                 if let Some(params) = node.child_by_field_name("parameters") {
                     let scope = (line_of(node), end_line_of(node));
-                    let mut cursor = params.walk();
-                    let names: Vec<String> = params
-                        .named_children(&mut cursor)
-                        .filter(|p| p.kind() == "identifier")
-                        .map(|p| self.text(p).to_string())
-                        .collect();
+                    let names = self.identifiers(params);
                     for name in names {
                         self.bind(&name, "", scope);
                     }

@@ -1,0 +1,55 @@
+//! Work spread over every core: one thread per core, each taking the next
+//! item as it finishes one (files differ wildly in size), the results in
+//! the items' order. The structural search and the code graph parse their
+//! files so.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// `work` applied to every item on as many threads as there are cores
+/// (at most one per item), the results in the order of `items`.
+pub fn map_on_cores<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len())
+        .max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut done = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else {
+                        break;
+                    };
+                    done.push((i, work(item)));
+                }
+                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                for (i, result) in done {
+                    results[i] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item is worked on"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_the_items_order() {
+        let items: Vec<u64> = (0..500).collect();
+        let squares = map_on_cores(&items, |n| n * n);
+        assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
+        assert!(map_on_cores(&[] as &[u8], |b| *b).is_empty());
+    }
+}
