@@ -4,13 +4,11 @@
 //! This module owns `<cache>/graph/` (with `<cache>` from
 //! [`crate::dirs::cache_dir`]). One entry per source file, named for the
 //! FNV-1a 64 hash of its canonical path in 16 hex digits, `.facts`; an
-//! entry is one JSON document:
-//!
-//! ```json
-//! {"format": 1, "rules": 1, "defs_rules": 4, "lang": "python",
-//!  "path": "/abs/pkg/config.py", "size": 812, "mtime_ns": 1764612345000000000,
-//!  "facts": {"defs": [...], "calls": [...], "imports": [...], ...}}
-//! ```
+//! entry is one [`Entry`] in postcard's encoding (serde's fields in
+//! order, integers as varints): format, rules, the definitions' rules,
+//! language, canonical path, size, modification time in ns, then the
+//! facts. JSON, the first format, decoded at a third of the speed, most
+//! of a warm `--callers-of` for a name spelled in a hundred files.
 //!
 //! An entry is used only when every field but `facts` matches the file
 //! as it is now ([`FACTS_RULES`] and the definitions'
@@ -44,7 +42,7 @@ use crate::lang::Lang;
 /// there can change what a file yields.
 pub const FACTS_RULES: u32 = 6;
 /// The layout of an entry.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "graph";
 const SUFFIX: &str = ".facts";
@@ -140,7 +138,7 @@ impl FactsCache {
         if fs::create_dir_all(dir).is_err() {
             return;
         }
-        let Ok(bytes) = serde_json::to_vec(entry) else {
+        let Ok(bytes) = postcard::to_stdvec(entry) else {
             return;
         };
         let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
@@ -155,7 +153,7 @@ impl FactsCache {
 
 fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> Option<Facts> {
     let bytes = fs::read(entry_path).ok()?;
-    let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+    let entry: Entry = postcard::from_bytes(&bytes).ok()?;
     let fits = entry.format == FORMAT
         && entry.rules == FACTS_RULES
         && entry.defs_rules == crate::defs::RULES_VERSION

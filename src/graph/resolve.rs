@@ -54,6 +54,9 @@ pub struct Files {
     /// Modules already resolved, by the file and the module as written:
     /// every call through an import asks again.
     places: RefCell<HashMap<(PathBuf, String), Place>>,
+    /// Java names already looked up, by the directory they were met in
+    /// (which, with the target, fixes the source roots) and the name.
+    java: RefCell<HashMap<(PathBuf, String), Option<Meaning>>>,
     pub lang: Lang,
     cache: super::cache::FactsCache,
 }
@@ -63,6 +66,7 @@ impl Files {
         Files {
             facts: RefCell::new(HashMap::new()),
             places: RefCell::new(HashMap::new()),
+            java: RefCell::new(HashMap::new()),
             lang,
             cache,
         }
@@ -621,6 +625,20 @@ impl<'a> Resolver<'a> {
     /// `a.b.C.method`), looked up under the source roots of the file and
     /// of the target.
     fn java_class(&self, from: &Path, dotted: &str) -> Option<Meaning> {
+        let key = (
+            from.parent().unwrap_or(Path::new("/")).to_path_buf(),
+            dotted.to_string(),
+        );
+        if let Some(found) = self.files.java.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.find_java_class(from, dotted);
+        self.files.java.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// [`Resolver::java_class`], looked up.
+    fn find_java_class(&self, from: &Path, dotted: &str) -> Option<Meaning> {
         let mut roots: Vec<PathBuf> = Vec::new();
         for file in [from, self.target.canon.as_path()] {
             if let Some(root) = self.java_root(file) {
