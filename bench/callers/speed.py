@@ -12,7 +12,8 @@ wall time of each over the repeats, per target; the median and largest
 ratio callers / search over targets (#23's bound: at most 2); the p50 /
 p90 of --impact; and a cold run of --callers-of and of --impact per
 target, each with an empty cache directory of its own (facts and
-definitions parsed anew; the OS's page cache is not dropped).
+definitions parsed anew; the OS's page cache is not dropped); and the
+peak memory of one --callers-of per target beside the files its graph read.
 """
 
 import os
@@ -38,6 +39,18 @@ def timed(cmd, cwd, env):
     return (time.perf_counter() - start) * 1000
 
 
+def peak(cmd, cwd, env):
+    """(peak resident KB, files the graph read) of one run, by GNU time."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, cwd=cwd, env=env,
+                         capture_output=True, text=True)
+    kb = int(out.stderr.strip().splitlines()[-1])
+    try:
+        read = json.loads(out.stdout)["scope"]["files_read"]
+    except (ValueError, KeyError):
+        read = 0
+    return kb, read
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus")
@@ -51,7 +64,7 @@ def main():
     scout = os.path.abspath(args.scout)
     env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp())
     env.pop("SCOUT_SESSION_ID", None)
-    rows, ratios, impacts, firsts, cold_impacts = [], [], [], [], []
+    rows, ratios, impacts, firsts, cold_impacts, rss = [], [], [], [], [], []
     for t in targets:
         cmds = {
             "search": [scout, "search", t["name"], "--again"],
@@ -62,6 +75,7 @@ def main():
         # definitions cached); the OS's page cache stays warm.
         cold = dict(env, XDG_CACHE_HOME=tempfile.mkdtemp())
         firsts.append(timed(cmds["callers"], corpus, cold))
+        rss.append(peak(cmds["callers"] + ["--json"], corpus, env))
         cold = dict(env, XDG_CACHE_HOME=tempfile.mkdtemp())
         cold_impacts.append(timed(cmds["impact"], corpus, cold))
         times = {k: [] for k in cmds}
@@ -84,6 +98,10 @@ def main():
           f"p90 {q(impacts, n=10)[-1]:.0f} ms, max {max(impacts):.0f} ms")
     print(f"impact --depth 2 cold (empty cache): p50 {statistics.median(cold_impacts):.0f} ms, "
           f"max {max(cold_impacts):.0f} ms")
+    kb, read = max(rss)
+    print(f"callers-of peak memory: p50 {statistics.median(k for k, _ in rss) / 1024:.1f} MB, "
+          f"max {kb / 1024:.1f} MB (that target's graph read {read} files; "
+          f"most files read by one target: {max(r for _, r in rss)})")
 
 
 if __name__ == "__main__":
