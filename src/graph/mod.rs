@@ -718,6 +718,12 @@ pub fn impact(
         }
         frontier = merge_dependents(next);
         level += 1;
+        if frontier.is_empty() {
+            scope.stopped = Some(format!(
+                "level {level}: nothing calls the definitions of level {}",
+                level - 1
+            ));
+        }
     }
     Ok(scope)
 }
@@ -735,7 +741,7 @@ fn dependents_of(
         let Some(facts) = files.get(&canon) else {
             continue;
         };
-        let test = crate::search::rank::is_test(path);
+        let test = is_test_code(path);
         let mut by_def: BTreeMap<Option<u32>, (Option<Def>, u64)> = BTreeMap::new();
         for site in sites {
             let def = dependent_at(&facts.defs, site.line).cloned();
@@ -758,6 +764,33 @@ fn dependents_of(
         }
     }
     out
+}
+
+/// Whether the file at `path` is a test (not an example, a fixture or a
+/// benchmark, which the ranking's prior puts beside tests): under a
+/// `test`, `tests`, `__tests__`, `spec`, `specs` or `testing` directory,
+/// or named like one (`test_x.py`, `x_test.go`, `x.test.ts`, `x.spec.js`,
+/// `XTest.java`, `XTests.java`, `x_spec.rb`, `conftest.py`).
+pub fn is_test_code(path: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(path);
+    let mut parts: Vec<&str> = text.split('/').collect();
+    let name = parts.pop().unwrap_or("");
+    let dirs = ["test", "tests", "__tests__", "spec", "specs", "testing"];
+    if parts
+        .iter()
+        .any(|p| dirs.iter().any(|d| p.eq_ignore_ascii_case(d)))
+    {
+        return true;
+    }
+    let stem = name.split('.').next().unwrap_or(name);
+    name.starts_with("test_")
+        || name == "conftest.py"
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.ends_with("Test")
+        || stem.ends_with("Tests")
+        || name.contains(".test.")
+        || name.contains(".spec.")
 }
 
 /// The definition that depends on a call at `line`: the innermost
@@ -900,6 +933,29 @@ mod tests {
         assert_eq!(at(9), None);
         let rust = crate::defs::extract(Lang::Rust, b"impl S {\n    const X: u8 = f();\n}\n");
         assert!(dependent_at(&rust, 2).is_none_or(|d| d.kind != DefKind::Impl));
+    }
+
+    #[test]
+    fn tests_are_marked_examples_are_not() {
+        for test in [
+            "tests/test_app.py",
+            "pkg/foo_test.go",
+            "src/a.test.ts",
+            "src/__tests__/b.tsx",
+            "src/test/java/org/x/NodeTest.java",
+            "conftest.py",
+            "spec/models/user_spec.rb",
+        ] {
+            assert!(is_test_code(test.as_bytes()), "{test}");
+        }
+        for code in [
+            "examples/tutorial/flaskr/auth.py",
+            "src/contest.py",
+            "benches/x.rs",
+            "src/attest.rs",
+        ] {
+            assert!(!is_test_code(code.as_bytes()), "{code}");
+        }
     }
 
     #[test]
