@@ -9,12 +9,14 @@ set -eu
 
 usage() {
     cat <<'USAGE'
-Usage: ./install.sh [--man-dir DIR] [--help]
+Usage: ./install.sh [--man-dir DIR] [--upgrade-rg] [--help]
 
 Installs scout from this checkout:
   1. checks that cargo (Rust) is installed;
-  2. finds rg (ripgrep) and, when it is missing, installs it with what the
-     machine has: apt-get (as root or with sudo), Homebrew, else cargo;
+  2. finds rg (ripgrep) and, when it is missing, installs a current one
+     (14 or newer): the package manager's (apt-get as root or with sudo,
+     Homebrew) when it is current, else `cargo install --locked ripgrep`;
+     an rg older than 14 is kept, and named with how to upgrade it;
   3. builds scout with `cargo build --release --locked` (on Linux with
      glibc, as a static executable: `--target HOST` with crt-static and
      a static relocation model, which starts faster; SCOUT_STATIC=no
@@ -29,6 +31,9 @@ Installs scout from this checkout:
 Options:
   --man-dir DIR       where to put the man pages (default: $SCOUT_MAN_DIR,
                       else ${XDG_DATA_HOME:-~/.local/share}/man/man1)
+  --upgrade-rg        when the rg found is older than 14, also install a
+                      current one with `cargo install --locked ripgrep`
+                      (into ~/.cargo/bin; the old one is not removed)
 
 Environment:
   SCOUT_INSTALL_DIR   where to put the scout binary (default ~/.local/bin)
@@ -39,9 +44,11 @@ USAGE
 }
 
 MAN_DIR=${SCOUT_MAN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/man/man1}
+UPGRADE_RG=no
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
+        --upgrade-rg) UPGRADE_RG=yes; shift ;;
         --man-dir)
             [ $# -ge 2 ] && [ -n "$2" ] || { echo "install.sh: --man-dir needs a directory (try --help)" >&2; exit 2; }
             MAN_DIR=$2; shift 2 ;;
@@ -74,30 +81,53 @@ find_rg() {
     fi
     command -v rg 2>/dev/null || true
 }
+# The major version of an rg (13 for "ripgrep 13.0.0"), 0 when unknown.
+rg_major() {
+    "$1" --version 2>/dev/null | sed -n '1s/^ripgrep \([0-9][0-9]*\).*/\1/p' | grep . || echo 0
+}
+# ripgrep 14 and 15 give the same pages as 13, faster (#26, BENCHMARKS.md).
+CURRENT_RG=14
+cargo_rg() {
+    say "running: cargo install --locked ripgrep (this compiles it; a few minutes)"
+    cargo install --locked ripgrep || die "cargo could not install ripgrep; install it with your package manager and re-run"
+    PATH="$HOME/.cargo/bin:$PATH"; export PATH
+}
+# apt's candidate ripgrep major version (0 when apt knows none).
+apt_rg_major() {
+    apt-cache policy ripgrep 2>/dev/null | sed -n 's/^ *Candidate: \([0-9][0-9]*\).*/\1/p' | grep . || echo 0
+}
 RG=$(find_rg)
 if [ -z "$RG" ]; then
-    say "rg (ripgrep) not found; installing it"
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-        say "running: apt-get install -y ripgrep"
-        (apt-get install -y ripgrep || { apt-get update && apt-get install -y ripgrep; }) \
+    say "rg (ripgrep) not found; installing a current one"
+    if command -v apt-get >/dev/null 2>&1 && [ "$(apt_rg_major)" -ge "$CURRENT_RG" ] \
+        && { [ "$(id -u)" = 0 ] || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; }; then
+        SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+        say "running: $SUDO apt-get install -y ripgrep"
+        ($SUDO apt-get install -y ripgrep || { $SUDO apt-get update && $SUDO apt-get install -y ripgrep; }) \
             || die "apt-get could not install ripgrep; install it by hand (https://github.com/BurntSushi/ripgrep#installation) and re-run"
-    elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        say "running: sudo apt-get install -y ripgrep"
-        (sudo apt-get install -y ripgrep || { sudo apt-get update && sudo apt-get install -y ripgrep; }) \
-            || die "apt-get could not install ripgrep; install it by hand and re-run"
     elif command -v brew >/dev/null 2>&1; then
         say "running: brew install ripgrep"
         brew install ripgrep || die "brew could not install ripgrep; install it by hand and re-run"
     else
-        say "running: cargo install ripgrep (this compiles it; a few minutes)"
-        cargo install --locked ripgrep || die "cargo could not install ripgrep; install it with your package manager and re-run"
-        PATH="$HOME/.cargo/bin:$PATH"; export PATH
+        if command -v apt-get >/dev/null 2>&1; then
+            say "the package manager's ripgrep is older than $CURRENT_RG (or unknown): building a current one"
+        fi
+        cargo_rg
     fi
     RG=$(find_rg)
     [ -n "$RG" ] || die "ripgrep was installed but rg is still not on PATH; add its directory to PATH and re-run"
-    say "installed rg: $RG"
+    say "installed rg: $RG ($("$RG" --version | head -n 1))"
 else
     say "rg: $RG ($("$RG" --version | head -n 1))"
+    if [ "$(rg_major "$RG")" -lt "$CURRENT_RG" ]; then
+        if [ "$UPGRADE_RG" = yes ]; then
+            cargo_rg
+            say "installed a current rg: $HOME/.cargo/bin/rg; put $HOME/.cargo/bin before $(dirname "$RG") on PATH (or set SCOUT_RG=$HOME/.cargo/bin/rg)"
+        else
+            say "note: this rg is older than $CURRENT_RG; a current ripgrep gives the same pages faster (BENCHMARKS.md)."
+            say "      to upgrade: ./install.sh --upgrade-rg, or: cargo install --locked ripgrep (then put ~/.cargo/bin first on PATH)"
+        fi
+    fi
 fi
 
 # 3. build

@@ -103,8 +103,12 @@ def main():
                           **{t: bl.median(v) for t, v in secs.items()}})
     elapsed = time.perf_counter() - t0
 
-    rg_version = subprocess.run(["rg", "--version"], capture_output=True,
-                                text=True).stdout.split("\n")[0]
+    # The rg measured: the first on PATH, which each scout runs too
+    # (unless SCOUT_RG names another), named by path and version (#26).
+    rg_version = "%s at %s" % (
+        subprocess.run(["rg", "--version"], capture_output=True,
+                       text=True).stdout.split("\n")[0],
+        shutil.which("rg"))
     print("## latency: %s" % repo)
     print()
     print("%d identifier queries (seed %d), %d interleaved rounds, %s cache; "

@@ -23,6 +23,7 @@ pub mod graph;
 pub mod hooks;
 pub mod lang;
 pub mod man;
+pub mod paths;
 pub mod render;
 pub mod rg;
 pub mod search;

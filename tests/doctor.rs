@@ -157,3 +157,32 @@ fn every_command_has_help_with_an_example_and_completions_work() {
     let bad = fx.run(&["search", "--kind", "fuzzy", "x"]);
     bad.expect_code(2);
 }
+
+#[test]
+fn regression_26_doctor_warns_about_an_rg_older_than_14_with_the_upgrade() {
+    let real = util::rg_dir().join("rg");
+    for (version, warns) in [("13.0.0", true), ("14.1.1", false), ("15.2.0", false)] {
+        let mut fx = Fixture::new();
+        fx.write("src/a.rs", "fn main() {}\n");
+        // The real rg, claiming another version.
+        let wrapper = fx.home.path().join(format!("rg-{version}"));
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'ripgrep {version}'; exit 0; fi\nexec {} \"$@\"\n",
+                real.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        fx.set_env("SCOUT_RG", &wrapper);
+        let run = fx.run(&["doctor"]);
+        run.expect_code(0);
+        let out = run.stdout();
+        assert_eq!(out.contains("warn  rg version"), warns, "{version}: {out}");
+        if warns {
+            assert!(out.contains("cargo install --locked ripgrep"), "{out}");
+        }
+    }
+}

@@ -834,7 +834,7 @@ fn an_unreadable_directory_is_exit_3_and_the_rest_is_searched() {
             ])
             .current_dir(fx.root())
             .env_clear()
-            .env("PATH", util::rg_dir())
+            .env("PATH", util::test_path())
             .env("HOME", "/nonexistent");
         cmd = wrapped;
     }

@@ -9,7 +9,6 @@ use anyhow::{bail, Context, Result};
 
 use crate::exit::ExitStatus;
 use crate::search::settings::SearchSettings;
-use crate::shell;
 
 /// Runs a search, writing the page to `out` and warnings to `err`.
 pub fn run(
@@ -37,12 +36,8 @@ pub fn run(
             return Ok(ExitStatus::Shown);
         }
     }
-    for path in &settings.missing {
-        writeln!(
-            err,
-            "scout: {}: no such file or directory (not searched)",
-            shell::quote(path.as_encoded_bytes())
-        )?;
+    for skipped in &settings.missing {
+        writeln!(err, "{}", skipped.message())?;
     }
     let status = crate::search::search(settings, started, out, err)?;
     Ok(

@@ -433,7 +433,7 @@ fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<
         paths.push(strip_terminator(line).to_vec());
         Flow::Continue
     })?;
-    if let Some(reason) = outcome.regex_error() {
+    if let Some(reason) = outcome.regex_error(&[]) {
         bail!("rg: {reason}");
     }
     paths.sort();

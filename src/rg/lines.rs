@@ -71,7 +71,7 @@ impl LinesOutcome {
     /// rg's reason when it rejected the request itself (exit 2 before
     /// searching): a regex that does not compile, an unknown file type, a
     /// malformed glob or flag.
-    pub fn rejection(&self) -> Option<String> {
+    pub fn rejection(&self, patterns: &[String]) -> Option<String> {
         let text = String::from_utf8_lossy(&self.stderr);
         let rejected = [
             "regex parse error",
@@ -84,7 +84,7 @@ impl LinesOutcome {
         ]
         .iter()
         .any(|needle| text.contains(needle));
-        (self.code == Some(2) && rejected).then(|| text.trim_end().to_string())
+        (self.code == Some(2) && rejected).then(|| super::process::version_free(&text, patterns))
     }
 
     /// True when rg failed because a thread or process could not be
@@ -261,13 +261,13 @@ mod tests {
             retried_single_threaded: false,
         };
         assert!(outcome(2, "regex parse error:\n    a(\n")
-            .rejection()
+            .rejection(&[])
             .is_some());
         assert!(outcome(2, "unrecognized file type: nope")
-            .rejection()
+            .rejection(&[])
             .is_some());
         assert!(outcome(2, "a/b: Permission denied (os error 13)")
-            .rejection()
+            .rejection(&[])
             .is_none());
         assert!(
             outcome(2, "error: Resource temporarily unavailable (os error 11)")

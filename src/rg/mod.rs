@@ -78,6 +78,22 @@ pub const INSTALL_HINT: &str = "install ripgrep (Debian/Ubuntu: `sudo apt-get in
 macOS: `brew install ripgrep`, anywhere with Rust: `cargo install ripgrep`), \
 or set SCOUT_RG to the path of an rg binary";
 
+/// The oldest ripgrep major version scout does not warn about: 14 and
+/// 15 give the same pages as 13, faster (#26; BENCHMARKS.md).
+pub const CURRENT_MAJOR: u32 = 14;
+
+/// How to get a current ripgrep, for the warning about an old one.
+pub const UPGRADE_HINT: &str = "cargo install --locked ripgrep (then put ~/.cargo/bin before the \
+system's directory on PATH, or set SCOUT_RG=~/.cargo/bin/rg), or the package manager's ripgrep \
+where it is 14 or newer";
+
+/// The major version of a `ripgrep X.Y.Z ...` line (`rg --version`'s
+/// first line).
+pub fn major_version(line: &str) -> Option<u32> {
+    let version = line.strip_prefix("ripgrep ")?;
+    version.split(['.', ' ']).next()?.parse().ok()
+}
+
 impl std::fmt::Display for RgError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -193,6 +209,14 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_major_version_of_each_rg_version_line() {
+        assert_eq!(major_version("ripgrep 13.0.0"), Some(13));
+        assert_eq!(major_version("ripgrep 14.1.1 (rev 4649aa9700)"), Some(14));
+        assert_eq!(major_version("ripgrep 15.2.0"), Some(15));
+        assert_eq!(major_version("rg 13"), None);
+    }
 
     #[test]
     fn locate_reports_not_found_on_an_empty_path() {

@@ -39,12 +39,20 @@ pub struct RgOutcome {
 }
 
 impl RgOutcome {
-    /// rg's "a regex could not be compiled" error, if that is why it failed.
-    pub fn regex_error(&self) -> Option<String> {
+    /// rg's "a regex could not be compiled" error, if that is why it
+    /// failed, the same whatever rg's version: rg 14 and later prefix it
+    /// with `rg: ` and quote the pattern as they rewrote it (`(?:(x)`),
+    /// so the error of the first of `patterns` that does not compile is
+    /// the regex crate's own (rg 13's words, the pattern as typed); rg's
+    /// text, without its prefix, when every pattern compiles here.
+    pub fn regex_error(&self, patterns: &[String]) -> Option<String> {
         let text = String::from_utf8_lossy(&self.stderr);
-        (self.code == Some(2) && text.contains("regex parse error")
-            || text.contains("error parsing regex"))
-        .then(|| text.trim_end().to_string())
+        let failed = self.code == Some(2) && text.contains("regex parse error")
+            || text.contains("error parsing regex");
+        if !failed {
+            return None;
+        }
+        Some(version_free(&text, patterns))
     }
 
     /// rg's stderr as lines, for warnings.
@@ -55,6 +63,25 @@ impl RgOutcome {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// rg's error text as rg 13 words it, whatever rg's version: a regex
+/// that does not compile is described by the regex crate (as rg 13 did,
+/// with the pattern as typed, where rg 14 and later show the pattern as
+/// they rewrote it, `(?:(x)`), else rg's lines without the `rg: ` that
+/// rg 14 and later put first.
+pub(super) fn version_free(text: &str, patterns: &[String]) -> String {
+    if text.contains("regex parse error") {
+        if let Some(own) = patterns.iter().find_map(|p| regex::Regex::new(p).err()) {
+            return own.to_string();
+        }
+    }
+    let lines: Vec<&str> = text
+        .trim_end()
+        .lines()
+        .map(|l| l.strip_prefix("rg: ").unwrap_or(l))
+        .collect();
+    lines.join("\n")
 }
 
 /// Bytes read from rg's stdout at a time. Under 64 KiB on purpose: glibc
@@ -276,6 +303,20 @@ pub(super) fn last_line(pending: &mut Vec<u8>, sink: &mut dyn FnMut(&[u8]) -> Fl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rg_13_and_15_errors_read_alike() {
+        let rg13 = "regex parse error:\n    (unclosed\n    ^\nerror: unclosed group\n";
+        let rg15 = "rg: regex parse error:\n    (?:(unclosed)\n    ^\nerror: unclosed group\n";
+        let patterns = vec!["(unclosed".to_string()];
+        assert_eq!(version_free(rg13, &patterns), version_free(rg15, &patterns));
+        assert_eq!(version_free(rg13, &patterns), rg13.trim_end());
+        // Other errors lose rg 14's prefix, line by line.
+        assert_eq!(
+            version_free("rg: unrecognized file type: xyz\n", &[]),
+            "unrecognized file type: xyz"
+        );
+    }
 
     #[test]
     fn lines_keep_their_newline_and_join_across_chunks() {

@@ -201,7 +201,12 @@ pub fn check_rg(
     outcome: &RgOutcome,
     err: &mut dyn Write,
 ) -> Result<Option<ExitStatus>> {
-    if let Some(reason) = outcome.regex_error() {
+    let patterns = if settings.flags.fixed_strings {
+        Vec::new()
+    } else {
+        settings.flags.patterns.clone()
+    };
+    if let Some(reason) = outcome.regex_error(&patterns) {
         let hint = if settings.query.looks_literal() {
             format!(
                 "\nhint: to search for the text as written, use -F: scout search -F {}",

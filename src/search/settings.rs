@@ -28,8 +28,9 @@ pub struct SearchSettings {
     pub query: Query,
     /// rg's flags for the planned query, over the paths that exist.
     pub flags: SearchFlags,
-    /// Requested paths that do not exist (named on stderr; exit 3).
-    pub missing: Vec<OsString>,
+    /// Requested paths that are not searched: missing, or special files
+    /// (named on stderr; exit 3).
+    pub missing: Vec<Skipped>,
     /// Plain rg output would name the file on each line.
     pub with_filename: bool,
     /// Page budget in bytes; `None` means no limit.
@@ -146,28 +147,63 @@ fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
     })
 }
 
-/// The requested paths that exist, and those that do not (named on
-/// stderr, exit 3); an error when none exists.
-pub(crate) fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<OsString>)> {
-    let mut missing = Vec::new();
-    paths.retain(|p| {
-        let exists = Path::new(p).symlink_metadata().is_ok();
-        if !exists {
-            missing.push(p.clone());
-        }
-        exists
-    });
-    if paths.is_empty() && !missing.is_empty() {
-        let names: Vec<String> = missing
-            .iter()
-            .map(|p| shell::quote(p.as_encoded_bytes()))
-            .collect();
-        bail!(
-            "no such file or directory: {}; nothing to search",
-            names.join(", ")
-        );
+/// A requested path that is not searched: missing, or a FIFO, socket or
+/// device (which rg would wait on forever, #26). Named on stderr; the
+/// exit status is 3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: OsString,
+    /// `no such file or directory`, `a FIFO (named pipe), not a file or
+    /// directory`, ...
+    pub why: String,
+}
+
+impl Skipped {
+    /// `scout: PATH: WHY (not searched)`.
+    pub fn message(&self) -> String {
+        format!(
+            "scout: {}: {} (not searched)",
+            shell::quote(self.path.as_encoded_bytes()),
+            self.why
+        )
     }
-    Ok((paths, missing))
+}
+
+/// The requested paths that can be searched, and those that cannot
+/// (missing, or special files); an error when none can.
+pub(crate) fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<Skipped>)> {
+    let mut skipped = Vec::new();
+    paths.retain(|p| {
+        let why = if Path::new(p).symlink_metadata().is_err() {
+            Some("no such file or directory".to_string())
+        } else {
+            crate::paths::special_kind(Path::new(p))
+                .map(|kind| format!("{kind}, not a file or directory"))
+        };
+        if let Some(why) = &why {
+            skipped.push(Skipped {
+                path: p.clone(),
+                why: why.clone(),
+            });
+        }
+        why.is_none()
+    });
+    if paths.is_empty() && !skipped.is_empty() {
+        let quoted = |s: &Skipped| shell::quote(s.path.as_encoded_bytes());
+        if skipped.iter().all(|s| s.why == "no such file or directory") {
+            let names: Vec<String> = skipped.iter().map(quoted).collect();
+            bail!(
+                "no such file or directory: {}; nothing to search",
+                names.join(", ")
+            );
+        }
+        let names: Vec<String> = skipped
+            .iter()
+            .map(|s| format!("{}: {}", quoted(s), s.why))
+            .collect();
+        bail!("{}; nothing to search", names.join(", "));
+    }
+    Ok((paths, skipped))
 }
 
 /// The `--structural` pattern, compiled for its one `--lang`; the text

@@ -30,7 +30,6 @@ pub mod vocab;
 pub mod words;
 
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -65,7 +64,7 @@ pub struct SmartSettings {
     /// Paths (those that exist), globs, types, `--hidden`.
     pub flags: SearchFlags,
     /// Requested paths that do not exist.
-    pub missing: Vec<OsString>,
+    pub missing: Vec<crate::search::settings::Skipped>,
     pub max_results: usize,
     /// Page budget in bytes; `None` means no limit.
     pub budget_bytes: Option<usize>,
@@ -356,12 +355,8 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    for path in &settings.missing {
-        writeln!(
-            err,
-            "scout: {}: no such file or directory (not searched)",
-            crate::shell::quote(path.as_encoded_bytes())
-        )?;
+    for skipped in &settings.missing {
+        writeln!(err, "{}", skipped.message())?;
     }
     if settings.agent {
         return agent::delegate(settings, out);

@@ -212,7 +212,7 @@ fn judge(outcome: &LinesOutcome, listed: usize, warnings: &mut Vec<String>) -> R
                 .into(),
         );
     }
-    if let Some(reason) = outcome.rejection() {
+    if let Some(reason) = outcome.rejection(&[]) {
         bail!("rg rejected the glob:\n{reason}");
     }
     if outcome.ending != Ending::Exited {

@@ -115,7 +115,14 @@ impl GrepSettings {
 
 fn ensure_exists(path: &OsString) -> Result<()> {
     match Path::new(path).metadata() {
-        Ok(_) => Ok(()),
+        Ok(_) => match crate::paths::special_kind(Path::new(path)) {
+            // rg would wait on it forever (#26).
+            Some(kind) => bail!(
+                "{} is {kind}, not a file or directory; nothing to search",
+                shell::quote(path.as_encoded_bytes())
+            ),
+            None => Ok(()),
+        },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
             "no such file or directory: {}; nothing to search",
             shell::quote(path.as_encoded_bytes())
@@ -328,7 +335,7 @@ fn judge(
                 .into(),
         );
     }
-    if let Some(reason) = outcome.rejection() {
+    if let Some(reason) = outcome.rejection(std::slice::from_ref(&settings.pattern)) {
         bail!(
             "rg rejected the search for {}:\n{reason}",
             shell::quote(settings.pattern.as_bytes())

@@ -210,6 +210,10 @@ pub fn load(path: &Path) -> Result<Vec<u8>> {
             "{shown}: is a directory; scout read shows one file. List its files with `scout files '*' {quoted}`, or search it with `scout search QUERY {quoted}`"
         );
     }
+    if let Some(kind) = crate::paths::special_kind(path) {
+        // Reading it would wait forever, or never end (#26).
+        bail!("{shown}: is {kind}; scout read reads regular files only");
+    }
     if meta.len() > MAX_READ_BYTES {
         bail!(
             "{shown}: {:.1} MB is more than scout read reads ({} MB); find lines in it with `scout grep PATTERN {} --output-mode content`",

@@ -27,6 +27,24 @@ pub fn rg_dir() -> PathBuf {
         .expect("rg must be installed to run the integration tests (./install.sh or apt-get install ripgrep)")
 }
 
+/// PATH for scout: the real rg's directory first, then the system's
+/// (the shell tools fake rgs and agents' commands run: `sleep`, `sh`),
+/// unless rg lives there already. An rg built by cargo (#26: the tests run
+/// against the distro's rg and a current one) is alone in its directory.
+pub fn test_path() -> OsString {
+    let rg = rg_dir();
+    let mut dirs = vec![rg.clone()];
+    for system in ["/usr/bin", "/bin"] {
+        let system = PathBuf::from(system);
+        let same =
+            |a: &Path, b: &Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok();
+        if system.is_dir() && !dirs.iter().any(|d| same(d, &system)) {
+            dirs.push(system);
+        }
+    }
+    std::env::join_paths(dirs).expect("plain directories join")
+}
+
 /// `n` distinct made-up words (`qzaaqz`, `qzabqz`, ...) that no stemmer,
 /// stop list or vocabulary changes: a pasted paragraph, for tests of
 /// long questions.
@@ -40,7 +58,7 @@ pub fn made_up_words(n: usize) -> Vec<String> {
 impl Fixture {
     pub fn new() -> Fixture {
         Fixture {
-            path_var: rg_dir().into_os_string(),
+            path_var: test_path(),
             env: Vec::new(),
             dir: tempfile::tempdir().unwrap(),
             home: tempfile::tempdir().unwrap(),
