@@ -7,6 +7,10 @@
 //! package rules (Go's package directory, Java's enclosing class, C's one
 //! global namespace).
 
+mod c;
+mod java;
+mod python;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -385,36 +389,6 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The value of the pytest fixture `name` seen from the file at
-    /// `path`: what the fixture returns or yields, as an instance.
-    fn fixture(&self, path: &Path, facts: &Facts, name: &str) -> Option<Meaning> {
-        let defined = |file: &Path, facts: &Facts| {
-            facts
-                .defs
-                .iter()
-                .find(|d| d.short == name && facts.fixtures.contains(&d.name_line))
-                .map(|d| (file.to_path_buf(), d.name_line))
-        };
-        let mut found = defined(path, facts);
-        let mut dir = path.parent();
-        let mut levels = 0;
-        while found.is_none() && levels < 8 {
-            let Some(d) = dir else {
-                break;
-            };
-            let conftest = d.join("conftest.py");
-            if let Some(conf) = self.files.get(&conftest) {
-                found = defined(&conftest, &conf);
-            }
-            dir = d.parent();
-            levels += 1;
-        }
-        let (file, line) = found?;
-        let facts = self.files.get(&file)?;
-        let ty = facts.returns.iter().find(|r| r.line == line)?.ty.clone();
-        Some(Meaning::Instance(ty, file))
-    }
-
     /// The class an instance of `ty` (met in the file at `file`, near
     /// `line`) is of: the type itself, or what a function of that name
     /// returns (`app = create_app()`), followed a few functions deep.
@@ -593,102 +567,6 @@ impl<'a> Resolver<'a> {
             .unwrap_or(Meaning::Unknown)
     }
 
-    /// A class of the file's own package: in its directory, or in the
-    /// same package under another source root (`src/test/java` beside
-    /// `src/main/java`).
-    fn java_same_package(&self, path: &Path, name: &str) -> Meaning {
-        let package = self.files.get(path).and_then(|f| f.package.clone());
-        match package {
-            Some(package) => self
-                .java_class(path, &format!("{package}.{name}"))
-                .unwrap_or(Meaning::Unknown),
-            None => {
-                let dir = path.parent().unwrap_or(Path::new("/"));
-                self.java_in_file(&dir.join(format!("{name}.java")), name)
-                    .unwrap_or(Meaning::Unknown)
-            }
-        }
-    }
-
-    /// The source root of a Java file: its directory less its package's.
-    fn java_root(&self, file: &Path) -> Option<PathBuf> {
-        let package = self.files.get(file)?.package.clone().unwrap_or_default();
-        let mut root = file.parent()?.to_path_buf();
-        for _ in package.split('.').filter(|p| !p.is_empty()) {
-            root = root.parent()?.to_path_buf();
-        }
-        Some(root)
-    }
-
-    /// The class (or, for a static import, the member) a dotted Java name
-    /// stands for (`org.jsoup.nodes.Comment`, `a.b.Outer.Inner`,
-    /// `a.b.C.method`), looked up under the source roots of the file and
-    /// of the target.
-    fn java_class(&self, from: &Path, dotted: &str) -> Option<Meaning> {
-        let key = (
-            from.parent().unwrap_or(Path::new("/")).to_path_buf(),
-            dotted.to_string(),
-        );
-        if let Some(found) = self.files.java.borrow().get(&key) {
-            return found.clone();
-        }
-        let found = self.find_java_class(from, dotted);
-        self.files.java.borrow_mut().insert(key, found.clone());
-        found
-    }
-
-    /// [`Resolver::java_class`], looked up.
-    fn find_java_class(&self, from: &Path, dotted: &str) -> Option<Meaning> {
-        let mut roots: Vec<PathBuf> = Vec::new();
-        for file in [from, self.target.canon.as_path()] {
-            if let Some(root) = self.java_root(file) {
-                if !roots.contains(&root) {
-                    roots.push(root);
-                }
-            }
-        }
-        let parts: Vec<&str> = dotted.split('.').collect();
-        for root in &roots {
-            // The longest prefix that is a file; the rest names a class
-            // nested in it, or a member.
-            for take in (1..=parts.len()).rev() {
-                let mut file = root.clone();
-                for part in &parts[..take] {
-                    file.push(part);
-                }
-                file.set_extension("java");
-                if !file.is_file() {
-                    continue;
-                }
-                let file = std::fs::canonicalize(&file).ok()?;
-                let inner = parts[take - 1..].join(".");
-                if let Some(found) = self.java_in_file(&file, &inner) {
-                    return Some(found);
-                }
-                // `a.b.C.method` (a static import): the method of class C.
-                let (class, member) = inner.rsplit_once('.')?;
-                let facts = self.files.get(&file)?;
-                let def = facts
-                    .defs
-                    .iter()
-                    .find(|d| d.short == member && owner_of(d) == Some(class))?;
-                return Some(Meaning::Def(file, def.clone()));
-            }
-        }
-        None
-    }
-
-    /// The definition named `name` (`Outer.Inner` for a nested class) in
-    /// the file at `file`.
-    fn java_in_file(&self, file: &Path, name: &str) -> Option<Meaning> {
-        let facts = self.files.get(file)?;
-        let def = facts
-            .defs
-            .iter()
-            .find(|d| d.name == name && d.kind != DefKind::Method)?;
-        Some(Meaning::Def(file.to_path_buf(), def.clone()))
-    }
-
     /// A bare call `f(...)`, `new F(...)`, `<F>`.
     fn bare(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
         let lang = self.lang();
@@ -732,63 +610,6 @@ impl<'a> Resolver<'a> {
             Lang::Go => Verdict::CannotTell("not defined in its package"),
             _ => Verdict::CannotTell("not defined or imported in the file"),
         }
-    }
-
-    /// A C call of a function the file does not define: the tree's one
-    /// non-`static` definition of the name, or the one whose header the
-    /// file includes.
-    fn c_global(&self, path: &Path, facts: &Facts) -> Verdict {
-        let target = self.target;
-        if target.owner.is_some() {
-            return Verdict::CannotTell("not defined in the file");
-        }
-        let visible_target = !target.is_static || path == target.canon;
-        let others = &target.c_definers;
-        if visible_target && others.iter().all(|p| *p == target.canon) {
-            return Verdict::Target("the tree's only external definition");
-        }
-        let stem = |p: &Path| {
-            p.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
-        // A header names its definition's file by its stem (`sds.h` for
-        // `sds.c`) and, when it resolves beside the file, by its directory
-        // too: two libraries may each have an `sds.c`.
-        let headers: Vec<(String, Option<PathBuf>)> = facts
-            .imports
-            .iter()
-            .map(|i| {
-                let dir = match self.files.place(Lang::C, path, &i.module) {
-                    Place::File(file) => file.parent().map(Path::to_path_buf),
-                    _ => None,
-                };
-                (stem(Path::new(&i.module)), dir)
-            })
-            .collect();
-        let declares = |definer: &Path| {
-            let same_stem: Vec<&Option<PathBuf>> = headers
-                .iter()
-                .filter(|(s, _)| *s == stem(definer))
-                .map(|(_, d)| d)
-                .collect();
-            same_stem.iter().any(|dir| match dir {
-                Some(dir) => definer.parent() == Some(dir.as_path()),
-                // Found by the include path: the stem alone, when no other
-                // definer shares it.
-                None => others.iter().filter(|o| stem(o) == stem(definer)).count() == 1,
-            })
-        };
-        if visible_target && declares(&target.canon) {
-            return Verdict::Target("declared in a header the file includes");
-        }
-        if let Some(other) = others.iter().find(|p| **p != target.canon && declares(p)) {
-            return Verdict::Outside(format!("the definition in {}", super::display(other)));
-        }
-        if !visible_target && others.len() == 1 {
-            return Verdict::Outside("the target is static in another file".into());
-        }
-        Verdict::CannotTell("defined in several files, none whose header the file includes")
     }
 
     /// The method `name` of the class named `class` (as its definition

@@ -1,0 +1,71 @@
+//! C's one global namespace: a call of a function the file does not
+//! define reaches the tree's one non-`static` definition of the name, or
+//! the one whose header the file includes.
+
+use std::path::{Path, PathBuf};
+
+use super::{Place, Resolver, Verdict};
+use crate::graph::facts::Facts;
+use crate::lang::Lang;
+
+impl Resolver<'_> {
+    /// A C call of a function the file does not define: the tree's one
+    /// non-`static` definition of the name, or the one whose header the
+    /// file includes.
+    pub(super) fn c_global(&self, path: &Path, facts: &Facts) -> Verdict {
+        let target = self.target;
+        if target.owner.is_some() {
+            return Verdict::CannotTell("not defined in the file");
+        }
+        let visible_target = !target.is_static || path == target.canon;
+        let others = &target.c_definers;
+        if visible_target && others.iter().all(|p| *p == target.canon) {
+            return Verdict::Target("the tree's only external definition");
+        }
+        let stem = |p: &Path| {
+            p.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        // A header names its definition's file by its stem (`sds.h` for
+        // `sds.c`) and, when it resolves beside the file, by its directory
+        // too: two libraries may each have an `sds.c`.
+        let headers: Vec<(String, Option<PathBuf>)> = facts
+            .imports
+            .iter()
+            .map(|i| {
+                let dir = match self.files.place(Lang::C, path, &i.module) {
+                    Place::File(file) => file.parent().map(Path::to_path_buf),
+                    _ => None,
+                };
+                (stem(Path::new(&i.module)), dir)
+            })
+            .collect();
+        let declares = |definer: &Path| {
+            let same_stem: Vec<&Option<PathBuf>> = headers
+                .iter()
+                .filter(|(s, _)| *s == stem(definer))
+                .map(|(_, d)| d)
+                .collect();
+            same_stem.iter().any(|dir| match dir {
+                Some(dir) => definer.parent() == Some(dir.as_path()),
+                // Found by the include path: the stem alone, when no other
+                // definer shares it.
+                None => others.iter().filter(|o| stem(o) == stem(definer)).count() == 1,
+            })
+        };
+        if visible_target && declares(&target.canon) {
+            return Verdict::Target("declared in a header the file includes");
+        }
+        if let Some(other) = others.iter().find(|p| **p != target.canon && declares(p)) {
+            return Verdict::Outside(format!(
+                "the definition in {}",
+                crate::graph::display(other)
+            ));
+        }
+        if !visible_target && others.len() == 1 {
+            return Verdict::Outside("the target is static in another file".into());
+        }
+        Verdict::CannotTell("defined in several files, none whose header the file includes")
+    }
+}
