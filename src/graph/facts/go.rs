@@ -1,4 +1,5 @@
-//! Go: calls, the package clause and imports, receivers, declared and composite-literal types, struct fields.
+//! Go: calls, the package clause and imports, receivers, declared and
+//! composite-literal types, struct fields.
 
 use tree_sitter::Node;
 

@@ -1,4 +1,6 @@
-//! JavaScript and TypeScript: calls, `new`, JSX elements, `import`/`require`/re-exports, class heritage, declared and constructed types.
+//! JavaScript and TypeScript: calls, `new`, JSX elements,
+//! `import`/`require`/re-exports, class heritage, declared and
+//! constructed types.
 
 use tree_sitter::Node;
 

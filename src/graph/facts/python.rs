@@ -1,4 +1,5 @@
-//! Python: calls, `import`/`from`, class bases, annotated and assigned types, returns, pytest fixtures.
+//! Python: calls, `import`/`from`, class bases, annotated and assigned
+//! types, returns, pytest fixtures.
 
 use tree_sitter::Node;
 

@@ -1,4 +1,5 @@
-//! Rust: calls and paths, `use`/`mod`, `impl` receivers, declared and constructed types, struct fields.
+//! Rust: calls and paths, `use`/`mod`, `impl` receivers, declared and
+//! constructed types, struct fields.
 
 use tree_sitter::Node;
 
