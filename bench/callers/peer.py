@@ -258,16 +258,7 @@ def main():
             print(f"{t['spec']} [{r['peer_sym']}]: oracle {r['oracle']} tp {r['tp']} fp {r['fp_n']} "
                   f"fn {len(r['fn'])} cannot {r['cannot_hit']} unmatched {len(r['unmatched_hit'])} "
                   f"{r['secs'] * 1000:.0f}ms{' ERROR ' + r['error'] if r['error'] else ''}", file=sys.stderr)
-    groups = []
-    for lang in [x for x in score.LANG if any(r["lang"] == x for r in recs)]:
-        lr = [r for r in recs if r["lang"] == lang]
-        groups.append((f"{score.LANG[lang]} multi-def", [r for r in lr if r["ndefs"] >= 2]))
-        groups.append((f"{score.LANG[lang]} unique", [r for r in lr if r["ndefs"] < 2]))
-        groups.append((f"{score.LANG[lang]} all", lr))
-    groups.append(("all multi-def", [r for r in recs if r["ndefs"] >= 2]))
-    groups.append(("all unique", [r for r in recs if r["ndefs"] < 2]))
-    groups.append(("all", recs))
-    table = [(g, summary(rs)) for g, rs in groups if rs]
+    table = [(g, summary(rs)) for g, rs in score.groups(recs) if rs]
     md = [f"peer: {a.jouet} ({version}), on copies under {a.peer_root}", ""]
     md += ["| group | " + " | ".join(COLS) + " |", "|---|" + "---:|" * len(COLS)]
     md += [f"| {g} | " + " | ".join(str(s[k]) for k in COLS) + " |" for g, s in table]

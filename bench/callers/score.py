@@ -130,6 +130,21 @@ COLS = ["targets", "errors", "oracle_sites", "precision", "recall", "recall_mean
         "scout_per_site", "rg_per_site", "p50_ms", "p90_ms"]
 
 
+def groups(recs):
+    """[(name, records)]: per language, names defined >= 2 times, unique
+    names and all; then the same over every language."""
+    out = []
+    for lang in [x for x in LANG if any(r["lang"] == x for r in recs)]:
+        lr = [r for r in recs if r["lang"] == lang]
+        out.append((f"{LANG[lang]} multi-def", [r for r in lr if r["ndefs"] >= 2]))
+        out.append((f"{LANG[lang]} unique", [r for r in lr if r["ndefs"] < 2]))
+        out.append((f"{LANG[lang]} all", lr))
+    out.append(("all multi-def", [r for r in recs if r["ndefs"] >= 2]))
+    out.append(("all unique", [r for r in recs if r["ndefs"] < 2]))
+    out.append(("all", recs))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpora", nargs="+")
@@ -160,16 +175,7 @@ def main():
             print(f"{t['spec']}: oracle {r['oracle']} tp {r['tp']} fp {r['fp_n']} fn {len(r['fn'])} "
                   f"cannot {r['cannot_hit']} {r['secs'] * 1000:.0f}ms{' ERROR ' + r['error'] if r['error'] else ''}",
                   file=sys.stderr)
-    groups = []
-    for lang in [x for x in LANG if any(r["lang"] == x for r in recs)]:
-        lr = [r for r in recs if r["lang"] == lang]
-        groups.append((f"{LANG[lang]} multi-def", [r for r in lr if r["ndefs"] >= 2]))
-        groups.append((f"{LANG[lang]} unique", [r for r in lr if r["ndefs"] < 2]))
-        groups.append((f"{LANG[lang]} all", lr))
-    groups.append(("all multi-def", [r for r in recs if r["ndefs"] >= 2]))
-    groups.append(("all unique", [r for r in recs if r["ndefs"] < 2]))
-    groups.append(("all", recs))
-    table = [(g, summary(rs)) for g, rs in groups if rs]
+    table = [(g, summary(rs)) for g, rs in groups(recs) if rs]
     print(f"scout: {scout}\n")
     print("| group | " + " | ".join(COLS) + " |")
     print("|---|" + "---:|" * len(COLS))

@@ -206,6 +206,21 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
     }
 }
 
+/// [`extract`], with the syntax tree the definitions were read from, for
+/// a caller that walks the same tree again (the code graph, #23): one
+/// parse, not two. The tree is `None` where [`extract`] parses none (a
+/// source past [`MAX_PARSE_BYTES`], a grammar that does not load) or
+/// parses a prepared copy of the source (Lua).
+pub fn extract_with_tree(lang: Lang, source: &[u8]) -> (Vec<Def>, Option<Tree>) {
+    if source.len() > MAX_PARSE_BYTES || lang == Lang::Lua {
+        return (extract(lang, source), None);
+    }
+    match parse(lang, source) {
+        Some(tree) => (collect(lang, &tree, source, &|_| true), Some(tree)),
+        None => (Vec::new(), None),
+    }
+}
+
 /// The definitions holding any of `lines` (1-based, ascending) in a file
 /// already parsed with `grammar(lang)`, as [`extract`] gives them, and
 /// some beside them: for the structural search, which parses every file

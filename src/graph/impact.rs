@@ -70,24 +70,19 @@ pub fn impact(
             let Some(def) = &dependent.def else {
                 continue;
             };
-            let sub = Target {
-                spec: format!("{}#{}", String::from_utf8_lossy(path), def.name),
-                path: path.clone(),
-                canon: canon.clone(),
-                lang: target.lang,
-                def: def.clone(),
-                lines: vec![def.name_line],
-                owner: resolve::owner_of(def).map(str::to_string),
-                is_static: false,
-                c_definers: Vec::new(),
-            };
             let Some(facts) = files.get(canon) else {
                 continue;
             };
             let sub = Target {
+                spec: format!("{}#{}", String::from_utf8_lossy(path), def.name),
+                path: path.clone(),
+                canon: canon.clone(),
                 lang: graph_lang(path, target.lang).unwrap_or(target.lang),
+                def: def.clone(),
+                lines: vec![def.name_line],
+                owner: resolve::owner_of(def).map(str::to_string),
                 is_static: facts.statics.contains(&def.short),
-                ..sub
+                c_definers: Vec::new(),
             };
             let found = callers_with(rg, flags, sub, &files, true)?;
             next.extend(dependents_of(&found.attributed, &files));

@@ -319,14 +319,12 @@ fn callers_with(
             .iter()
             .filter(|c| names.contains(c.name.as_str()))
         {
+            // The definition's own line (a C prototype's name) is no call.
             if canon == &target.canon
-                && target.lines.contains(&call.line)
+                && call.line == target.def.name_line
                 && call.callee == facts::Callee::Bare
             {
-                // The definition's own line (a C prototype's name) is no call.
-                if call.line == target.def.name_line {
-                    continue;
-                }
+                continue;
             }
             let verdict = if by_name_only {
                 // A definition's own line spells `name(` too.

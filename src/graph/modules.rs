@@ -27,7 +27,7 @@ pub enum Place {
 pub fn resolve(lang: Lang, from: &Path, module: &str) -> Place {
     let dir = from.parent().unwrap_or(Path::new("/"));
     match lang {
-        Lang::Python => python(from, dir, module),
+        Lang::Python => python(dir, module),
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => js(dir, module),
         Lang::Rust => rust(from, module),
         Lang::Go => go(dir, module),
@@ -66,7 +66,7 @@ fn python_at(base: &Path, dotted: &str) -> Option<PathBuf> {
     ])
 }
 
-fn python(from: &Path, dir: &Path, module: &str) -> Place {
+fn python(dir: &Path, module: &str) -> Place {
     let dots = module.chars().take_while(|&c| c == '.').count();
     if dots > 0 {
         let mut base = dir.to_path_buf();
@@ -95,7 +95,6 @@ fn python(from: &Path, dir: &Path, module: &str) -> Place {
         }
         at = base.parent().filter(|p| p.as_os_str().len() > 1);
     }
-    let _ = from;
     Place::External(module.to_string())
 }
 
@@ -401,10 +400,7 @@ fn go(dir: &Path, module: &str) -> Place {
                         .map_or(Place::Missing(module.into()), Place::Dir);
                 }
             }
-            let vendored = d.join("vendor").join(module);
-            if vendored.is_dir() {
-                return Place::External(module.to_string());
-            }
+            // Another module's path (a dependency, vendored or not).
             return Place::External(module.to_string());
         }
         at = d.parent();

@@ -240,12 +240,9 @@ fn overloads(defs: &[&Def], source: &[u8]) -> bool {
         let head = text(d.start_line, d.name_line);
         let whole = text(d.start_line, d.end_line);
         let trimmed = whole.trim_ascii_end();
-        contains(&head, b"overload") || (trimmed.ends_with(b";") && !contains(&whole, b"{"))
+        memchr::memmem::find(&head, b"overload").is_some()
+            || (trimmed.ends_with(b";") && !whole.contains(&b'{'))
     })
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! its line (for quoting the line cut around it).
 
 use serde::{Deserialize, Serialize};
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 mod c;
 mod go;
@@ -163,23 +163,11 @@ pub fn parse_lang(lang: Lang, path: &[u8]) -> Lang {
 /// The facts of a source in `lang`. A source larger than
 /// [`defs::MAX_PARSE_BYTES`] or that does not parse yields none.
 pub fn extract(lang: Lang, source: &[u8]) -> Facts {
-    let defs = defs::extract(lang, source);
     if source.len() > defs::MAX_PARSE_BYTES {
         return Facts::default();
     }
-    let mut parser = Parser::new();
-    if parser.set_language(&defs::grammar(lang)).is_err() {
-        return Facts {
-            defs,
-            ..Facts::default()
-        };
-    }
-    let Some(tree) = parser.parse(source, None) else {
-        return Facts {
-            defs,
-            ..Facts::default()
-        };
-    };
+    // One parse: the definitions and the walk below read the same tree.
+    let (defs, tree) = defs::extract_with_tree(lang, source);
     let mut walk = Walk {
         lang,
         src: source,
@@ -194,6 +182,9 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
         walk.lexical_calls();
         return walk.facts;
     }
+    let Some(tree) = tree else {
+        return walk.facts;
+    };
     let mut cursor = tree.walk();
     'walk: loop {
         let node = cursor.node();
