@@ -81,6 +81,31 @@ def group_of(q):
     return q.stratum
 
 
+def first_defines(out, defs, exists):
+    """(first file defines, first quoted line defines) of one output for
+    one query's oracle definitions (#24): whether the first file of the
+    page (or of rg's plain lines) is one of the oracle's definition files,
+    and whether the first line quoted is within 2 lines of one of its
+    definition lines; None when the oracle has none or nothing was
+    printed."""
+    if not defs:
+        return None, None
+    page = bl.parse_scout(out, exists)
+    if page.ranked:
+        if not page.files:
+            return None, None
+        path, lines = page.files[0][0], page.files[0][3]
+        line = lines[0][0] if lines else None
+    elif page.plain:
+        path, line = page.plain[0][0], page.plain[0][1]
+    else:
+        return None, None
+    dfiles = {p for p, _ in defs}
+    near = line is not None and any(
+        p == path and abs(n - line) <= 2 for p, n in defs)
+    return float(path in dfiles), float(near)
+
+
 def recall(out, defs, exists):
     """(def-file recall, def-line recall) of one output for one query's
     oracle definitions; None when the oracle has none."""
@@ -166,6 +191,8 @@ def main():
             ok = [r for r in rs if not r.timed_out and r.code in (0, 1, 3)]
             fr, lr = (recall(first.out, defs, exists)
                       if q.kind == "ident" else (None, None))
+            ff, fl = (first_defines(first.out, defs, exists)
+                      if q.kind == "ident" else (None, None))
             row = {
                 "query": q.label(), "kind": q.kind, "group": group_of(q),
                 "rg_files": q.files, "tool": t.name,
@@ -180,6 +207,7 @@ def main():
                                   for r in rs),
                 "defs": len(defs) if defs else 0,
                 "def_recall": fr, "def_line_recall": lr,
+                "first_file_defines": ff, "first_line_defines": fl,
                 "ranked": first.out.startswith(b"query: "),
             }
             if row["errors"] or row["timeouts"]:
@@ -236,6 +264,10 @@ def summarize(rows, tools, queries):
             dr = [r["def_recall"] for r in rs if r["def_recall"] is not None]
             lr = [r["def_line_recall"] for r in rs
                   if r["def_line_recall"] is not None]
+            ff = [r["first_file_defines"] for r in rs
+                  if r.get("first_file_defines") is not None]
+            fl = [r["first_line_defines"] for r in rs
+                  if r.get("first_line_defines") is not None]
             out.append({
                 "tool": t.name, "group": g, "queries": len(rs),
                 "bytes": byt, "bytes_vs_rg": byt / rg_byt if rg_byt else None,
@@ -243,6 +275,8 @@ def summarize(rows, tools, queries):
                 "recall_queries": len(dr),
                 "def_recall": sum(dr) / len(dr) if dr else None,
                 "def_line_recall": sum(lr) / len(lr) if lr else None,
+                "first_file_defines": sum(ff) / len(ff) if ff else None,
+                "first_line_defines": sum(fl) / len(fl) if fl else None,
                 "p50_ms": bl.percentile(secs, 50) * 1000 if secs else None,
                 "p90_ms": bl.percentile(secs, 90) * 1000 if secs else None,
                 "median_time_vs_rg": bl.median(ratios) if ratios else None,
@@ -263,16 +297,18 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
              "; ".join("%s: %s" % kv for kv in versions.items())))
     print()
     print("| tool | group | queries | stdout bytes | bytes vs rg | ranked "
-          "| def-recall (n) | def-line recall | p50 ms | p90 ms "
+          "| def-recall (n) | def-line recall | first file def "
+          "| first line def | p50 ms | p90 ms "
           "| median time vs rg | added ms p50 | timeouts/errors/nondet |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for s in summary:
-        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s "
+        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s | %s | %s "
               "| %s | %d/%d/%d |" % (
                   s["tool"], s["group"], s["queries"], s["bytes"],
                   fmt(s["bytes_vs_rg"], "%.3f"), s["ranked"],
                   fmt(s["def_recall"]), s["recall_queries"],
-                  fmt(s["def_line_recall"]), fmt(s["p50_ms"], "%.1f"),
+                  fmt(s["def_line_recall"]), fmt(s["first_file_defines"]),
+                  fmt(s["first_line_defines"]), fmt(s["p50_ms"], "%.1f"),
                   fmt(s["p90_ms"], "%.1f"), fmt(s["median_time_vs_rg"]),
                   fmt(s["added_ms_p50"], "%.2f"), s["timeouts"], s["errors"], s["nondeterministic"]))
     print()
@@ -280,6 +316,10 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
           "same queries. def-recall: share of the oracle's definition files "
           "named on the first page (identifier queries with >=1 definition). "
           "def-line recall: share of definition lines quoted within 2 lines. "
+          "first file def / first line def: share of those queries whose "
+          "first file (of the page, or of rg's plain lines) is a definition "
+          "file, and whose first quoted line is within 2 lines of a "
+          "definition line. "
           "Latency: per-query median of the runs; p50/p90 over queries. "
           "added ms p50: the median over queries of the tool's time minus "
           "rg's (per-query medians). "
