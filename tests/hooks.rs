@@ -103,7 +103,7 @@ fn a_read_then_a_search_collapses_what_was_read() {
     assert_eq!(warning(&hook(&fx, "PostToolUse", &read)), None);
     let search = fx.run(&["search", "Widget"]);
     search.expect_code(0);
-    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n");
     assert!(log_lines(&fx).is_empty(), "{:?}", log_lines(&fx));
 }
 
@@ -122,7 +122,7 @@ fn a_shell_read_then_a_search_collapses_what_was_read() {
         assert_eq!(warning(&hook(&fx, "PostToolUse", &bash)), None);
     }
     let search = fx.run(&["search", "Widget"]);
-    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n");
     // Only the line `head -n 1` let through.
     let out = search.stdout();
     assert!(out.contains("src/m00.py"), "{}", search.describe());
@@ -472,7 +472,7 @@ fn a_scout_run_by_a_subagent_uses_that_subagents_memory() {
     ));
     // While agent-a's Bash call is running, scout inside it is agent-a's.
     let search = fx.run(&["search", "Widget"]);
-    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    search.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n");
     quiet(&hook(
         &fx,
         "PostToolUse",
@@ -526,7 +526,7 @@ fn when_two_agents_could_be_running_scout_it_neither_collapses_nor_records() {
     // Now only the lead's call is open: its memory collapses core.py, and
     // the unsure search recorded nothing (m00.py shows in full).
     let lead = fx.run(&["search", "Widget"]);
-    lead.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3");
+    lead.expect_stdout_has("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n");
     assert_eq!(
         lead.header_field("already_shown").as_deref(),
         Some("2"),
@@ -605,7 +605,7 @@ fn session_start_exports_the_session_id_to_later_bash_commands() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3"),
+        stdout.contains("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n"),
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );

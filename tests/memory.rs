@@ -43,7 +43,7 @@ fn a_repeated_search_is_smaller_and_names_what_it_collapsed() {
     assert!(size(&third) <= size(&second), "{}", third.describe());
     let out = second.stdout();
     assert!(
-        out.contains("src/core.py  (2x) [def]: 2 already shown, unchanged: 1, 3"),
+        out.contains("src/core.py  (2x) [def]: 2 already shown, unchanged\n  seen 1: class Widget:\n  seen 3: return Widget()\n"),
         "{}",
         second.describe()
     );

@@ -6,7 +6,9 @@
 //!   function useState (12-40)
 //!     12: export function useState<S>(initial: S) {
 //!   44: …text around the match… [cut 340 of 540 bytes]
-//! src/app.ts  (3x): 2 already shown, unchanged: 8, 19
+//! src/app.ts  (3x): 2 already shown, unchanged
+//!   seen 8: const [rows, setRows] = useState<Row[…
+//!   seen 19: const [open, setOpen] = useSt…
 //! +207 files not shown: scout search useState --page 2
 //! +1398 lines not quoted in these files: rg -n --no-heading -F -e useState FILE
 //! note: 4 more files define it, on other pages: a.ts:3, b.ts:10, c.ts:7, d.ts:1
@@ -16,7 +18,9 @@
 //! A file header is `PATH  (Nx)` with ` [def]` when the file defines the
 //! queried name and ` [binary]` when rg found it binary (its lines are not
 //! quoted, since rg altered them); inside an agent session it ends with the
-//! lines already shown, collapsed. Quoted lines stand under the heading of
+//! count of lines already shown, collapsed, and the first
+//! [`SEEN_LISTED`] of them follow as `seen LINE: TEXT…`, their text cut
+//! short (#24). Quoted lines stand under the heading of
 //! their innermost enclosing definition of more than one line
 //! (`KIND NAME (A-B)`), or under the file alone: a one-line definition is
 //! its own quoted line. A quoted line is `LINE: TEXT`, TEXT byte-identical
@@ -101,9 +105,39 @@ pub struct Block<'a> {
     /// The file's definitions, for headings (empty: no grouping).
     pub defs: &'a [Def],
     /// Chosen lines the session was already shown from this unchanged
-    /// file: collapsed into one line of numbers.
+    /// file: collapsed, and listed as `listing` says.
     pub seen: &'a [u64],
+    pub listing: Listing,
 }
+
+/// How a block lists the lines it collapsed (#24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// At most `lines` of them by number and text, the text cut after
+    /// `bytes`; a count of the rest.
+    Lines { lines: usize, bytes: usize },
+    /// Their numbers alone, on the file's line.
+    Numbers,
+}
+
+/// The listings a collapsed block tries, richest first: the first that
+/// makes the block smaller than it was when its lines were quoted is
+/// used, so that a repeated search comes out smaller than the first.
+const LISTINGS: [Listing; 4] = [
+    Listing::Lines {
+        lines: SEEN_LISTED,
+        bytes: SEEN_TEXT_BYTES,
+    },
+    Listing::Lines {
+        lines: SEEN_LISTED,
+        bytes: SEEN_TEXT_BYTES / 2,
+    },
+    Listing::Lines {
+        lines: 3,
+        bytes: SEEN_TEXT_BYTES / 2,
+    },
+    Listing::Numbers,
+];
 
 /// Writes one file's block: header, optional score, the chosen lines
 /// grouped under their enclosing definitions, and the lines already shown
@@ -120,19 +154,21 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
     if tally.binary {
         out.push(b" [binary]");
     }
-    let quotes: Vec<&Quote> = chosen_quotes(tally, block.lines)
+    let (seen, quotes): (Vec<&Quote>, Vec<&Quote>) = chosen_quotes(tally, block.lines)
         .into_iter()
-        .filter(|q| !block.seen.contains(&q.line))
-        .collect();
+        .partition(|q| block.seen.contains(&q.line));
     if !block.seen.is_empty() {
-        let numbers: Vec<String> = block.seen.iter().map(u64::to_string).collect();
         let sep = if quotes.is_empty() { ":" } else { "\n  " };
-        let _ = write!(
-            out,
-            "{sep} {} already shown, unchanged: {}",
-            block.seen.len(),
-            numbers.join(", ")
-        );
+        let _ = write!(out, "{sep} {} already shown, unchanged", block.seen.len());
+        match block.listing {
+            Listing::Lines { lines, bytes } => seen_lines(out, seen, lines, bytes),
+            Listing::Numbers => {
+                out.push(b":");
+                for (i, line) in block.seen.iter().enumerate() {
+                    let _ = write!(out, "{}{line}", if i == 0 { " " } else { ", " });
+                }
+            }
+        }
     }
     out.push(b"\n");
     if block.explain {
@@ -165,6 +201,49 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
         for quote in g.quotes {
             quote_line(out, indent, quote);
         }
+    }
+}
+
+/// Lines already shown that a collapsed block lists by number and text,
+/// at most (#24): enough for an agent to place what it saw without
+/// searching for it again.
+pub const SEEN_LISTED: usize = 8;
+
+/// Bytes of a listed line's text at most: its start, by which an agent
+/// places it, and far less than a quote's 200, so that a repeated search
+/// comes out smaller than the first.
+pub const SEEN_TEXT_BYTES: usize = 48;
+
+/// After a collapsed block's `N already shown, unchanged`: the first
+/// `listed` of those lines, each `  seen LINE: TEXT` (TEXT the line
+/// without its indentation, cut after `bytes` at a character boundary,
+/// `…` where anything was cut), then `  +K more already shown` for the
+/// rest. No line end after the last.
+fn seen_lines(out: &mut Styled, mut seen: Vec<&Quote>, listed: usize, bytes: usize) {
+    seen.sort_by_key(|q| q.line);
+    let total = seen.len();
+    for quote in seen.iter().take(listed) {
+        out.push(b"\n  seen ");
+        out.write_styled(Role::LineNumber, format_args!("{}", quote.line));
+        out.push(b": ");
+        let text = quote.text.trim_ascii();
+        let cut = bytes < text.len() || quote.cut_after > 0;
+        let mut end = bytes.min(text.len());
+        while end > 0 && end < text.len() && (text[end] & 0xC0) == 0x80 {
+            end -= 1;
+        }
+        let start = out.len();
+        if quote.cut_before > 0 {
+            out.push("…".as_bytes());
+        }
+        out.push(&text[..end]);
+        if cut {
+            out.push("…".as_bytes());
+        }
+        out.style_from(start, Role::Quote);
+    }
+    if total > listed {
+        let _ = write!(out, "\n  +{} more already shown", total - listed);
     }
 }
 
@@ -234,9 +313,58 @@ pub fn file_block_len(tally: &FileTally, score: &Score, lines: usize, explain: b
         explain,
         defs: &[],
         seen: &[],
+        listing: Listing::Numbers,
     };
     file_block(&mut scratch, &block);
     scratch.len()
+}
+
+/// Chooses each collapsed block's listing ([`LISTINGS`]): the richest
+/// that makes the block smaller than it is with its lines quoted; then,
+/// while the page as a whole would not come out smaller than the page
+/// that quoted them (its header grows), the last blocks list numbers
+/// only.
+fn choose_listings(blocks: &mut [Block<'_>], collapsed: u64) {
+    // The header grows by ` already_shown=N` (and a digit of its token
+    // estimate, at most); `shown=` loses digits, if anything.
+    let header_grows = format!(" already_shown={collapsed}").len() as i64 + 1;
+    let len = |block: &Block<'_>| {
+        let mut scratch = Styled::with_capacity(512);
+        file_block(&mut scratch, block);
+        scratch.len()
+    };
+    let mut saved = 0;
+    let mut savings = vec![0; blocks.len()];
+    for (i, block) in blocks.iter_mut().enumerate() {
+        if block.seen.is_empty() {
+            continue;
+        }
+        let quoted = len(&Block {
+            seen: &[],
+            ..*block
+        });
+        let numbers = len(&Block {
+            listing: Listing::Numbers,
+            ..*block
+        });
+        let (listing, size) = LISTINGS
+            .iter()
+            .map(|&listing| (listing, len(&Block { listing, ..*block })))
+            .find(|&(_, size)| size < quoted)
+            .unwrap_or((Listing::Numbers, numbers));
+        block.listing = listing;
+        saved += quoted as i64 - size as i64;
+        savings[i] = numbers as i64 - size as i64;
+    }
+    for (block, extra) in blocks.iter_mut().zip(savings).rev() {
+        if saved > header_grows {
+            break;
+        }
+        if block.listing != Listing::Numbers {
+            block.listing = Listing::Numbers;
+            saved -= extra;
+        }
+    }
 }
 
 /// The footer lines of a page (everything after the file blocks).
@@ -437,18 +565,29 @@ pub struct Page {
 /// Renders the whole page.
 pub fn page(report: &Report<'_>) -> Page {
     let mut body = Styled::with_capacity(PAGE_CAPACITY);
-    for (i, slot) in report.span().slots.iter().enumerate() {
-        let ranked = &report.ranked[slot.file];
-        let lines = if report.files_only { 0 } else { slot.lines };
-        let block = Block {
-            tally: &ranked.tally,
-            score: &ranked.score,
-            lines,
-            explain: report.explain,
-            defs: report.defs.get(i).map_or(&[][..], |d| &d[..]),
-            seen: report.seen.get(i).map_or(&[][..], |d| &d[..]),
-        };
-        file_block(&mut body, &block);
+    let mut blocks: Vec<Block<'_>> = report
+        .span()
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| {
+            let ranked = &report.ranked[slot.file];
+            Block {
+                tally: &ranked.tally,
+                score: &ranked.score,
+                lines: if report.files_only { 0 } else { slot.lines },
+                explain: report.explain,
+                defs: report.defs.get(i).map_or(&[][..], |d| &d[..]),
+                seen: report.seen.get(i).map_or(&[][..], |d| &d[..]),
+                listing: Listing::Numbers,
+            }
+        })
+        .collect();
+    if report.already_shown() > 0 {
+        choose_listings(&mut blocks, report.already_shown());
+    }
+    for block in &blocks {
+        file_block(&mut body, block);
     }
     body.push_styled(Role::Frame, &footer(report));
     let draft = header(report, 0, None).len() + body.len();
