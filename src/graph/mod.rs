@@ -456,6 +456,7 @@ pub fn tallies(scope: &mut Scope, matcher: Option<&Matcher>, keep: usize) -> Vec
                     cut_after,
                     score: 0,
                     def: false,
+                    primary: false,
                 });
             }
         }

@@ -166,6 +166,18 @@ impl Report<'_> {
         self.seen.iter().map(|s| s.len() as u64).sum()
     }
 
+    /// Each file's place in the pages' order (the page shown as the
+    /// parser reordered it), by path: the order rg's own lines follow
+    /// when they are printed instead of the page (#24).
+    pub fn file_order(&self) -> std::collections::BTreeMap<&[u8], usize> {
+        self.pages
+            .iter()
+            .flat_map(|page| &page.slots)
+            .enumerate()
+            .map(|(place, slot)| (&self.ranked[slot.file].tally.path[..], place))
+            .collect()
+    }
+
     /// The command for page `n`, as the footer writes it.
     pub fn page_command(&self, n: usize) -> String {
         page_command(&self.command, n)

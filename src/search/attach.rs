@@ -54,6 +54,7 @@ pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
                     cut_after,
                     score: 0,
                     def: false,
+                    primary: false,
                 }
             })
             .collect();

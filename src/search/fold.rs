@@ -8,6 +8,7 @@
 //! under a byte cap, so that a page larger than rg's own answer can print
 //! that answer instead (invariant I2) without a second search.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -36,6 +37,9 @@ pub struct Quote {
     pub score: i32,
     /// The line defines the queried name.
     pub def: bool,
+    /// The definition is the name's own declaration (#24); only with
+    /// `def`.
+    pub primary: bool,
 }
 
 impl Quote {
@@ -58,6 +62,9 @@ pub struct FileTally {
     pub matches: u64,
     /// Matching lines that define the queried name.
     pub def_lines: u64,
+    /// Those of them that declare the name itself, not a member or a
+    /// local (#24).
+    pub primary_def_lines: u64,
     /// Matching lines that assign the name in an indented block (weak
     /// definitions, often locals).
     pub weak_def_lines: u64,
@@ -112,13 +119,18 @@ pub struct PlainLine {
 }
 
 impl Plain {
-    /// rg's lines by path, then line number, if every one was kept.
-    pub fn into_sorted(mut self) -> Option<Plain> {
+    /// rg's lines, if every one was kept, file by file in the order of
+    /// `rank` (a path's place on the pages; paths it lacks come last, by
+    /// path), each file's lines by number: the page's order, definitions
+    /// first, not rg's (#24).
+    pub fn into_ranked(mut self, rank: &BTreeMap<&[u8], usize>) -> Option<Plain> {
         if !self.complete {
             return None;
         }
-        self.lines
-            .sort_by(|a, b| a.path.cmp(&b.path).then(a.number.cmp(&b.number)));
+        let place = |path: &[u8]| rank.get(path).copied().unwrap_or(usize::MAX);
+        self.lines.sort_by(|a, b| {
+            (place(&a.path), &a.path, a.number).cmp(&(place(&b.path), &b.path, b.number))
+        });
         Some(self)
     }
 
@@ -243,6 +255,7 @@ impl<'s> Fold<'s> {
         let signals: LineSignals = self.scorer.line(file.lang, body, &self.spans);
         file.hits += 1;
         file.def_lines += u64::from(signals.def);
+        file.primary_def_lines += u64::from(signals.def && signals.primary);
         file.weak_def_lines += u64::from(signals.weak_def);
         file.word_hits += u64::from(signals.word);
         file.exact_word_hits += u64::from(signals.word && signals.exact);
@@ -343,6 +356,7 @@ fn keep_best(
         cut_after,
         score,
         def: signals.def,
+        primary: signals.def && signals.primary,
     });
 }
 

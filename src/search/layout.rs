@@ -39,9 +39,88 @@ pub fn paginate(
     ranked: &[Ranked],
     frame: &render::text::Frame<'_>,
 ) -> Result<Vec<PageSpan>> {
+    let pages = cut(settings, ranked, frame, settings.files_only);
+    ensure_page_exists(settings, pages.len())?;
+    Ok(pages)
+}
+
+/// `-l`'s pages (#24): each lists whole pages of the ranked view of the
+/// same search (cut as [`paginate`] cuts them without `-l`, `frame` being
+/// that view's), as many as fit the budget as paths, so that its files
+/// come in the very order those pages show them (the parser reorders
+/// files within a page, never across pages). Returns the pages, and for
+/// each the ranked view's pages it holds. A share of the budget is kept
+/// for `[def]` marks the parser may add.
+pub fn paginate_listing(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    frame: &render::text::Frame<'_>,
+    ranked_frame: &render::text::Frame<'_>,
+) -> Result<(Vec<PageSpan>, Vec<Vec<PageSpan>>)> {
+    let views = cut(settings, ranked, ranked_frame, false);
+    let body_bytes = settings
+        .budget_bytes
+        .map(|b| b.saturating_sub(render::text::reserve(frame)) * (100 - MARKS_SHARE) / 100);
+    let listed = |view: &PageSpan| -> usize {
+        view.slots
+            .iter()
+            .map(|slot| {
+                let file = &ranked[slot.file];
+                render::text::file_block_len(&file.tally, &file.score, 0, settings.explain)
+            })
+            .sum()
+    };
+    let (mut pages, mut held) = (Vec::new(), Vec::new());
+    let (mut page, mut holding, mut spent) = (PageSpan::default(), Vec::new(), 0);
+    for view in views {
+        let len = listed(&view);
+        if !holding.is_empty() && body_bytes.is_some_and(|room| spent + len > room) {
+            pages.push(std::mem::take(&mut page));
+            held.push(std::mem::take(&mut holding));
+            spent = 0;
+        }
+        spent += len;
+        page.slots.extend(
+            view.slots
+                .iter()
+                .map(|slot| page::Slot { lines: 0, ..*slot }),
+        );
+        holding.push(view);
+    }
+    pages.push(page);
+    held.push(holding);
+    ensure_page_exists(settings, pages.len())?;
+    Ok((pages, held))
+}
+
+/// Percent of `-l`'s body budget left for `[def]` marks the parser adds
+/// to files the lexical rules did not mark.
+const MARKS_SHARE: usize = 10;
+
+/// Fails when the page asked for is not one of `pages`.
+fn ensure_page_exists(settings: &SearchSettings, pages: usize) -> Result<()> {
+    if settings.page > pages {
+        bail!(
+            "there is no page {}: this search has {} page{} (try --page 1)",
+            settings.page,
+            pages,
+            if pages == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
+}
+
+/// Every page cut from the ranked order, each file quoting what its
+/// allowance and the budget leave it (`files_only`: no lines).
+fn cut(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    frame: &render::text::Frame<'_>,
+    files_only: bool,
+) -> Vec<PageSpan> {
     let reserve = render::text::reserve(frame);
     let allowance = |i: usize| {
-        if settings.files_only || ranked[i].tally.binary {
+        if files_only || ranked[i].tally.binary {
             0
         } else {
             settings
@@ -56,18 +135,9 @@ pub fn paginate(
     let body_bytes = settings.budget_bytes.map(|b| {
         b.saturating_sub(reserve) * (100 - if settings.lexical { 0 } else { HEADINGS_SHARE }) / 100
     });
-    let pages = page::layout(ranked.len(), body_bytes, allowance, |i, lines| {
+    page::layout(ranked.len(), body_bytes, allowance, |i, lines| {
         render::text::file_block_len(&ranked[i].tally, &ranked[i].score, lines, settings.explain)
-    });
-    if settings.page > pages.len() {
-        bail!(
-            "there is no page {}: this search has {} page{} (try --page 1)",
-            settings.page,
-            pages.len(),
-            if pages.len() == 1 { "" } else { "s" }
-        );
-    }
-    Ok(pages)
+    })
 }
 
 /// Headings were not counted when the page was laid out: where they push

@@ -247,19 +247,38 @@ pub fn present(
     let (hits, matches) = totals(&files);
     let mut ranked = rank(scorer, files);
     let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
-    let frame = frame(
-        settings,
-        &ranked,
-        fallback.as_deref(),
-        &repro,
-        &file_command,
-        structural.is_some(),
-        &scope_text,
-    );
-    let mut pages = layout::paginate(settings, &ranked, &frame)?;
+    // What every page prints besides its files, for the budget's reserve;
+    // `command` is the base of its next-page command.
+    let frame_of = |command| render::text::Frame {
+        query: &settings.query.text,
+        fallback: fallback.as_deref(),
+        repro: &repro,
+        file_command: &file_command,
+        command,
+        def_paths: ranked
+            .iter()
+            .filter(|r| r.tally.def_lines > 0)
+            .map(|r| &r.tally.path[..])
+            .collect(),
+        structural: structural.is_some(),
+        scope: &scope_text,
+    };
+    let frame = frame_of(&settings.command);
     let index = settings.page - 1;
+    let (mut pages, mut held) = if settings.files_only {
+        let ranked_frame = frame_of(&settings.ranked_command);
+        layout::paginate_listing(settings, &ranked, &frame, &ranked_frame)?
+    } else {
+        (layout::paginate(settings, &ranked, &frame)?, Vec::new())
+    };
+    drop(frame);
     let memory = remember::load(settings, err)?;
-    let refined = refine::refine(settings, &mut ranked, &mut pages[index], &known);
+    let refined = match held.get_mut(index) {
+        Some(held) => {
+            refine::refine_listing(settings, &mut ranked, &mut pages[index], held, &known)
+        }
+        None => refine::refine(settings, &mut ranked, &mut pages[index], &known),
+    };
     let changed = verify::verify_page(since, &mut ranked, &mut pages[index], &refined.modified);
     let defs = refined.defs;
     let recalled = Recalled::new(settings, &ranked, &pages[index], &memory);
@@ -410,32 +429,6 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
     (flags.repro(), file_command)
 }
 
-/// What every page prints besides its files, for the budget's reserve.
-fn frame<'a>(
-    settings: &'a SearchSettings,
-    ranked: &'a [Ranked],
-    fallback: Option<&'a str>,
-    repro: &'a str,
-    file_command: &'a str,
-    structural: bool,
-    scope: &'a str,
-) -> render::text::Frame<'a> {
-    render::text::Frame {
-        query: &settings.query.text,
-        fallback,
-        repro,
-        file_command,
-        command: &settings.command,
-        def_paths: ranked
-            .iter()
-            .filter(|r| r.tally.def_lines > 0)
-            .map(|r| &r.tally.path[..])
-            .collect(),
-        structural,
-        scope,
-    }
-}
-
 /// Writes the page: the JSON document; nothing when nothing matched (the
 /// exit status says so); rg's own lines when there are some (`rg`) and
 /// they are smaller than the page (I2), after dropping those of files that
@@ -477,7 +470,7 @@ fn emit(
         writeln!(err, "scout: {fallback}")?;
     }
     let mut shown = Vec::new();
-    if let Some(sorted) = plain.into_sorted() {
+    if let Some(sorted) = plain.into_ranked(&report.file_order()) {
         render::plain::write_lines(out, &sorted, settings.with_filename, &painter)?;
         shown = remember::shown_in_plain(settings, &sorted.lines);
     } else {

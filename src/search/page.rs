@@ -81,13 +81,18 @@ pub fn layout(
     pages
 }
 
-/// The `n` quotes of a file worth showing, in display order: definition
-/// lines first, then by line number.
+/// The `n` quotes of a file worth showing, in display order: the name's
+/// own declarations first, then its other definition lines, then by line
+/// number.
 pub fn chosen_quotes(tally: &FileTally, n: usize) -> Vec<&Quote> {
     let mut best: Vec<&Quote> = tally.quotes.iter().collect();
     best.sort_by(|a, b| b.score.cmp(&a.score).then(a.line.cmp(&b.line)));
     best.truncate(n);
-    best.sort_by(|a, b| b.def.cmp(&a.def).then(a.line.cmp(&b.line)));
+    best.sort_by(|a, b| {
+        (b.def, b.primary)
+            .cmp(&(a.def, a.primary))
+            .then(a.line.cmp(&b.line))
+    });
     best
 }
 

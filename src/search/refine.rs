@@ -7,9 +7,11 @@
 use crate::defs::cache::{DefsCache, Wanted};
 use crate::defs::Def;
 use crate::search::fold::{cut_around, FileTally, Quote};
-use crate::search::page::PageSpan;
+use crate::search::page::{PageSpan, Slot};
 use crate::search::path_of;
-use crate::search::rank::{Ranked, DEF_FILE, LINE_DEF, WEAK_DEF_FILE};
+use crate::search::rank::{
+    definition_points, role, test_def_prior, Ranked, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
+};
 use crate::search::settings::SearchSettings;
 use std::collections::BTreeMap;
 use std::time::SystemTime;
@@ -43,6 +45,45 @@ pub fn refine(
     if settings.files_only || settings.lexical {
         return Refined::default();
     }
+    refine_span(settings, ranked, span, known)
+}
+
+/// `-l`'s page (#24): each of the ranked view's pages it holds
+/// ([`layout::paginate_listing`](crate::search::layout::paginate_listing))
+/// refined as that page is refined when shown, and `span`'s files put in
+/// their new order, page after page. No definitions are kept (a listing
+/// shows none).
+pub fn refine_listing(
+    settings: &SearchSettings,
+    ranked: &mut [Ranked],
+    span: &mut PageSpan,
+    held: &mut [PageSpan],
+    known: &BTreeMap<Vec<u8>, Vec<Def>>,
+) -> Refined {
+    if settings.lexical {
+        return Refined::default();
+    }
+    let mut modified = BTreeMap::new();
+    let mut slots = Vec::with_capacity(span.slots.len());
+    for view in held.iter_mut() {
+        let refined = refine_span(settings, ranked, view, known);
+        modified.extend(refined.modified);
+        slots.extend(view.slots.iter().map(|slot| Slot { lines: 0, ..*slot }));
+    }
+    span.slots = slots;
+    Refined {
+        defs: Vec::new(),
+        modified,
+    }
+}
+
+/// [`refine`] once the page is known to be parsed.
+fn refine_span(
+    settings: &SearchSettings,
+    ranked: &mut [Ranked],
+    span: &mut PageSpan,
+    known: &BTreeMap<Vec<u8>, Vec<Def>>,
+) -> Refined {
     let Refined { defs, modified } = parse_page(settings, ranked, span, known);
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
@@ -136,17 +177,20 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
         return;
     }
     let def_lines = crate::defs::definition_lines(defs, name);
+    let primary_lines = role::primary_in(defs, name);
+    let line_score =
+        |line: u64| definition_points(def_lines.contains(&line), primary_lines.contains(&line));
     let tally = &mut ranked.tally;
     for quote in &mut tally.quotes {
-        let def = def_lines.contains(&quote.line);
-        if def != quote.def {
-            quote.score += if def { LINE_DEF } else { -LINE_DEF };
-            quote.def = def;
-        }
+        quote.score += line_score(quote.line) - definition_points(quote.def, quote.primary);
+        quote.def = def_lines.contains(&quote.line);
+        quote.primary = primary_lines.contains(&quote.line);
     }
-    let missing: Vec<u64> = def_lines
-        .iter()
-        .copied()
+    // The primary definitions first: a file quotes at least its first.
+    let mut wanted: Vec<u64> = primary_lines.clone();
+    wanted.extend(def_lines.iter().filter(|l| !primary_lines.contains(l)));
+    let missing: Vec<u64> = wanted
+        .into_iter()
         .filter(|l| !tally.quotes.iter().any(|q| q.line == *l))
         .take(MAX_READ_DEF_LINES)
         .collect();
@@ -164,8 +208,9 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
                         text: text.to_vec(),
                         cut_before,
                         cut_after,
-                        score: LINE_DEF,
+                        score: line_score(number),
                         def: true,
+                        primary: primary_lines.contains(&number),
                     });
                 }
             }
@@ -173,6 +218,7 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
     }
     let lexical = lexical_bonus(tally);
     tally.def_lines = def_lines.len() as u64;
+    tally.primary_def_lines = primary_lines.len() as u64;
     tally.weak_def_lines = 0;
     let parsed = lexical_bonus(tally);
     if parsed != lexical {
@@ -181,10 +227,16 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
     }
 }
 
-/// The definition bonus a tally's lexical counts earn.
+/// The definition bonus a tally's counts earn (the test prior on
+/// definitions included: it goes with the verdict).
 fn lexical_bonus(tally: &FileTally) -> i64 {
     if tally.def_lines > 0 {
-        DEF_FILE
+        let primary = if tally.primary_def_lines > 0 {
+            PRIMARY_DEF_FILE
+        } else {
+            0
+        };
+        DEF_FILE + primary + test_def_prior(&tally.path)
     } else if tally.weak_def_lines > 0 {
         WEAK_DEF_FILE
     } else {

@@ -50,6 +50,9 @@ pub struct SearchSettings {
     /// `scout search ...` as typed, without `--page` and `--json`: the
     /// base of the next-page command.
     pub command: String,
+    /// `command` without `-l`: the ranked view of the same search, whose
+    /// pages `-l` lists whole (#24).
+    pub ranked_command: String,
     /// scout's cache directory (definitions), if there is one.
     pub cache_dir: Option<std::path::PathBuf>,
     /// The agent session, whose memory collapses lines already shown.
@@ -253,6 +256,29 @@ fn structural_pattern(text: &str, args: &SearchArgs) -> Result<StructuralPattern
     Ok(StructuralPattern::compile(text, lang)?)
 }
 
+/// The command of the ranked view of a search typed with `-l`: as
+/// [`SearchSettings::command`] is made, and without `-l` (alone, as
+/// `--files-with-matches`, or in a cluster of short flags: `-il` is `-i`).
+fn ranked_command(argv: &[std::ffi::OsString]) -> String {
+    let words = shell::words_without_any(argv, &["--page", "--color"]);
+    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(words.len());
+    for word in words {
+        if word == b"--json" || word == b"--files-with-matches" || word == b"-l" {
+            continue;
+        }
+        let cluster = word.len() > 2
+            && word[0] == b'-'
+            && word[1..].iter().all(u8::is_ascii_alphabetic)
+            && word.contains(&b'l');
+        if cluster {
+            kept.push(word.iter().copied().filter(|&b| b != b'l').collect());
+        } else {
+            kept.push(word.to_vec());
+        }
+    }
+    shell::join(kept.iter().map(|w| &w[..]))
+}
+
 impl SearchSettings {
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
@@ -337,6 +363,7 @@ impl SearchSettings {
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
+            ranked_command: ranked_command(argv),
             cache_dir,
             session: session_from_env(),
             again: args.session.again,

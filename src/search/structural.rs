@@ -186,6 +186,7 @@ fn tally(path: Vec<u8>, lang: Lang, found: &[Found], source: &[u8], keep: usize)
             cut_after,
             score: 0,
             def: false,
+            primary: false,
         });
     }
     FileTally {

@@ -8,6 +8,7 @@
 //! order never depends on which rg thread finished first (invariant I5).
 
 pub mod lexical;
+pub mod role;
 
 use crate::lang::Lang;
 use crate::search::fold::FileTally;
@@ -15,6 +16,14 @@ use crate::search::query::Query;
 
 /// A file that defines the queried name outranks every file that does not.
 pub const DEF_FILE: i64 = 100_000;
+/// A defining file whose definition is the name's own declaration (a
+/// type, a free function: [`role`]) outranks the files where the name is
+/// only a member or a local (#24).
+pub const PRIMARY_DEF_FILE: i64 = 20_000;
+/// A defining file among tests, test helpers, examples or fixtures ranks
+/// after every defining file of the source, primary or not (#24); it
+/// still outranks every file that does not define the name.
+const PRIOR_TEST_DEF: i64 = -30_000;
 /// A file whose only "definitions" are indented assignments (`    x = ...`,
 /// `  const x = ...`): often locals, so they rank below real definitions
 /// but above plain usages.
@@ -34,6 +43,13 @@ const PRIOR_DECLARATIONS: i64 = -3_000;
 
 /// Line scores: which of a file's lines are worth quoting first.
 pub const LINE_DEF: i32 = 1_000;
+/// On top of [`LINE_DEF`], for the name's own declaration: quoted first
+/// in its file.
+pub const LINE_PRIMARY: i32 = 200;
+/// An import, re-export or `use` line is quoted after the real uses:
+/// below a whole-word use in any case, above a match inside a longer
+/// word (`CDataNode` for `DataNode`), which is no use at all.
+const LINE_IMPORT: i32 = -(LINE_WORD + LINE_EXACT) / 2;
 const LINE_WORD: i32 = 40;
 const LINE_EXACT: i32 = 20;
 
@@ -42,6 +58,11 @@ const LINE_EXACT: i32 = 20;
 pub struct LineSignals {
     /// The line defines the queried name.
     pub def: bool,
+    /// The definition is the name's own declaration, not a member or a
+    /// local ([`role::is_primary_definition`]); only with `def`.
+    pub primary: bool,
+    /// The line imports or re-exports ([`role::is_import`]).
+    pub import: bool,
     /// The line assigns the name in an indented block: a definition by
     /// the lexical rules, but often a local variable.
     pub weak_def: bool,
@@ -56,10 +77,8 @@ pub struct LineSignals {
 impl LineSignals {
     /// The line's score among its file's lines (higher quotes first).
     pub fn score(self) -> i32 {
-        let mut score = 0;
-        if self.def {
-            score += LINE_DEF;
-        } else if self.weak_def {
+        let mut score = definition_points(self.def, self.primary);
+        if !self.def && self.weak_def {
             score += LINE_DEF / 4;
         }
         if self.word {
@@ -68,7 +87,21 @@ impl LineSignals {
         if self.exact {
             score += LINE_EXACT;
         }
+        if self.import {
+            score += LINE_IMPORT;
+        }
         score + self.covered.count_ones() as i32 * LINE_WORD
+    }
+}
+
+/// The points a line earns for defining the name ([`LINE_DEF`]), and for
+/// declaring it itself ([`LINE_PRIMARY`]): the part of its score that the
+/// parser's verdict replaces.
+pub fn definition_points(def: bool, primary: bool) -> i32 {
+    match (def, primary) {
+        (true, true) => LINE_DEF + LINE_PRIMARY,
+        (true, false) => LINE_DEF,
+        (false, _) => 0,
     }
 }
 
@@ -161,8 +194,12 @@ impl Scorer {
                     signals.weak_def = true;
                 } else {
                     signals.def = true;
+                    signals.primary = role::is_primary_definition(lang, line, name);
                 }
             }
+        }
+        if let Some(lang) = lang {
+            signals.import = !signals.def && !signals.weak_def && role::is_import(lang, line);
         }
         signals
     }
@@ -172,6 +209,9 @@ impl Scorer {
         let mut score = Score::default();
         if tally.def_lines > 0 {
             score.add("def", DEF_FILE);
+            if tally.primary_def_lines > 0 {
+                score.add("primary-def", PRIMARY_DEF_FILE);
+            }
         } else if tally.weak_def_lines > 0 {
             score.add("weak-def", WEAK_DEF_FILE);
         }
@@ -200,10 +240,23 @@ impl Scorer {
         } else if is_test(path) {
             score.add("test", PRIOR_TEST);
         }
+        if tally.def_lines > 0 {
+            score.add("test-def", test_def_prior(path));
+        }
         if path.ends_with(b".d.ts") {
             score.add("d.ts", PRIOR_DECLARATIONS);
         }
         score
+    }
+}
+
+/// The prior on a file that defines the name, by its path: tests, test
+/// helpers, examples and fixtures define after the source does (#24).
+pub fn test_def_prior(path: &[u8]) -> i64 {
+    if !is_vendored(path) && (is_test(path) || is_test_helper(path)) {
+        PRIOR_TEST_DEF
+    } else {
+        0
     }
 }
 
@@ -363,6 +416,47 @@ pub fn is_test(path: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// Code that serves tests without being a test by [`is_test`]'s reading:
+/// under a directory named for them (`testutil`, `teststorage`,
+/// `integration_tests`, `e2e-test`, `mocks`, `fakes`), or named like one
+/// (`FooTest.java`, `FooTests.cs`, `conftest.py`, `testutil.go`,
+/// `test-utils.ts`).
+pub fn is_test_helper(path: &[u8]) -> bool {
+    let lower = |part: &[u8]| part.to_ascii_lowercase();
+    let mut parts: Vec<&[u8]> = components(path).collect();
+    let name = parts.pop().unwrap_or_default();
+    let helper_dir = |part: &[u8]| {
+        let part = lower(part);
+        part.starts_with(b"test")
+            || [&b"_test"[..], b"_tests", b"-test", b"-tests"]
+                .iter()
+                .any(|suffix| part.ends_with(suffix))
+            || [&b"mock"[..], b"mocks", b"fakes", b"stubs"].contains(&&part[..])
+    };
+    if parts.iter().any(|part| helper_dir(part)) {
+        return true;
+    }
+    let stem = match name.iter().position(|&b| b == b'.') {
+        Some(dot) => &name[..dot],
+        None => name,
+    };
+    let lower_stem = lower(stem);
+    stem.ends_with(b"Test")
+        || stem.ends_with(b"Tests")
+        || [
+            &b"conftest"[..],
+            b"testutil",
+            b"testutils",
+            b"testing",
+            b"test_utils",
+            b"test-utils",
+            b"test_helpers",
+            b"test-helpers",
+            b"testhelpers",
+        ]
+        .contains(&&lower_stem[..])
 }
 
 /// Vendored, generated and minified files.
@@ -531,6 +625,25 @@ mod tests {
         assert!(is_test(b"src/__tests__/a.tsx"));
         assert!(is_test(b"Lib/test/test_os.py"));
         assert!(!is_test(b"src/contest.py"));
+        for helper in [
+            "util/teststorage/appender.go",
+            "internal/testutil/db.go",
+            "crates/integration_tests/lib.rs",
+            "src/test/java/org/jsoup/nodes/ElementTest.java",
+            "pkg/mocks/store.go",
+            "conftest.py",
+            "src/test-utils.ts",
+        ] {
+            assert!(is_test_helper(helper.as_bytes()), "{helper}");
+        }
+        for source in [
+            "src/contest.py",
+            "storage/interface.go",
+            "src/Latest.java",
+            "lib/attestation/x.rs",
+        ] {
+            assert!(!is_test_helper(source.as_bytes()), "{source}");
+        }
         assert!(is_vendored(b"static/app.min.js"));
         assert!(is_vendored(b"third_party/x.c"));
         assert!(!is_vendored(b"src/general.rs"));
