@@ -255,7 +255,7 @@ fn a_bad_or_missing_mode_is_an_error_naming_the_modes() {
         let answer = expect_error(&call(&env, request), Some("mode"), "mode");
         assert_eq!(
             answer["error"]["allowed"],
-            json!(["files", "content", "search", "smart"])
+            json!(["files", "content", "search", "smart", "read"])
         );
     }
 }
@@ -433,4 +433,93 @@ fn smart_mode_validates_like_the_other_modes() {
         None,
         "--max-results must be at least 1",
     );
+}
+
+/// The elapsed milliseconds of a page's header, which vary by run.
+fn masked(text: &str) -> String {
+    let ms = regex::Regex::new(r" \d+ms\b").unwrap();
+    ms.replace_all(text, " Nms").into_owned()
+}
+
+#[test]
+fn with_text_each_mode_answers_what_its_command_prints() {
+    let env = tree();
+    let cases = [
+        (
+            json!({"mode": "search", "query": "config"}),
+            vec!["search", "config"],
+        ),
+        (
+            json!({"mode": "search", "query": "load", "budget_tokens": 60}),
+            vec!["search", "--budget-tokens", "60", "load"],
+        ),
+        (
+            json!({"mode": "smart", "query": "load the config"}),
+            vec!["smart", "load the config"],
+        ),
+        (
+            json!({"mode": "content", "pattern": "config", "output_mode": "content"}),
+            vec!["grep", "--output-mode", "content", "config"],
+        ),
+        (
+            json!({"mode": "files", "pattern": "*.rs", "limit": 1}),
+            vec!["files", "*.rs", "--limit", "1"],
+        ),
+    ];
+    for (mut request, argv) in cases {
+        request["text"] = true.into();
+        let answer = call(&env, request.clone());
+        let text = answer.json()["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no text: {}", answer.describe()))
+            .to_string();
+        let printed = env.run(&argv);
+        assert_eq!(
+            masked(&text),
+            masked(&printed.stdout()),
+            "{request}\n{}",
+            answer.describe()
+        );
+        assert_eq!(answer.json()["exit"], printed.code(), "{request}");
+    }
+    // Without `text`, no text.
+    let plain = call(&env, json!({"mode": "files", "pattern": "*.rs"}));
+    assert!(plain.json().get("text").is_none(), "{}", plain.describe());
+}
+
+#[test]
+fn read_mode_answers_the_lines_scout_read_prints() {
+    let env = tree();
+    let answer = call(
+        &env,
+        json!({"mode": "read", "path": "src/load.rs", "symbol": "load"}),
+    );
+    answer.expect_code(0);
+    let printed = env.run(&["read", "src/load.rs", "--symbol", "load"]);
+    expect_answer(
+        &answer,
+        json!({"mode": "read", "path": "src/load.rs", "text": printed.stdout(), "exit": 0}),
+    );
+    assert!(printed
+        .stdout()
+        .starts_with("src/load.rs  function load (1-3)\n1: pub fn load()"));
+    let range = call(
+        &env,
+        json!({"mode": "read", "path": "src/main.rs", "range": "2:3"}),
+    );
+    assert_eq!(
+        range.json()["text"],
+        env.run(&["read", "src/main.rs", "--range", "2:3"]).stdout()
+    );
+    let missing = call(&env, json!({"mode": "read", "path": "src/nope.rs"}));
+    missing.expect_code(2);
+    assert!(
+        missing.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("src/nope.rs"),
+        "{}",
+        missing.describe()
+    );
+    expect_error(&call(&env, json!({"mode": "read"})), Some("path"), "path");
 }

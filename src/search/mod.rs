@@ -429,8 +429,10 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
     (flags.repro(), file_command)
 }
 
-/// Writes the page: the JSON document; nothing when nothing matched (the
-/// exit status says so); rg's own lines when there are some (`rg`) and
+/// Writes the page: the JSON document (followed, with
+/// [`SearchSettings::text_beside_json`], by the text the command would
+/// print, chosen as below); nothing when nothing matched (the exit status
+/// says so); rg's own lines when there are some (`rg`) and
 /// they are smaller than the page (I2), after dropping those of files that
 /// changed (#15); else the text page. Warns, once, of the files that
 /// changed among those whose lines it prints. The attached code follows either of the
@@ -455,9 +457,18 @@ fn emit(
     let painter = render::style::Painter::new(settings.color, || {
         rg.as_ref().and_then(|(flags, _)| Matcher::new(flags))
     });
+    if settings.json {
+        let document = render::json::document(report, page.tokens);
+        render::json::write_document(out, &document)?;
+        if !settings.text_beside_json {
+            warn_changed(&changed, err)?;
+            return Ok(remember::shown_on_page(settings, report));
+        }
+        // The text the command would print follows (#25); it is what the
+        // agent reads, and what is remembered.
+    }
     let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
-        !(settings.json
-            || report.ranked.is_empty()
+        !(report.ranked.is_empty()
             || settings.files_only
             || settings.explain
             || page_fits(page.text.len(), report.elapsed_ms, plain.bytes))
@@ -503,8 +514,7 @@ struct Outputs<'f> {
     since: SystemTime,
 }
 
-/// The page as `--json` or text (nothing when nothing matched), then the
-/// attached code.
+/// The text page (nothing when nothing matched), then the attached code.
 fn emit_page(
     settings: &SearchSettings,
     report: &Report<'_>,
@@ -513,11 +523,6 @@ fn emit_page(
     painter: &render::style::Painter,
     out: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
-    if settings.json {
-        let document = render::json::document(report, page.tokens);
-        render::json::write_document(out, &document)?;
-        return Ok(remember::shown_on_page(settings, report));
-    }
     if report.ranked.is_empty() {
         // Nothing attributed still says what the graph made of the calls
         // it saw (another definition's, or cannot tell).

@@ -61,6 +61,10 @@ pub struct SearchSettings {
     pub again: bool,
     /// Whether this search adds what it shows to the memory.
     pub remember: bool,
+    /// With `json`: the text the command would print follows the JSON
+    /// document's line (set by the request layer for a request that asks
+    /// for `text`, #25); what the text shows is what is remembered.
+    pub text_beside_json: bool,
     /// `--forget`: clear the memory first.
     pub forget: bool,
     /// The working directory: session memory keys files by absolute path.
@@ -371,6 +375,7 @@ impl SearchSettings {
                 && !args.output.files_only
                 && (!args.output.json || args.session.remember),
             forget: args.session.forget,
+            text_beside_json: false,
             cwd: std::env::current_dir().unwrap_or_default(),
             rg_config,
             plain_records: !rg_config && !crate::rg::json_forced(),

@@ -69,6 +69,9 @@ pub struct SmartSettings {
     /// Page budget in bytes; `None` means no limit.
     pub budget_bytes: Option<usize>,
     pub json: bool,
+    /// With `json`: the text page follows the JSON document's line (for
+    /// the request layer, #25).
+    pub text_beside_json: bool,
     pub cache_dir: Option<PathBuf>,
     /// `--agent`: hand the question to the agent of `SCOUT_SMART_AGENT`.
     pub agent: bool,
@@ -106,6 +109,7 @@ impl SmartSettings {
                 t => Some(t as usize * crate::search::page::BYTES_PER_TOKEN),
             },
             json: args.json,
+            text_beside_json: false,
             cache_dir: crate::dirs::cache_dir(),
             agent: args.agent,
             agent_command: std::env::var(agent::AGENT_ENV).ok(),
@@ -372,6 +376,9 @@ pub fn run(
     let page = page::Page::new(&settings.question, &answer, settings.budget_bytes, started);
     if settings.json {
         crate::render::smart::write_json(out, &page)?;
+        if settings.text_beside_json {
+            crate::render::smart::write_text(out, &page)?;
+        }
     } else {
         crate::render::smart::write_text(out, &page)?;
     }

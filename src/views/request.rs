@@ -1,0 +1,1228 @@
+//! The request layer: one JSON request in, one JSON object out, for
+//! harnesses that would rather not build command lines. `scout call`
+//! (`crate::commands::call`) and `scout mcp` (`crate::mcp`) are two
+//! transports over [`answer`].
+//!
+//! A request's `mode` picks the view; every other field is that view's flag.
+//! A field set to `null` is the same as leaving it out. Unknown fields, a
+//! missing or unknown mode and values of the wrong type are errors that
+//! name the field and what it accepts.
+//!
+//! | mode | fields (* required) | same as |
+//! |---|---|---|
+//! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
+//! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
+//! | `search` | `query`* (unless `callers_of` or `impact`), `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
+//! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
+//! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
+//!
+//! Every mode but `read` also takes `text` (a boolean): the answer then
+//! carries, as `text`, what the command prints (the page, rg's lines, the
+//! listing), and a search remembers what that text shows, as in a shell.
+//! `search` also takes `structural` and `lang` (`--structural --lang`) and
+//! `again`. A `read` answer is its text: `{"mode":"read","path":...,
+//! "text":...,"exit":0}`.
+//!
+//! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
+//! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
+//! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
+//! `budget_tokens`, `page`, `depth` and `max_results` are integers, 0 or more; `-n`, `-i` and
+//! `multiline` are booleans; `timeout` is a number of seconds (0 = no
+//! limit). Relative paths resolve against `cwd`, else the process's working
+//! directory. Defaults are the command line's.
+//!
+//! Answers (one line of JSON; `exit` is also the process's exit status):
+//!
+//! ```json
+//! {"mode":"files","files":["src/new.rs","src/old.rs"],"shown":2,"total":2,
+//!  "truncated":false,"timed_out":false,"warnings":[],"exit":0}
+//! {"mode":"content","output_mode":"content","lines":["src/a.rs:3:fn main() {"],
+//!  "shown":1,"total":1,"offset":0,"next_offset":null,"truncated":false,
+//!  "capped":false,"timed_out":false,"warnings":[],"exit":0}
+//! {"mode":"content","output_mode":"count","counts":[{"path":"src/a.rs","count":2}],
+//!  "matching_lines":2,"shown":1,"total":1,"offset":0,"next_offset":null, ...}
+//! {"mode":"search","result":{...scout search --json...},"truncated":true,
+//!  "warnings":[],"exit":0}
+//! {"mode":"smart","hits":[{"path":"src/evict.c","line":520,"why":"name performEvictions ← ..."}],
+//!  "result":{...scout smart --json...},"truncated":false,"warnings":[],"exit":0}
+//! {"error":{"message":"unknown mode \"grep\"","field":"mode",
+//!  "allowed":["files","content","search","smart"]},"exit":2}
+//! ```
+//!
+//! - `files` holds paths (output_mode `files_with_matches` and mode
+//!   `files`), `lines` rg's output lines (`content`), `counts` per-file
+//!   matching-line counts (`count`); paths are relative to `cwd` when
+//!   inside it. Text that is not UTF-8 is replaced lossily.
+//! - `total` counts the results in all (lines, files, or files with
+//!   counts), `shown` those in this answer; `truncated` is true when any
+//!   result is not in it (an offset, a limit, the 20 MB cap, or a
+//!   timeout). `next_offset` is the `offset` of the next page, or null.
+//! - `timed_out`: the time limit stopped the search; `total` is then what
+//!   was found so far. A timeout with nothing found is an error.
+//! - `result` (mode `search`) is the document of `scout search --json`,
+//!   unchanged; `truncated` is true when it has more pages or left
+//!   matches out.
+//! - `hits` (mode `smart`) is the reference contract's strict list: each
+//!   hit's `path`, `line` and `why`; `result` is the document of `scout
+//!   smart --json`, unchanged (enclosing definitions, signals, the
+//!   candidate set); `truncated` is true when the budget cut hits.
+//! - `exit`: 0 results, 1 no match, 2 error, 3 partial (timed out, or
+//!   some files could not be read: see `warnings`).
+//!
+//! A request's `cwd` becomes the serving process's working directory;
+//! nothing is written anywhere but the answer.
+
+use std::ffi::OsString;
+
+use anyhow::Result;
+use clap::Parser;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::cli::{
+    Cli, ColorArgs, ColorChoice, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode,
+};
+use crate::exit::ExitStatus;
+use crate::search::settings::SearchSettings;
+use crate::views::files::{self, FilesSettings};
+use crate::views::grep::{self, GrepSettings, Items};
+use crate::views::{self, EnvLookup};
+
+/// The modes a request may name.
+pub const MODES: [&str; 5] = ["files", "content", "search", "smart", "read"];
+
+/// What a field's value must be.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    Text,
+    Count,
+    Flag,
+    Seconds,
+    OneOf(&'static [&'static str]),
+}
+
+impl Shape {
+    fn describe(self) -> String {
+        match self {
+            Shape::Text => "a string".into(),
+            Shape::Count => "an integer, 0 or more".into(),
+            Shape::Flag => "true or false".into(),
+            Shape::Seconds => "a number of seconds, 0 or more".into(),
+            Shape::OneOf(values) => format!("one of {}", values.join(", ")),
+        }
+    }
+
+    fn accepts(self, value: &Value) -> bool {
+        match self {
+            Shape::Text => value.is_string(),
+            Shape::Count => value.is_u64(),
+            Shape::Flag => value.is_boolean(),
+            Shape::Seconds => value.as_f64().is_some_and(|s| s >= 0.0),
+            Shape::OneOf(values) => value.as_str().is_some_and(|v| values.contains(&v)),
+        }
+    }
+}
+
+/// One request field: its name, shape, and whether it is required.
+type Field = (&'static str, Shape, bool);
+
+const OUTPUT_MODES: &[&str] = &["files_with_matches", "content", "count"];
+const KINDS: &[&str] = &["auto", "literal", "regex", "symbol"];
+
+const FILES_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("pattern", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("limit", Shape::Count, false),
+    ("timeout", Shape::Seconds, false),
+    ("text", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+const CONTENT_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("pattern", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("output_mode", Shape::OneOf(OUTPUT_MODES), false),
+    ("-A", Shape::Count, false),
+    ("-B", Shape::Count, false),
+    ("-C", Shape::Count, false),
+    ("context", Shape::Count, false),
+    ("-n", Shape::Flag, false),
+    ("-i", Shape::Flag, false),
+    ("type", Shape::Text, false),
+    ("glob", Shape::Text, false),
+    ("head_limit", Shape::Count, false),
+    ("offset", Shape::Count, false),
+    ("multiline", Shape::Flag, false),
+    ("timeout", Shape::Seconds, false),
+    ("text", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+const SEARCH_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    // Required unless `callers_of` or `impact` is given (checked apart).
+    ("query", Shape::Text, false),
+    ("path", Shape::Text, false),
+    ("kind", Shape::OneOf(KINDS), false),
+    ("-i", Shape::Flag, false),
+    ("glob", Shape::Text, false),
+    ("type", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("page", Shape::Count, false),
+    ("callers_of", Shape::Text, false),
+    ("impact", Shape::Text, false),
+    ("depth", Shape::Count, false),
+    ("structural", Shape::Flag, false),
+    ("lang", Shape::Text, false),
+    ("again", Shape::Flag, false),
+    ("text", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+const SMART_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("query", Shape::Text, true),
+    ("path", Shape::Text, false),
+    ("max_results", Shape::Count, false),
+    ("glob", Shape::Text, false),
+    ("type", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("text", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+const READ_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("path", Shape::Text, true),
+    ("symbol", Shape::Text, false),
+    ("range", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("again", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct SmartRequest {
+    mode: String,
+    query: String,
+    path: Option<String>,
+    max_results: Option<usize>,
+    glob: Option<String>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    budget_tokens: Option<u64>,
+    text: Option<bool>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct FilesRequest {
+    mode: String,
+    pattern: String,
+    path: Option<String>,
+    limit: Option<usize>,
+    timeout: Option<f64>,
+    text: Option<bool>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct ReadRequest {
+    mode: String,
+    path: String,
+    symbol: Option<String>,
+    range: Option<String>,
+    budget_tokens: Option<u64>,
+    again: Option<bool>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct ContentRequest {
+    mode: String,
+    pattern: String,
+    path: Option<String>,
+    output_mode: Option<String>,
+    #[serde(rename = "-A")]
+    after: Option<usize>,
+    #[serde(rename = "-B")]
+    before: Option<usize>,
+    #[serde(rename = "-C")]
+    around: Option<usize>,
+    context: Option<usize>,
+    #[serde(rename = "-n")]
+    line_number: Option<bool>,
+    #[serde(rename = "-i")]
+    ignore_case: Option<bool>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    glob: Option<String>,
+    head_limit: Option<usize>,
+    offset: Option<usize>,
+    multiline: Option<bool>,
+    timeout: Option<f64>,
+    text: Option<bool>,
+    cwd: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct SearchRequest {
+    mode: String,
+    query: Option<String>,
+    path: Option<String>,
+    kind: Option<String>,
+    #[serde(rename = "-i")]
+    ignore_case: Option<bool>,
+    glob: Option<String>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    budget_tokens: Option<u64>,
+    page: Option<usize>,
+    callers_of: Option<String>,
+    impact: Option<String>,
+    depth: Option<u32>,
+    structural: Option<bool>,
+    lang: Option<String>,
+    again: Option<bool>,
+    text: Option<bool>,
+    cwd: Option<String>,
+}
+
+/// A request, checked.
+#[derive(Debug, PartialEq)]
+enum Request {
+    Files(FilesRequest),
+    Content(ContentRequest),
+    Search(SearchRequest),
+    Smart(SmartRequest),
+    Read(ReadRequest),
+}
+
+impl Request {
+    fn cwd(&self) -> Option<&str> {
+        match self {
+            Request::Files(r) => r.cwd.as_deref(),
+            Request::Content(r) => r.cwd.as_deref(),
+            Request::Search(r) => r.cwd.as_deref(),
+            Request::Smart(r) => r.cwd.as_deref(),
+            Request::Read(r) => r.cwd.as_deref(),
+        }
+    }
+}
+
+/// Why a request cannot be served: the answer's `error` object.
+#[derive(Debug, Serialize, PartialEq)]
+struct Problem {
+    message: String,
+    /// The field at fault, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<String>,
+    /// What the field accepts (modes, fields, or values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed: Option<Vec<String>>,
+}
+
+impl Problem {
+    fn new(message: impl Into<String>) -> Problem {
+        Problem {
+            message: message.into(),
+            field: None,
+            allowed: None,
+        }
+    }
+
+    fn about(field: &str, message: impl Into<String>, allowed: &[&str]) -> Problem {
+        Problem {
+            message: message.into(),
+            field: Some(field.to_string()),
+            allowed: (!allowed.is_empty()).then(|| allowed.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+}
+
+/// The fields a request of `mode` may have (none for an unknown mode).
+pub fn fields(mode: &str) -> Vec<&'static str> {
+    let fields = match mode {
+        "files" => FILES_FIELDS,
+        "content" => CONTENT_FIELDS,
+        "search" => SEARCH_FIELDS,
+        "smart" => SMART_FIELDS,
+        "read" => READ_FIELDS,
+        _ => &[],
+    };
+    fields.iter().map(|(name, _, _)| *name).collect()
+}
+
+/// Parses and checks a request.
+fn parse(text: &str) -> Result<Request, Problem> {
+    let value: Value = serde_json::from_str(text.trim())
+        .map_err(|e| Problem::new(format!("the request is not valid JSON: {e}")))?;
+    let Value::Object(mut object) = value else {
+        return Err(Problem::new(
+            "the request must be a JSON object, e.g. {\"mode\": \"files\", \"pattern\": \"**/*.rs\"}",
+        ));
+    };
+    object.retain(|_, v| !v.is_null());
+    let fields = match object.get("mode") {
+        None => {
+            return Err(Problem::about(
+                "mode",
+                "the request has no \"mode\"",
+                &MODES,
+            ))
+        }
+        Some(Value::String(mode)) if mode == "files" => FILES_FIELDS,
+        Some(Value::String(mode)) if mode == "content" => CONTENT_FIELDS,
+        Some(Value::String(mode)) if mode == "search" => SEARCH_FIELDS,
+        Some(Value::String(mode)) if mode == "smart" => SMART_FIELDS,
+        Some(Value::String(mode)) if mode == "read" => READ_FIELDS,
+        Some(other) => {
+            return Err(Problem::about(
+                "mode",
+                format!("unknown mode {other}"),
+                &MODES,
+            ))
+        }
+    };
+    let mode = object["mode"].as_str().unwrap_or_default().to_string();
+    let names: Vec<&str> = fields.iter().map(|(name, _, _)| *name).collect();
+    for (key, value) in &object {
+        let Some((name, shape, _)) = fields.iter().find(|(name, _, _)| name == key) else {
+            return Err(Problem::about(
+                key,
+                format!("unknown field {key:?} for mode {mode:?}"),
+                &names,
+            ));
+        };
+        if !shape.accepts(value) {
+            let allowed = match shape {
+                Shape::OneOf(values) => values,
+                _ => &[][..],
+            };
+            return Err(Problem::about(
+                name,
+                format!("field {name:?} must be {}, not {value}", shape.describe()),
+                allowed,
+            ));
+        }
+    }
+    if let Some((name, shape, _)) = fields
+        .iter()
+        .find(|(name, _, required)| *required && !object.contains_key(*name))
+    {
+        return Err(Problem::about(
+            name,
+            format!("mode {mode:?} needs {name:?} ({})", shape.describe()),
+            &[],
+        ));
+    }
+    let graph = ["callers_of", "impact"]
+        .iter()
+        .filter(|k| object.contains_key(**k))
+        .count();
+    if mode == "search" && graph == 0 && !object.contains_key("query") {
+        return Err(Problem::about(
+            "query",
+            "mode \"search\" needs \"query\" (a string), or \"callers_of\" or \"impact\"",
+            &[],
+        ));
+    }
+    if graph > 1 {
+        return Err(Problem::about(
+            "impact",
+            "\"callers_of\" and \"impact\" cannot both be given",
+            &[],
+        ));
+    }
+    let object = Value::Object(object);
+    Ok(match mode.as_str() {
+        "files" => Request::Files(typed(object)?),
+        "content" => Request::Content(typed(object)?),
+        "smart" => Request::Smart(typed(object)?),
+        "read" => Request::Read(typed(object)?),
+        _ => Request::Search(typed(object)?),
+    })
+}
+
+fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
+    serde_json::from_value(object).map_err(|e| Problem::new(format!("bad request: {e}")))
+}
+
+/// Answers one request (the text of a JSON object): the answer's one line
+/// of JSON (no newline) and the exit status it carries. Every transport
+/// (`scout call`, `scout mcp`) hands its requests here, so they are
+/// validated and answered by the same code. The request's `cwd`, when it
+/// has one, becomes the process's working directory: a transport serving
+/// requests concurrently in one process must not let them carry one.
+pub fn answer(text: &str, env: EnvLookup<'_>) -> (Vec<u8>, ExitStatus) {
+    let request = match parse(text) {
+        Ok(request) => request,
+        Err(problem) => return error_answer(problem),
+    };
+    if let Some(cwd) = request.cwd() {
+        if let Err(e) = std::env::set_current_dir(cwd) {
+            return error_answer(Problem::about(
+                "cwd",
+                format!("cwd {cwd:?} cannot be used: {e}"),
+                &[],
+            ));
+        }
+    }
+    let answer = match request {
+        Request::Files(request) => files_answer(request, env),
+        Request::Content(request) => content_answer(request, env),
+        Request::Search(request) => search_answer(request),
+        Request::Smart(request) => smart_answer(request),
+        Request::Read(request) => read_answer(request),
+    };
+    match answer {
+        Ok(answer) => answer,
+        Err(e) => {
+            let message = e
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            error_answer(Problem::new(message))
+        }
+    }
+}
+
+/// The answer of a request that cannot be served.
+pub fn error_answer_for(message: impl Into<String>) -> (Vec<u8>, ExitStatus) {
+    error_answer(Problem::new(message))
+}
+
+fn error_answer(problem: Problem) -> (Vec<u8>, ExitStatus) {
+    #[derive(Serialize)]
+    struct ErrorAnswer {
+        error: Problem,
+        exit: u8,
+    }
+    let answer = ErrorAnswer {
+        error: problem,
+        exit: ExitStatus::Error.code(),
+    };
+    let bytes = serde_json::to_vec(&answer).unwrap_or_else(|_| b"{\"exit\":2}".to_vec());
+    (bytes, ExitStatus::Error)
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn files_answer(request: FilesRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+    let (pattern, path, limit) = (request.pattern.clone(), request.path.clone(), request.limit);
+    let args = FilesArgs {
+        glob: request.pattern,
+        path: request.path.map(OsString::from),
+        limit: request.limit,
+        respect_ignore: false,
+        no_hidden: false,
+        limits: LimitArgs {
+            timeout: request.timeout,
+        },
+    };
+    let settings = FilesSettings::resolve(args, env)?;
+    let list = files::list(&settings)?;
+    let text = request.text.unwrap_or(false).then(|| {
+        let mut argv: Vec<OsString> = vec!["scout".into(), "files".into(), pattern.into()];
+        argv.extend(path.map(OsString::from));
+        argv.extend(
+            limit
+                .map(|n| ["--limit".into(), n.to_string().into()])
+                .into_iter()
+                .flatten(),
+        );
+        lossy(&crate::commands::files::page(&list, &argv))
+    });
+    #[derive(Serialize)]
+    struct FilesAnswer {
+        mode: &'static str,
+        files: Vec<String>,
+        shown: usize,
+        total: usize,
+        truncated: bool,
+        timed_out: bool,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        exit: u8,
+    }
+    let answer = FilesAnswer {
+        text,
+        mode: "files",
+        shown: list.files.len(),
+        files: list.files.iter().map(|p| lossy(p)).collect(),
+        total: list.total,
+        truncated: list.truncated(),
+        timed_out: list.timed_out.is_some(),
+        warnings: list.warnings.clone(),
+        exit: list.status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, list.status))
+}
+
+fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+    let output_mode = match request.output_mode.as_deref() {
+        Some("content") => OutputMode::Content,
+        Some("count") => OutputMode::Count,
+        _ => OutputMode::FilesWithMatches,
+    };
+    let text_argv = request.text.unwrap_or(false).then(|| grep_argv(&request));
+    let args = GrepArgs {
+        pattern: None,
+        path: request.path.map(OsString::from),
+        regexp: Some(request.pattern),
+        output_mode,
+        after: request.after,
+        before: request.before,
+        around: request.around,
+        context: request.context,
+        line_number: false,
+        no_line_number: request.line_number == Some(false),
+        ignore_case: request.ignore_case.unwrap_or(false),
+        types: request.file_type.into_iter().collect(),
+        globs: request.glob.into_iter().collect(),
+        multiline: request.multiline.unwrap_or(false),
+        head_limit: request.head_limit.unwrap_or(250),
+        offset: request.offset.unwrap_or(0),
+        limits: LimitArgs {
+            timeout: request.timeout,
+        },
+        // A JSON answer is never coloured.
+        color: ColorArgs {
+            color: ColorChoice::Never,
+        },
+    };
+    let settings = GrepSettings::resolve(args, env)?;
+    let result = grep::search(&settings)?;
+    let text =
+        text_argv.map(|argv| lossy(crate::commands::grep::page(&result, &argv, &settings).plain()));
+    #[derive(Serialize)]
+    struct Count {
+        path: String,
+        count: u64,
+    }
+    #[derive(Serialize)]
+    struct ContentAnswer {
+        mode: &'static str,
+        output_mode: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lines: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        files: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        counts: Option<Vec<Count>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        matching_lines: Option<u64>,
+        shown: usize,
+        total: usize,
+        offset: usize,
+        next_offset: Option<usize>,
+        truncated: bool,
+        capped: bool,
+        timed_out: bool,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        exit: u8,
+    }
+    let (mut lines, mut files, mut counts, mut matching_lines) = (None, None, None, None);
+    match &result.items {
+        Items::Lines(items) => lines = Some(items.iter().map(|l| lossy(l)).collect()),
+        Items::Files(items) => files = Some(items.iter().map(|p| lossy(p)).collect()),
+        Items::Counts(items) => {
+            counts = Some(
+                items
+                    .iter()
+                    .map(|(path, count)| Count {
+                        path: lossy(path),
+                        count: *count,
+                    })
+                    .collect(),
+            );
+            matching_lines = Some(result.matching_lines);
+        }
+    }
+    let answer = ContentAnswer {
+        text,
+        mode: "content",
+        output_mode: result.mode.name(),
+        lines,
+        files,
+        counts,
+        matching_lines,
+        shown: result.items.len(),
+        total: result.total,
+        offset: result.offset,
+        next_offset: result.next_offset(),
+        truncated: result.truncated(),
+        capped: result.capped,
+        timed_out: result.timed_out.is_some(),
+        warnings: result.warnings.clone(),
+        exit: result.status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, result.status))
+}
+
+/// The `scout grep` command line of a content request: the base of the
+/// next-page commands its text names.
+fn grep_argv(request: &ContentRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "grep".into()];
+    if let Some(mode) = &request.output_mode {
+        argv.extend(["--output-mode".into(), mode.into()]);
+    }
+    for (flag, value) in [
+        ("-A", request.after),
+        ("-B", request.before),
+        ("-C", request.around.or(request.context)),
+        ("--head-limit", request.head_limit),
+    ] {
+        if let Some(value) = value {
+            argv.extend([flag.into(), value.to_string().into()]);
+        }
+    }
+    if request.ignore_case == Some(true) {
+        argv.push("-i".into());
+    }
+    if request.multiline == Some(true) {
+        argv.push("-U".into());
+    }
+    if let Some(file_type) = &request.file_type {
+        argv.extend(["--type".into(), file_type.into()]);
+    }
+    for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
+        argv.extend(["-g".into(), glob.into()]);
+    }
+    argv.extend(["-e".into(), request.pattern.clone().into()]);
+    argv.extend(request.path.clone().map(OsString::from));
+    argv
+}
+
+/// The `-g`, `--type` and `--budget-tokens` flags search and smart
+/// requests share, appended to `argv`.
+fn push_filters(
+    argv: &mut Vec<OsString>,
+    glob: Option<&str>,
+    file_type: Option<&str>,
+    budget_tokens: Option<u64>,
+) {
+    for glob in glob.iter().flat_map(|g| views::split_globs(g)) {
+        argv.extend(["-g".into(), glob.into()]);
+    }
+    if let Some(file_type) = file_type {
+        argv.extend(["--type".into(), file_type.into()]);
+    }
+    if let Some(budget) = budget_tokens {
+        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
+    }
+}
+
+/// The `scout search` command line of a search request.
+fn search_argv(request: &SearchRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "search".into(), "--json".into()];
+    if let Some(kind) = &request.kind {
+        argv.extend(["--kind".into(), kind.into()]);
+    }
+    if request.ignore_case == Some(true) {
+        argv.push("-i".into());
+    }
+    if request.again == Some(true) {
+        argv.push("--again".into());
+    }
+    if request.structural == Some(true) {
+        argv.push("--structural".into());
+    }
+    if let Some(lang) = &request.lang {
+        argv.extend(["--lang".into(), lang.into()]);
+    }
+    push_filters(
+        &mut argv,
+        request.glob.as_deref(),
+        request.file_type.as_deref(),
+        request.budget_tokens,
+    );
+    if let Some(page) = request.page {
+        argv.extend(["--page".into(), page.to_string().into()]);
+    }
+    if let Some(spec) = &request.callers_of {
+        argv.extend(["--callers-of".into(), spec.into()]);
+    }
+    if let Some(spec) = &request.impact {
+        argv.extend(["--impact".into(), spec.into()]);
+        if let Some(depth) = request.depth {
+            argv.extend(["--depth".into(), depth.to_string().into()]);
+        }
+    }
+    // No query with callers_of / impact: every call of the symbol, which
+    // `-e ''` says on the command line (so that `path` stays a path).
+    let query = request.query.clone().unwrap_or_default();
+    argv.extend(["-e".into(), query.into()]);
+    if let Some(path) = &request.path {
+        argv.extend(["--".into(), path.into()]);
+    }
+    argv
+}
+
+fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    let argv = search_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Search(args)) => args,
+        _ => unreachable!("search_argv starts with `scout search`"),
+    };
+    let mut settings = SearchSettings::resolve(args, &argv)?;
+    let want_text = request.text.unwrap_or(false);
+    if want_text {
+        // What the text shows is what the agent reads: remembered, as a
+        // search in a shell remembers what it prints.
+        settings.text_beside_json = true;
+        settings.remember = !settings.again;
+    }
+    let (mut document, mut messages) = (Vec::new(), Vec::new());
+    let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
+    let (document, text) = split_text(document, want_text)?;
+    let document = document.trim();
+    let result: Value = if document.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(document)?
+    };
+    let count = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let truncated = count("left_out") > 0 || count("pages") > count("page");
+    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    #[derive(Serialize)]
+    struct SearchAnswer {
+        mode: &'static str,
+        /// `scout search --json`'s document, byte for byte.
+        result: Box<RawValue>,
+        truncated: bool,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        exit: u8,
+    }
+    let answer = SearchAnswer {
+        text,
+        mode: "search",
+        result: RawValue::from_string(if document.is_empty() {
+            "null".into()
+        } else {
+            document.to_string()
+        })?,
+        truncated,
+        warnings,
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
+/// The `scout smart` command line of a smart request.
+fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "smart".into(), "--json".into()];
+    if let Some(n) = request.max_results {
+        argv.extend(["--max-results".into(), n.to_string().into()]);
+    }
+    push_filters(
+        &mut argv,
+        request.glob.as_deref(),
+        request.file_type.as_deref(),
+        request.budget_tokens,
+    );
+    argv.extend(["--".into(), request.query.clone().into()]);
+    if let Some(path) = &request.path {
+        argv.push(path.into());
+    }
+    argv
+}
+
+fn smart_answer(request: SmartRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    let argv = smart_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Smart(args)) => args,
+        _ => unreachable!("smart_argv starts with `scout smart`"),
+    };
+    let started = std::time::Instant::now();
+    let mut settings = crate::smart::SmartSettings::resolve(args)?;
+    let want_text = request.text.unwrap_or(false);
+    settings.text_beside_json = want_text;
+    let (mut document, mut messages) = (Vec::new(), Vec::new());
+    let status = crate::smart::run(&settings, started, &mut document, &mut messages)?;
+    let (document, text) = split_text(document, want_text)?;
+    let document = document.trim();
+    let result: Value = serde_json::from_str(document)?;
+    #[derive(Serialize)]
+    struct Hit {
+        path: String,
+        line: u64,
+        why: String,
+    }
+    let hits: Vec<Hit> = result["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| Hit {
+            path: h["path"].as_str().unwrap_or_default().to_string(),
+            line: h["line"].as_u64().unwrap_or_default(),
+            why: h["why"].as_str().unwrap_or_default().to_string(),
+        })
+        .collect();
+    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    #[derive(Serialize)]
+    struct SmartAnswer {
+        mode: &'static str,
+        hits: Vec<Hit>,
+        /// `scout smart --json`'s document, byte for byte.
+        result: Box<RawValue>,
+        truncated: bool,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        exit: u8,
+    }
+    let answer = SmartAnswer {
+        text,
+        mode: "smart",
+        hits,
+        truncated: result["left_out"].as_u64().unwrap_or(0) > 0,
+        result: RawValue::from_string(document.to_string())?,
+        warnings,
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
+/// A view's output with [`SearchSettings::text_beside_json`] (or smart's):
+/// the JSON document's line, and the text after it when `text` was asked.
+fn split_text(output: Vec<u8>, text: bool) -> Result<(String, Option<String>)> {
+    let output = String::from_utf8(output)?;
+    if !text {
+        return Ok((output, None));
+    }
+    // The document is one line: serde_json escapes every newline inside
+    // it, so the first one ends it.
+    Ok(match output.split_once('\n') {
+        Some((document, text)) => (document.to_string(), Some(text.to_string())),
+        None => (output, Some(String::new())),
+    })
+}
+
+/// The `scout read` command line of a read request.
+fn read_argv(request: &ReadRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec![
+        "scout".into(),
+        "read".into(),
+        "--color".into(),
+        "never".into(),
+    ];
+    if let Some(symbol) = &request.symbol {
+        argv.extend(["--symbol".into(), symbol.into()]);
+    }
+    if let Some(range) = &request.range {
+        argv.extend(["--range".into(), range.into()]);
+    }
+    if let Some(budget) = request.budget_tokens {
+        argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
+    }
+    if request.again == Some(true) {
+        argv.push("--again".into());
+    }
+    argv.extend(["--".into(), request.path.clone().into()]);
+    argv
+}
+
+/// A read request: the text `scout read` prints, which is also the answer
+/// (its lines, numbered, with what was left out and how to see it).
+fn read_answer(request: ReadRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    let argv = read_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Read(args)) => args,
+        _ => unreachable!("read_argv starts with `scout read`"),
+    };
+    let settings = crate::views::read::ReadSettings::resolve(args, &crate::dirs::process_env)?;
+    let mut text = Vec::new();
+    let status = crate::commands::read::run(&settings, &mut text)?;
+    #[derive(Serialize)]
+    struct ReadAnswer {
+        mode: &'static str,
+        path: String,
+        text: String,
+        exit: u8,
+    }
+    let answer = ReadAnswer {
+        mode: "read",
+        path: request.path,
+        text: lossy(&text),
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Map;
+
+    fn problem(text: &str) -> Problem {
+        match parse(text) {
+            Ok(request) => panic!("{text} parsed: {request:?}"),
+            Err(problem) => problem,
+        }
+    }
+
+    #[test]
+    fn requests_that_parse() {
+        let request = parse(r#"{"mode": "files", "pattern": "**/*.rs", "path": null}"#).unwrap();
+        assert_eq!(
+            request,
+            Request::Files(FilesRequest {
+                mode: "files".into(),
+                pattern: "**/*.rs".into(),
+                path: None,
+                limit: None,
+                timeout: None,
+                text: None,
+                cwd: None,
+            })
+        );
+        let Request::Content(content) = parse(
+            r#"{"mode": "content", "pattern": "-x", "-A": 1, "-C": 2, "context": 3,
+                "-n": false, "-i": true, "glob": "*.{a,b}", "output_mode": "count",
+                "head_limit": 0, "offset": 5, "multiline": true, "timeout": 0.5}"#,
+        )
+        .unwrap() else {
+            panic!("not content");
+        };
+        assert_eq!(content.after, Some(1));
+        assert_eq!(content.around, Some(2));
+        assert_eq!(content.line_number, Some(false));
+        assert_eq!(content.output_mode.as_deref(), Some("count"));
+        assert_eq!(content.timeout, Some(0.5));
+        assert!(matches!(
+            parse(r#"{"mode": "search", "query": "x", "kind": "symbol", "page": 2}"#),
+            Ok(Request::Search(_))
+        ));
+    }
+
+    #[test]
+    fn every_listed_field_is_a_request_field() {
+        for mode in MODES {
+            let fields = match mode {
+                "files" => FILES_FIELDS,
+                "content" => CONTENT_FIELDS,
+                "smart" => SMART_FIELDS,
+                "read" => READ_FIELDS,
+                _ => SEARCH_FIELDS,
+            };
+            let mut object = Map::new();
+            for (name, shape, _) in fields {
+                let value: Value = match shape {
+                    Shape::Text => "x".into(),
+                    Shape::Count => 1.into(),
+                    Shape::Flag => true.into(),
+                    Shape::Seconds => 1.5.into(),
+                    Shape::OneOf(values) => values[0].into(),
+                };
+                object.insert(name.to_string(), value);
+            }
+            object.insert("mode".into(), mode.into());
+            for exclusive in ["callers_of", "impact"] {
+                // The two graph fields exclude each other: each in turn.
+                let mut one = object.clone();
+                if mode == "search" {
+                    one.remove(exclusive);
+                }
+                let text = Value::Object(one).to_string();
+                if let Err(problem) = parse(&text) {
+                    panic!("{text}: {problem:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_or_unknown_mode_names_the_modes() {
+        for text in [
+            r#"{"pattern": "x"}"#,
+            r#"{"mode": "grep", "pattern": "x"}"#,
+            r#"{"mode": 3}"#,
+        ] {
+            let problem = problem(text);
+            assert_eq!(problem.field.as_deref(), Some("mode"), "{text}");
+            assert_eq!(
+                problem.allowed,
+                Some(vec![
+                    "files".into(),
+                    "content".into(),
+                    "search".into(),
+                    "smart".into(),
+                    "read".into()
+                ])
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_wrong_types_name_the_field() {
+        let unknown = problem(r#"{"mode": "files", "pattern": "x", "-A": 1}"#);
+        assert_eq!(unknown.field.as_deref(), Some("-A"));
+        assert!(unknown.allowed.unwrap().contains(&"limit".to_string()));
+
+        let wrong = problem(r#"{"mode": "content", "pattern": "x", "-A": "3"}"#);
+        assert_eq!(wrong.field.as_deref(), Some("-A"));
+        assert!(wrong.message.contains("integer"), "{}", wrong.message);
+
+        let negative = problem(r#"{"mode": "content", "pattern": "x", "offset": -1}"#);
+        assert_eq!(negative.field.as_deref(), Some("offset"));
+
+        let choice = problem(r#"{"mode": "content", "pattern": "x", "output_mode": "lines"}"#);
+        assert_eq!(choice.field.as_deref(), Some("output_mode"));
+        assert_eq!(
+            choice.allowed,
+            Some(vec![
+                "files_with_matches".into(),
+                "content".into(),
+                "count".into()
+            ])
+        );
+
+        let missing = problem(r#"{"mode": "search"}"#);
+        assert_eq!(missing.field.as_deref(), Some("query"));
+
+        assert!(problem("[1]").message.contains("object"));
+        assert!(problem("{").message.contains("not valid JSON"));
+    }
+
+    #[test]
+    fn search_requests_become_search_argv() {
+        let Request::Search(request) = parse(
+            r#"{"mode": "search", "query": "-x", "path": "src", "glob": "*.rs,*.toml",
+                "-i": true, "kind": "literal", "budget_tokens": 0, "page": 2}"#,
+        )
+        .unwrap() else {
+            panic!("not search");
+        };
+        let argv: Vec<String> = search_argv(&request)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect();
+        assert_eq!(
+            argv.join(" "),
+            "scout search --json --kind literal -i -g *.rs -g *.toml --budget-tokens 0 --page 2 -e -x -- src"
+        );
+        Cli::try_parse_from(search_argv(&request)).unwrap();
+    }
+}
+
+/// Property tests of the request parser (#15): any text is a request or a
+/// [`Problem`] naming what is wrong, never a panic. `PROPTEST_CASES` sets
+/// the count (64 by default).
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::Map;
+
+    /// A JSON value of any shape, a few levels deep.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            ".{0,12}".prop_map(Value::from),
+            prop::sample::select(vec![
+                "files", "content", "search", "count", "auto", "*.rs", "."
+            ])
+            .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(".{0,6}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every field name any mode knows, and a few it does not.
+    fn field() -> impl Strategy<Value = String> {
+        let mut names: Vec<&str> = FILES_FIELDS
+            .iter()
+            .chain(CONTENT_FIELDS)
+            .chain(SEARCH_FIELDS)
+            .chain(SMART_FIELDS)
+            .map(|(name, _, _)| *name)
+            .collect();
+        names.extend(["extra", "Mode", ""]);
+        prop::sample::select(names).prop_map(str::to_string)
+    }
+
+    proptest! {
+        #![proptest_config(crate::testing::proptest_config(64))]
+
+        #[test]
+        fn any_text_is_a_request_or_a_problem(text in any::<String>()) {
+            let _ = parse(&text);
+        }
+
+        /// Requests built from real field names and values of any type:
+        /// accepted only when the mode is known and every field has its
+        /// shape; a problem names a field whenever one is at fault.
+        #[test]
+        fn structured_requests_are_checked_field_by_field(
+            mode in prop::sample::select(vec!["files", "content", "search", "smart", "read", "grep"]),
+            fields in prop::collection::btree_map(field(), value(), 0..6),
+        ) {
+            let mut object: Map<String, Value> = fields.into_iter().collect();
+            object.insert("mode".into(), Value::from(mode));
+            let text = Value::Object(object.clone()).to_string();
+            match parse(&text) {
+                Ok(request) => {
+                    prop_assert!(mode != "grep");
+                    let known = match request {
+                        Request::Files(_) => FILES_FIELDS,
+                        Request::Content(_) => CONTENT_FIELDS,
+                        Request::Search(_) => SEARCH_FIELDS,
+                        Request::Smart(_) => SMART_FIELDS,
+                        Request::Read(_) => READ_FIELDS,
+                    };
+                    for (key, value) in &object {
+                        if value.is_null() {
+                            continue;
+                        }
+                        let shape = known.iter().find(|(name, _, _)| name == key).map(|f| f.1);
+                        prop_assert!(shape.is_some_and(|s| s.accepts(value)), "{} = {}", key, value);
+                    }
+                }
+                Err(problem) => prop_assert!(!problem.message.is_empty()),
+            }
+        }
+
+        /// Deep nesting and long strings are refused or read in bounded
+        /// time (serde_json's recursion limit), never a stack overflow.
+        #[test]
+        fn deep_requests_do_not_overflow(depth in 1usize..5000, open in prop::sample::select(vec!["[", "{\"a\":"])) {
+            let text = format!("{{\"mode\":\"files\",\"pattern\":{}1", open.repeat(depth));
+            prop_assert!(parse(&text).is_err());
+        }
+    }
+}
