@@ -233,9 +233,14 @@ pub enum Command {
     /// One definition or a line range of a file, numbered, within a budget.
     #[command(after_help = READ_EXAMPLES)]
     Read(ReadArgs),
-    /// Answer one JSON request (files, content, search or smart) with one JSON object.
+    /// Answer one JSON request (files, content, search, smart or read) with one JSON object.
     #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
+    /// Serve search, smart, grep, files and read as MCP tools over stdio (for harnesses without a shell hook).
+    #[command(
+        after_help = "Examples:\n  scout mcp                     speak MCP on stdin/stdout (a client starts it)\n  scout setup mcp --client cursor   register it with a client\n\nPaths resolve against the client's roots, else the working directory; nothing outside them is readable. Logs go to stderr."
+    )]
+    Mcp,
     /// What this agent session was shown (session memory): show or clear it.
     #[command(
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."

@@ -23,6 +23,7 @@ pub mod graph;
 pub mod hooks;
 pub mod lang;
 pub mod man;
+pub mod mcp;
 pub mod paths;
 pub mod render;
 pub mod rg;
@@ -121,6 +122,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             let settings = views::read::ReadSettings::resolve(args, &dirs::process_env)?;
             commands::read::run(&settings, out)
         }
+        Some(Command::Mcp) => mcp::run(),
         Some(Command::Call(args)) => {
             commands::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
         }

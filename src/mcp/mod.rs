@@ -1,0 +1,320 @@
+//! `scout mcp`: the request layer ([`crate::views::request`]) as a Model
+//! Context Protocol server over stdio, on the official SDK (`rmcp`), for
+//! harnesses that give tools to a model only through MCP (#25).
+//!
+//! Each tool call becomes one request of the request layer, answered by a
+//! `scout call` child process whose working directory is the first root
+//! and whose session is the connection's: the same code answers it as
+//! answers `scout call`, requests run concurrently without sharing a
+//! working directory or a parser, and cancelling a call stops its child
+//! and the rg under it (their process group). The result's `content` is
+//! the text the command prints; `structuredContent` is the answer's JSON
+//! ([`tools`] keeps the list of tools small).
+//!
+//! Paths resolve against the client's roots (`roots/list`) when it
+//! offers them, else the server's working directory; a path outside them
+//! (by `..` or a symlink) is an error naming them ([`roots`]). Nothing is
+//! written to stdout but protocol messages: the children's stdout is
+//! read, their stderr goes to the server's stderr.
+
+pub mod roots;
+pub mod tools;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Map, Value};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::Mutex;
+
+use crate::exit::ExitStatus;
+use roots::Roots;
+
+/// How often a call that asked for progress hears that it is still
+/// running.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Serves MCP on stdin and stdout until the client closes the connection.
+pub fn run() -> Result<ExitStatus> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the MCP server's runtime")?;
+    // The process's stdout is locked by `main` for the other commands'
+    // buffered pages; the protocol is written to a duplicate of its
+    // descriptor instead, with nothing buffered before it.
+    let stdout = rustix::io::dup(std::io::stdout()).context("duplicating stdout")?;
+    let stdout = tokio::fs::File::from_std(std::fs::File::from(stdout));
+    runtime.block_on(async {
+        let server = Server::new()?;
+        let service = server
+            .serve((tokio::io::stdin(), stdout))
+            .await
+            .context("the MCP handshake failed")?;
+        service.waiting().await.context("serving MCP")?;
+        Ok(ExitStatus::Shown)
+    })
+}
+
+/// One connection's server.
+#[derive(Clone)]
+struct Server {
+    /// The scout binary, run as `scout call` for each tool call.
+    exe: PathBuf,
+    /// The session memory of this connection (`SCOUT_SESSION_ID` of the
+    /// children).
+    session: String,
+    /// The working directory the server was started in: the root when the
+    /// client offers none.
+    cwd: PathBuf,
+    /// The client's roots, once asked; `None` until then, or after the
+    /// client said they changed.
+    roots: Arc<Mutex<Option<Roots>>>,
+}
+
+impl Server {
+    fn new() -> Result<Server> {
+        let exe = std::env::current_exe().context("finding the scout binary")?;
+        let cwd = std::env::current_dir().context("reading the working directory")?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        Ok(Server {
+            exe,
+            session: format!("mcp-{}-{nanos:x}", std::process::id()),
+            cwd,
+            roots: Arc::new(Mutex::new(None)),
+        })
+    }
+
+    /// The roots paths resolve against: the client's, asked once, else
+    /// the working directory.
+    #[allow(deprecated)] // roots/list: deprecated by a protocol revision many clients predate
+    async fn roots(&self, peer: &rmcp::Peer<RoleServer>) -> Roots {
+        let mut known = self.roots.lock().await;
+        if let Some(roots) = &*known {
+            return roots.clone();
+        }
+        let offered = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        let mut found = Roots::new(vec![self.cwd.clone()]);
+        if offered {
+            match peer.list_roots().await {
+                Ok(list) => {
+                    let uris: Vec<String> = list.roots.iter().map(|r| r.uri.to_string()).collect();
+                    if let Some(roots) = Roots::from_uris(&uris) {
+                        found = roots;
+                    }
+                }
+                Err(e) => eprintln!(
+                    "scout mcp: roots/list failed ({e}); using {}",
+                    self.cwd.display()
+                ),
+            }
+        }
+        *known = Some(found.clone());
+        found
+    }
+
+    /// Answers one tool call through a `scout call` child, stopped when
+    /// the client cancels the call.
+    async fn call(
+        &self,
+        tool: &tools::ToolSpec,
+        arguments: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let roots = self.roots(&context.peer).await;
+        let mut request = tool.request(&arguments);
+        if let Some(path) = request.get("path").and_then(Value::as_str) {
+            match roots.confine(path) {
+                Ok(path) => {
+                    request["path"] = path.into();
+                }
+                Err(message) => return Ok(error_result(&message, None)),
+            }
+        }
+        let session = match context.meta.get("sessionID").and_then(Value::as_str) {
+            Some(id) => format!("{}-{id}", self.session),
+            None => self.session.clone(),
+        };
+        let mut child = tokio::process::Command::new(&self.exe)
+            .arg("call")
+            .current_dir(roots.first())
+            .env("SCOUT_SESSION_ID", &session)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| McpError::internal_error(format!("running scout call: {e}"), None))?;
+        let group = Group(child.id());
+        if let Some(mut stdin) = child.stdin.take() {
+            let text = request.to_string();
+            stdin
+                .write_all(text.as_bytes())
+                .await
+                .map_err(|e| McpError::internal_error(format!("writing the request: {e}"), None))?;
+        }
+        let output = child.wait_with_output();
+        tokio::pin!(output);
+        let started = Instant::now();
+        let progress = context.meta.get_progress_token();
+        let mut tick = tokio::time::interval(PROGRESS_EVERY);
+        tick.tick().await;
+        let output = loop {
+            tokio::select! {
+                _ = context.ct.cancelled() => {
+                    drop(group);
+                    return Err(McpError::internal_error("cancelled", None));
+                }
+                output = &mut output => break output,
+                _ = tick.tick() => {
+                    if let Some(token) = progress.clone() {
+                        let seconds = started.elapsed().as_secs();
+                        let note = ProgressNotificationParam::new(token, seconds as f64)
+                            .with_message(format!("{} still running: {seconds} s", tool.name));
+                        let _ = context.peer.notify_progress(note).await;
+                    }
+                }
+            }
+        };
+        std::mem::forget(group);
+        let output = output
+            .map_err(|e| McpError::internal_error(format!("waiting for scout call: {e}"), None))?;
+        Ok(result_of(&output.stdout))
+    }
+}
+
+/// A child's process group, stopped when this is dropped (a cancelled
+/// call, or the server going away mid-call): the child and the rg under
+/// it.
+struct Group(Option<u32>);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if let Some(pid) = self
+            .0
+            .and_then(|id| rustix::process::Pid::from_raw(id as i32))
+        {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+/// The tool result of a `scout call` answer: its text as `content`, the
+/// rest as `structuredContent`; an answer with an `error` (bad input, a
+/// broken environment) is a result with `isError`, worded as the command
+/// line words it.
+fn result_of(stdout: &[u8]) -> CallToolResult {
+    let Ok(Value::Object(mut answer)) = serde_json::from_slice::<Value>(stdout) else {
+        return error_result(
+            &format!(
+                "scout call gave no answer: {}",
+                String::from_utf8_lossy(stdout).trim()
+            ),
+            None,
+        );
+    };
+    if let Some(message) = answer
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+    {
+        let message = message.to_string();
+        return error_result(&message, Some(Value::Object(answer)));
+    }
+    let mut text = match answer.remove("text") {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    if text.is_empty() && answer.get("exit").and_then(Value::as_u64) == Some(1) {
+        text = "no match\n".into();
+    }
+    for warning in answer
+        .get("warnings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(Value::Object(answer));
+    result
+}
+
+/// A tool result with `isError`: the message as text, and the answer (or
+/// `{"error": {"message": ...}}`) as structured content.
+fn error_result(message: &str, answer: Option<Value>) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
+    result.structured_content = Some(
+        answer.unwrap_or_else(|| serde_json::json!({ "error": { "message": message }, "exit": 2 })),
+    );
+    result
+}
+
+/// The tools as `tools/list` gives them.
+pub fn tool_list() -> Vec<Tool> {
+    tools::TOOLS
+        .iter()
+        .map(|spec| {
+            Tool::new(spec.name, spec.description, spec.input_schema())
+                .with_raw_output_schema(Arc::new(tools::ToolSpec::output_schema()))
+        })
+        .collect()
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("scout", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(tool_list()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(tool) = tools::tool(&request.name) else {
+            let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool {:?}; the tools are {}",
+                    request.name,
+                    names.join(", ")
+                ),
+                None,
+            ));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        Ok(self.call(tool, arguments, &context).await?.into())
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        *self.roots.lock().await = None;
+    }
+}

@@ -1,0 +1,432 @@
+//! `scout mcp` (#25): the real binary spoken to over JSON-RPC on its
+//! stdin and stdout, as an MCP client speaks to it.
+
+mod util;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use util::Fixture;
+
+/// A client connection to one `scout mcp` process.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line the server wrote, in order.
+    seen: Vec<Value>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Starts `scout mcp` in the fixture's tree and completes the
+    /// handshake; `capabilities` are the client's.
+    fn start(fx: &Fixture, capabilities: Value) -> Client {
+        Client::start_in(fx.command(&["mcp"]), capabilities)
+    }
+
+    fn start_in(mut command: Command, capabilities: Value) -> Client {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("scout mcp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+            next_id: 1,
+        };
+        let init = client.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": capabilities,
+                   "clientInfo": {"name": "scout-tests", "version": "0"}}),
+        );
+        let answer = client.answer(init);
+        assert_eq!(answer["result"]["serverInfo"]["name"], "scout", "{answer}");
+        client.notify("notifications/initialized", json!({}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request; returns its id.
+    fn request(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next line the server writes, within `wait`.
+    fn next(&mut self, wait: Duration) -> Option<Value> {
+        let line = self.lines.recv_timeout(wait).ok()?;
+        let value: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not a JSON-RPC message ({e}): {line:?}"));
+        assert_eq!(value["jsonrpc"], "2.0", "{line}");
+        self.seen.push(value.clone());
+        Some(value)
+    }
+
+    /// The response to request `id` (answering any `roots/list` request
+    /// of the server with `roots` on the way).
+    fn answer(&mut self, id: u64) -> Value {
+        self.answer_with_roots(id, &[])
+    }
+
+    fn answer_with_roots(&mut self, id: u64, roots: &[String]) -> Value {
+        if let Some(done) = self
+            .seen
+            .iter()
+            .find(|m| m["id"] == id && m.get("method").is_none())
+        {
+            return done.clone();
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            let Some(message) = self.next(Duration::from_secs(30)) else {
+                break;
+            };
+            if message["method"] == "roots/list" {
+                let list: Vec<Value> = roots.iter().map(|uri| json!({"uri": uri})).collect();
+                let id = message["id"].clone();
+                self.send(json!({"jsonrpc": "2.0", "id": id, "result": {"roots": list}}));
+                continue;
+            }
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+        panic!("no answer to request {id}; saw {:?}", self.seen);
+    }
+
+    /// Calls a tool and waits for its result.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let id = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        let answer = self.answer(id);
+        answer["result"].clone()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text content of a tool result.
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text content: {result}"))
+        .to_string()
+}
+
+/// A page's header milliseconds, which vary by run.
+fn masked(text: &str) -> String {
+    regex::Regex::new(r" \d+ms\b")
+        .unwrap()
+        .replace_all(text, " Nms")
+        .into_owned()
+}
+
+fn tree(fx: &Fixture) {
+    fx.write(
+        "src/core.py",
+        "class Widget:\n    def spin(self):\n        return Widget()\n",
+    );
+    for i in 0..30 {
+        fx.write(
+            format!("src/m{i:02}.py"),
+            format!(
+                "from core import Widget\nw = Widget()  # use {i} of the widget in this module\n"
+            ),
+        );
+    }
+}
+
+#[test]
+fn tools_list_is_small_and_names_the_five_tools() {
+    let fx = Fixture::new();
+    let mut client = Client::start(&fx, json!({}));
+    let id = client.request("tools/list", json!({}));
+    let answer = client.answer(id);
+    // The whole response, as it sits in the model's context (#25).
+    let bytes = answer.to_string().len();
+    assert!(bytes <= 2_500, "tools/list is {bytes} bytes");
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search", "smart", "grep", "files", "read"]);
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+        assert!(!tool["description"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn the_protocol_version_is_negotiated() {
+    let fx = Fixture::new();
+    // A client that speaks 2025-06-18 gets it (Client::start checks the
+    // handshake); one from the future is offered a version the server
+    // speaks.
+    drop(Client::start(&fx, json!({})));
+    let mut child = fx
+        .command(&["mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2099-01-01", "capabilities": {},
+                          "clientInfo": {"name": "t", "version": "0"}}})
+    )
+    .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let line = String::from_utf8_lossy(&output.stdout);
+    let answer: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let version = answer["result"]["protocolVersion"].as_str().unwrap();
+    assert!(
+        version.starts_with("20") && version != "2099-01-01",
+        "{answer}"
+    );
+}
+
+#[test]
+fn each_tool_answers_the_commands_text_and_its_json() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    let cases = [
+        (
+            "search",
+            json!({"query": "Widget", "again": true}),
+            vec!["search", "--again", "-e", "Widget"],
+        ),
+        (
+            "smart",
+            json!({"query": "spin the widget"}),
+            vec!["smart", "spin the widget"],
+        ),
+        (
+            "grep",
+            json!({"pattern": "class", "output_mode": "content"}),
+            vec!["grep", "--output-mode", "content", "class"],
+        ),
+        (
+            "files",
+            json!({"pattern": "*.py", "limit": 2}),
+            vec!["files", "*.py", "--limit", "2"],
+        ),
+        (
+            "read",
+            json!({"path": "src/core.py", "symbol": "spin"}),
+            vec!["read", "src/core.py", "--symbol", "spin"],
+        ),
+    ];
+    for (tool, arguments, argv) in cases {
+        let result = client.call(tool, arguments.clone());
+        assert_eq!(result["isError"], false, "{tool}: {result}");
+        let printed = fx.run(&argv);
+        assert_eq!(
+            masked(&text(&result)),
+            masked(&printed.stdout()),
+            "{tool} {arguments}"
+        );
+        let structured = &result["structuredContent"];
+        assert_eq!(structured["exit"], printed.code(), "{tool}: {structured}");
+        assert!(
+            structured.get("text").is_none(),
+            "{tool}: the text is the content"
+        );
+    }
+    let search = client.call("search", json!({"query": "Widget", "again": true}));
+    let document = &search["structuredContent"]["result"];
+    assert_eq!(document["hits"], 62);
+    assert_eq!(document["results"][0]["path"], "src/core.py");
+}
+
+#[test]
+fn errors_are_tool_results_worded_as_on_the_command_line() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    let regex = client.call("search", json!({"query": "(Widget"}));
+    assert_eq!(regex["isError"], true, "{regex}");
+    assert!(
+        text(&regex).contains("use -F: scout search -F '(Widget'"),
+        "{regex}"
+    );
+    let missing = client.call("grep", json!({"pattern": "x", "path": "nope"}));
+    assert_eq!(missing["isError"], true, "{missing}");
+    let cli = fx.run(&["grep", "x", "nope"]);
+    assert!(
+        cli.stderr().contains(&text(&missing)),
+        "{missing}\n{}",
+        cli.describe()
+    );
+    let unknown = client.call("search", json!({"query": "x", "colour": "red"}));
+    assert_eq!(unknown["isError"], true);
+    assert!(
+        text(&unknown).contains("unknown field \"colour\""),
+        "{unknown}"
+    );
+    // A tool that does not exist is a protocol error.
+    let id = client.request("tools/call", json!({"name": "nope", "arguments": {}}));
+    let answer = client.answer(id);
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+}
+
+#[test]
+fn paths_outside_the_roots_are_refused_naming_them() {
+    let fx = Fixture::new();
+    tree(&fx);
+    std::fs::create_dir_all(fx.root().join("elsewhere")).unwrap();
+    std::fs::write(fx.root().join("elsewhere/secret.py"), "Widget = 1\n").unwrap();
+    std::os::unix::fs::symlink(fx.root().join("elsewhere"), fx.root().join("src/link")).unwrap();
+    let root = fx.root().join("src");
+    let uri = format!("file://{}", root.display());
+    let mut client = Client::start(&fx, json!({"roots": {"listChanged": true}}));
+    let id = client.request(
+        "tools/call",
+        json!({"name": "search", "arguments": {"query": "Widget"}}),
+    );
+    let inside = client.answer_with_roots(id, std::slice::from_ref(&uri));
+    let page = text(&inside["result"]);
+    // Relative to the root the client gave: src/, not the server's cwd.
+    assert!(page.starts_with("core.py:1:class Widget:\n"), "{page}");
+    assert!(!page.contains("secret"), "{page}");
+    for outside in ["../elsewhere", "link", "/etc"] {
+        let result = client.call("read", json!({"path": outside}));
+        assert_eq!(result["isError"], true, "{outside}: {result}");
+        let message = text(&result);
+        assert!(
+            message.contains("outside the roots") && message.contains(&root.display().to_string()),
+            "{outside}: {message}"
+        );
+    }
+}
+
+#[test]
+fn a_repeated_search_in_one_connection_prints_only_what_is_new() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    let first = text(&client.call("search", json!({"query": "Widget"})));
+    let second = text(&client.call("search", json!({"query": "Widget"})));
+    assert!(second.len() < first.len(), "{first}\n{second}");
+    assert!(second.contains("already shown"), "{second}");
+    let again = text(&client.call("search", json!({"query": "Widget", "again": true})));
+    assert_eq!(masked(&again), masked(&first));
+    // Another connection has a memory of its own.
+    let mut other = Client::start(&fx, json!({}));
+    let fresh = text(&other.call("search", json!({"query": "Widget"})));
+    assert_eq!(masked(&fresh), masked(&first));
+}
+
+/// A fixture whose rg takes 30 seconds to start, leaving a marked
+/// `sleep` process while it waits.
+fn slow_rg(fx: &mut Fixture, marker: &str) {
+    let real = util::rg_dir().join("rg");
+    let script = fx.root().join("slow-rg");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ncase \"$*\" in *--version*) exec {} \"$@\";; esac\nsleep {marker}\nexec {} \"$@\"\n", real.display(), real.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    fx.set_env("SCOUT_RG", script);
+}
+
+/// Whether a process whose command line holds `marker` is running.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .map(|cmd| String::from_utf8_lossy(&cmd).contains(marker))
+            .unwrap_or(false)
+    })
+}
+
+#[test]
+fn a_cancelled_call_stops_its_rg_and_others_are_served_meanwhile() {
+    let mut fx = Fixture::new();
+    tree(&fx);
+    let marker = format!("30.{}", std::process::id());
+    slow_rg(&mut fx, &marker);
+    let mut client = Client::start(&fx, json!({}));
+    let slow = client.request(
+        "tools/call",
+        json!({"name": "search", "arguments": {"query": "Widget"}, "_meta": {"progressToken": "p1"}}),
+    );
+    // While the slow search waits, another call is answered.
+    let read = client.call("read", json!({"path": "src/core.py", "range": "1"}));
+    assert_eq!(
+        text(&read),
+        "src/core.py  (1-1 of 3 lines)\n1: class Widget:\n"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !running(&marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(running(&marker), "the slow rg never started");
+    // It asked for progress: it hears that the search is still running.
+    let mut progress = None;
+    while progress.is_none() && Instant::now() < deadline {
+        if let Some(message) = client.next(Duration::from_secs(3)) {
+            if message["method"] == "notifications/progress" {
+                progress = Some(message);
+            }
+        }
+    }
+    let progress = progress.expect("a progress notification");
+    assert_eq!(progress["params"]["progressToken"], "p1", "{progress}");
+    client.notify(
+        "notifications/cancelled",
+        json!({"requestId": slow, "reason": "test"}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running(&marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !running(&marker),
+        "the cancelled search's rg is still running"
+    );
+    // The server still serves, and never answered the cancelled call.
+    let after = client.call("read", json!({"path": "src/core.py", "range": "1"}));
+    assert_eq!(text(&after), text(&read));
+    assert!(!client
+        .seen
+        .iter()
+        .any(|m| m["id"] == slow && m.get("result").is_some()));
+}
