@@ -694,6 +694,42 @@ pub enum SetupTarget {
     /// Write a section on which scout command answers which question into AGENTS.md or CLAUDE.md.
     #[command(name = "agents-md", after_help = SETUP_AGENTS_MD_EXAMPLES)]
     AgentsMd(AgentsMdArgs),
+    /// Register `scout mcp` with an MCP client (Cursor, Claude Desktop, Codex, VS Code, Claude Code).
+    #[command(after_help = SETUP_MCP_EXAMPLES)]
+    Mcp(McpSetupArgs),
+}
+
+const SETUP_MCP_EXAMPLES: &str = "Examples:
+  scout setup mcp --client cursor            ~/.cursor/mcp.json
+  scout setup mcp --client claude            .mcp.json at the project's root (Claude Code)
+  scout setup mcp --client vscode            .vscode/mcp.json
+  scout setup mcp --client codex             ~/.codex/config.toml
+  scout setup mcp --client claude-desktop    Claude Desktop's claude_desktop_config.json
+  scout setup mcp --client cursor --dry-run  print the file instead of writing it
+
+The entry is named scout: this binary's absolute path and [\"mcp\"]. The rest of the file is kept byte for byte; the old one is backed up beside it.";
+
+#[derive(Debug, Args)]
+pub struct McpSetupArgs {
+    /// The client to register with.
+    #[arg(long, value_enum)]
+    pub client: crate::setup::mcp::Client,
+
+    /// The project's file (the default for vscode and claude).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// The user's file, for every project (the default for cursor, codex and claude-desktop).
+    #[arg(long)]
+    pub user: bool,
+
+    /// Print the resulting file instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Take scout's entry out (and nothing else).
+    #[arg(long)]
+    pub remove: bool,
 }
 
 #[derive(Debug, Args)]

@@ -196,3 +196,73 @@ fn agents_md_gets_the_tool_table_between_markers_idempotently() {
     dry.expect_stdout_has("<!-- scout:end -->");
     assert!(!claude.root().join("OTHER.md").exists());
 }
+
+/// `scout setup mcp` (#25): the client's file in the fixture's project or
+/// HOME, merged, idempotent, backed up, removable; a broken file refused.
+#[test]
+fn setup_mcp_registers_the_server_where_each_client_reads_it() {
+    let fx = project();
+    let exe = env!("CARGO_BIN_EXE_scout");
+    // Claude Code: .mcp.json at the project's root, made from nothing.
+    let run = fx.run(&["setup", "mcp", "--client", "claude"]);
+    run.expect_code(0);
+    run.expect_stdout_has("registered scout mcp");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fx.root().join(".mcp.json")).unwrap())
+            .unwrap();
+    assert_eq!(written["mcpServers"]["scout"]["command"], exe);
+    assert_eq!(
+        written["mcpServers"]["scout"]["args"],
+        serde_json::json!(["mcp"])
+    );
+    fx.run(&["setup", "mcp", "--client", "claude"])
+        .expect_stdout_has("already registered");
+    // Cursor: the user's file, next to what is there, with a backup.
+    let cursor = fx.home.path().join(".cursor/mcp.json");
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    let theirs = "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\"}\n  }\n}\n";
+    std::fs::write(&cursor, theirs).unwrap();
+    let dry = fx.run(&["setup", "mcp", "--client", "cursor", "--dry-run"]);
+    dry.expect_code(0);
+    assert!(dry.stdout().contains("\"scout\""), "{}", dry.describe());
+    assert_eq!(
+        std::fs::read_to_string(&cursor).unwrap(),
+        theirs,
+        "a dry run writes nothing"
+    );
+    fx.run(&["setup", "mcp", "--client", "cursor"])
+        .expect_stdout_has("backup:");
+    let merged = std::fs::read_to_string(&cursor).unwrap();
+    assert!(
+        merged.contains("\"db\": {\"command\": \"db-mcp\"}"),
+        "{merged}"
+    );
+    fx.run(&["setup", "mcp", "--client", "cursor", "--remove"])
+        .expect_code(0);
+    let removed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
+    assert!(removed["mcpServers"].get("scout").is_none());
+    assert_eq!(removed["mcpServers"]["db"]["command"], "db-mcp");
+    // Codex: TOML, comments kept; a broken file is refused where it breaks.
+    let codex = fx.home.path().join(".codex/config.toml");
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    std::fs::write(&codex, "# mine\nmodel = \"o3\"\n").unwrap();
+    fx.run(&["setup", "mcp", "--client", "codex"])
+        .expect_code(0);
+    let toml = std::fs::read_to_string(&codex).unwrap();
+    assert!(
+        toml.starts_with("# mine\nmodel = \"o3\"\n") && toml.contains("[mcp_servers.scout]"),
+        "{toml}"
+    );
+    // Doctor says where it is registered.
+    fx.run(&["doctor"]).expect_stdout_has(
+        "ok    mcp: scout mcp is registered for codex (~/.codex/config.toml), claude (.mcp.json)",
+    );
+    std::fs::write(&codex, "model = \n").unwrap();
+    let broken = fx.run(&["setup", "mcp", "--client", "codex"]);
+    broken.expect_code(2);
+    broken.expect_stderr_has("line 1, column 9");
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), "model = \n");
+    fx.run(&["doctor"])
+        .expect_stdout_has("warn  mcp: ~/.codex/config.toml: not valid TOML at line 1, column 9");
+}

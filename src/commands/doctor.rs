@@ -111,6 +111,7 @@ pub fn checks() -> Vec<Check> {
     checks.push(dir_check("state", crate::dirs::state_dir()));
     checks.push(session_check());
     checks.push(hooks_check());
+    checks.push(mcp_check());
     checks.push(rules_check());
     let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
     checks.push(Check::ok(
@@ -293,6 +294,69 @@ fn session_check() -> Check {
             ),
         ),
     }
+}
+
+/// Where `scout mcp` is registered (#25): each client's files, project
+/// and user, read as `scout setup mcp` writes them; a warning for an
+/// entry whose binary is gone or a file that does not parse.
+fn mcp_check() -> Check {
+    use crate::setup::mcp::{registered, Client};
+    let env = |name: &str| std::env::var_os(name);
+    let home = env("HOME").map(PathBuf::from);
+    let (mut found, mut problems) = (Vec::new(), Vec::new());
+    for client in Client::ALL {
+        for &scope in client.scopes() {
+            let Ok(path) = crate::commands::setup::mcp_config_path(client, Some(scope), &env)
+            else {
+                continue;
+            };
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let shown = shown_path(&path, home.as_deref());
+            match registered(client, &text) {
+                Ok(Some(command)) if Path::new(&command).exists() => {
+                    found.push(format!("{} ({shown})", client.name()));
+                }
+                Ok(Some(command)) => problems.push(format!(
+                    "{} ({shown}) runs {command}, which does not exist",
+                    client.name()
+                )),
+                Ok(None) => {}
+                Err(e) => problems.push(format!("{shown}: {e:#}")),
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Check::warn(
+            "mcp",
+            problems.join("; "),
+            "scout setup mcp --client NAME (again, to point it at this binary), or fix the file",
+        );
+    }
+    if found.is_empty() {
+        return Check::ok(
+            "mcp",
+            "scout mcp is not registered with an MCP client (scout setup mcp --client cursor|claude-desktop|codex|vscode|claude)",
+        );
+    }
+    Check::ok(
+        "mcp",
+        format!("scout mcp is registered for {}", found.join(", ")),
+    )
+}
+
+/// A path as doctor names it: relative to the working directory when
+/// inside it, `~/...` when in the home directory.
+fn shown_path(path: &Path, home: Option<&Path>) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    if let Ok(rest) = path.strip_prefix(&cwd) {
+        return rest.display().to_string();
+    }
+    if let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok()) {
+        return format!("~/{}", rest.display());
+    }
+    path.display().to_string()
 }
 
 /// Whether scout's Claude Code hooks are installed (project or user

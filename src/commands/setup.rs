@@ -1,18 +1,19 @@
-//! `scout setup claude [--project | --user] [--dry-run] [--remove]` and
-//! `scout setup agents-md [--file PATH] [--dry-run] [--remove]`: read the
-//! file, have [`crate::setup`] compute the new one, and write it (the
-//! settings after a backup of the old one) or print it.
+//! `scout setup claude [--project | --user] [--dry-run] [--remove]`,
+//! `scout setup agents-md [--file PATH] [--dry-run] [--remove]` and
+//! `scout setup mcp --client NAME [--project | --user] [--dry-run]
+//! [--remove]`: read the file, have [`crate::setup`] compute the new one,
+//! and write it (the settings after a backup of the old one) or print it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::cli::{AgentsMdArgs, ClaudeSetupArgs, SetupArgs, SetupTarget};
+use crate::cli::{AgentsMdArgs, ClaudeSetupArgs, McpSetupArgs, SetupArgs, SetupTarget};
 use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
-use crate::setup::agents_md;
 use crate::setup::claude::{self, Scope, EVENTS};
+use crate::setup::{agents_md, mcp};
 
 pub fn run(
     args: &SetupArgs,
@@ -23,7 +24,113 @@ pub fn run(
     match &args.target {
         SetupTarget::Claude(args) => run_claude(args, env, out, err),
         SetupTarget::AgentsMd(args) => run_agents_md(args, out, err),
+        SetupTarget::Mcp(args) => run_mcp(args, env, out, err),
     }
+}
+
+/// The project's root: the git work tree's, else the working directory.
+fn project_root() -> Result<PathBuf> {
+    let cwd = std::env::current_dir().context("the current directory is unusable")?;
+    Ok(cwd
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf())
+}
+
+/// Where `client` reads its servers in `scope` (`None`: its default).
+pub fn mcp_config_path(
+    client: mcp::Client,
+    scope: Option<mcp::Scope>,
+    env: OsEnvLookup<'_>,
+) -> Result<PathBuf> {
+    let path = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    mcp::config_path(
+        client,
+        scope.unwrap_or(client.default_scope()),
+        &project_root()?,
+        path("HOME").as_deref(),
+        path("XDG_CONFIG_HOME").as_deref(),
+        path("CODEX_HOME").as_deref(),
+    )
+}
+
+fn run_mcp(
+    args: &McpSetupArgs,
+    env: OsEnvLookup<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let scope = match (args.project, args.user) {
+        (true, _) => Some(mcp::Scope::Project),
+        (_, true) => Some(mcp::Scope::User),
+        _ => None,
+    };
+    let client = args.client;
+    let path = mcp_config_path(client, scope, env)?;
+    let exe = std::env::current_exe().context("cannot tell where this scout binary is")?;
+    let old = read_settings(&path)?;
+    let doc = old.as_deref().unwrap_or("");
+    let new = if args.remove {
+        mcp::remove(client, doc)
+    } else {
+        mcp::install(client, doc, &exe)
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
+    if args.dry_run {
+        out.write_all(new.as_deref().unwrap_or(doc).as_bytes())?;
+        let what = if new.is_some() {
+            "this is what it would write"
+        } else {
+            "nothing would change"
+        };
+        writeln!(
+            err,
+            "scout: dry run, {} not written: {what}",
+            path.display()
+        )?;
+        return Ok(ExitStatus::Shown);
+    }
+    let Some(new) = new else {
+        if args.remove {
+            writeln!(
+                out,
+                "no scout server in {}; nothing changed",
+                path.display()
+            )?;
+        } else {
+            writeln!(
+                out,
+                "scout mcp is already registered in {}; nothing changed",
+                path.display()
+            )?;
+        }
+        return Ok(ExitStatus::Shown);
+    };
+    let backup = match &old {
+        Some(old) => Some(write_backup(&path, old)?),
+        None => None,
+    };
+    write_atomically(&path, &new)?;
+    let backup = backup
+        .map(|b| format!(" (backup: {})", b.display()))
+        .unwrap_or_default();
+    if args.remove {
+        writeln!(
+            out,
+            "removed scout's server from {}{backup}",
+            path.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "registered scout mcp ({} mcp) for {} in {}{backup}; restart the client to load it",
+            exe.display(),
+            client.name(),
+            path.display()
+        )?;
+    }
+    Ok(ExitStatus::Shown)
 }
 
 fn run_agents_md(
