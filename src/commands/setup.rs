@@ -107,14 +107,7 @@ fn run_mcp(
         }
         return Ok(ExitStatus::Shown);
     };
-    let backup = match &old {
-        Some(old) => Some(write_backup(&path, old)?),
-        None => None,
-    };
-    write_atomically(&path, &new)?;
-    let backup = backup
-        .map(|b| format!(" (backup: {})", b.display()))
-        .unwrap_or_default();
+    let backup = replace_with_backup(&path, old.as_deref(), &new)?;
     if args.remove {
         writeln!(
             out,
@@ -254,14 +247,7 @@ fn run_claude(
         }
         return Ok(ExitStatus::Shown);
     };
-    let backup = match &old {
-        Some(old) => Some(write_backup(&path, old)?),
-        None => None,
-    };
-    write_atomically(&path, &new)?;
-    let backup = backup
-        .map(|b| format!(" (backup: {})", b.display()))
-        .unwrap_or_default();
+    let backup = replace_with_backup(&path, old.as_deref(), &new)?;
     if args.remove {
         writeln!(out, "removed scout's hooks from {}{backup}", path.display())?;
         return Ok(ExitStatus::Shown);
@@ -304,6 +290,20 @@ fn read_settings(path: &Path) -> Result<Option<String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("{}: cannot be read", path.display())),
     }
+}
+
+/// Writes `new` over `path` after a backup of `old` (when there was a
+/// file), returning the note that names the backup (` (backup: PATH)`,
+/// or nothing).
+fn replace_with_backup(path: &Path, old: Option<&str>, new: &str) -> Result<String> {
+    let backup = match old {
+        Some(old) => Some(write_backup(path, old)?),
+        None => None,
+    };
+    write_atomically(path, new)?;
+    Ok(backup
+        .map(|b| format!(" (backup: {})", b.display()))
+        .unwrap_or_default())
 }
 
 /// Copies the old settings beside the file, as
