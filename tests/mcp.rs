@@ -430,3 +430,27 @@ fn a_cancelled_call_stops_its_rg_and_others_are_served_meanwhile() {
         .iter()
         .any(|m| m["id"] == slow && m.get("result").is_some()));
 }
+
+#[test]
+fn a_search_takes_several_paths_each_inside_the_roots() {
+    let fx = Fixture::new();
+    tree(&fx);
+    fx.write("docs/a.md", "Widget docs\n");
+    fx.write("other/b.py", "Widget = 2\n");
+    let mut client = Client::start(&fx, json!({}));
+    let result = client.call(
+        "search",
+        json!({"query": "Widget", "path": ["docs", "other"]}),
+    );
+    let page = text(&result);
+    assert!(
+        page.contains("docs/a.md") && page.contains("other/b.py"),
+        "{page}"
+    );
+    assert!(!page.contains("src/"), "{page}");
+    let escape = client.call(
+        "search",
+        json!({"query": "Widget", "path": ["docs", "../x"]}),
+    );
+    assert_eq!(escape["isError"], true, "{escape}");
+}

@@ -138,13 +138,15 @@ impl Server {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         let roots = self.roots(&context.peer).await;
-        let mut request = tool.request(&arguments);
-        if let Some(path) = request.get("path").and_then(Value::as_str) {
-            match roots.confine(path) {
-                Ok(path) => {
-                    request["path"] = path.into();
-                }
-                Err(message) => return Ok(error_result(&message, None)),
+        let request = tool.request(&arguments);
+        let paths: Vec<&str> = match request.get("path") {
+            Some(Value::String(path)) => vec![path],
+            Some(Value::Array(paths)) => paths.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for path in paths {
+            if let Err(message) = roots.confine(path) {
+                return Ok(error_result(&message, None));
             }
         }
         let session = match context.meta.get("sessionID").and_then(Value::as_str) {

@@ -34,16 +34,16 @@ impl Roots {
         &self.paths[0]
     }
 
-    /// `path` (relative to the first root, or absolute) as the request
-    /// names it, when it lies inside a root once `..` and symlinks are
-    /// resolved; else the message saying which roots it must be under.
-    /// A path that does not exist is judged by its lexical form, and left
-    /// for the view to report missing.
-    pub fn confine(&self, path: &str) -> Result<String, String> {
+    /// Whether `path` (relative to the first root, or absolute) lies
+    /// inside a root once `..` and symlinks are resolved; else the message
+    /// saying which roots it must be under. A path that does not exist is
+    /// judged by its lexical form, and left for the view to report
+    /// missing.
+    pub fn confine(&self, path: &str) -> Result<(), String> {
         let joined = self.first().join(path);
         let resolved = std::fs::canonicalize(&joined).unwrap_or_else(|_| lexical(&joined));
         if self.paths.iter().any(|root| resolved.starts_with(root)) {
-            Ok(path.to_string())
+            Ok(())
         } else {
             let roots: Vec<String> = self.paths.iter().map(|p| p.display().to_string()).collect();
             Err(format!(
@@ -110,7 +110,7 @@ mod tests {
         std::os::unix::fs::symlink("/etc", root.join("etc-link")).unwrap();
         let roots = Roots::new(vec![root.clone()]);
         for inside in ["src", "src/a.rs", "./src/../src/a.rs", "missing.rs"] {
-            assert_eq!(roots.confine(inside).as_deref(), Ok(inside), "{inside}");
+            assert_eq!(roots.confine(inside), Ok(()), "{inside}");
         }
         let absolute = root.join("src").display().to_string();
         assert!(roots.confine(&absolute).is_ok());

@@ -27,6 +27,8 @@ pub struct ToolSpec {
 const S: &str = "string";
 const I: &str = "integer";
 const B: &str = "boolean";
+/// One path, or an array of them.
+const PATHS: &str = "string|array";
 
 /// The tools, in the order `tools/list` gives them.
 pub const TOOLS: [ToolSpec; 5] = [
@@ -35,7 +37,7 @@ pub const TOOLS: [ToolSpec; 5] = [
         description: "Where a name or text is defined and used: ranked, definitions first, exact counts, what was left out.",
         params: &[
             ("query", S, ""),
-            ("path", S, ""),
+            ("path", PATHS, ""),
             ("kind", S, "auto|literal|regex|symbol"),
             ("ignore_case", B, ""),
             ("glob", S, ""),
@@ -114,7 +116,11 @@ impl ToolSpec {
             .iter()
             .map(|(name, kind, words)| {
                 let mut param = Map::new();
-                param.insert("type".into(), (*kind).into());
+                let kind: Value = match kind.split_once('|') {
+                    Some((one, other)) => json!([one, other]),
+                    None => (*kind).into(),
+                };
+                param.insert("type".into(), kind);
                 if !words.is_empty() {
                     param.insert("description".into(), (*words).into());
                 }
@@ -172,6 +178,7 @@ mod tests {
             for (name, kind, _) in tool.params {
                 let value: Value = match *kind {
                     "string" => "x".into(),
+                    "string|array" => json!(["x"]),
                     "integer" => 1.into(),
                     _ => true.into(),
                 };

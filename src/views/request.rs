@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
 //! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
-//! | `search` | `query`* (unless `callers_of` or `impact`), `path`, `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
+//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
 //!
@@ -97,6 +97,8 @@ pub const MODES: [&str; 5] = ["files", "content", "search", "smart", "read"];
 #[derive(Debug, Clone, Copy)]
 enum Shape {
     Text,
+    /// A string, or an array of strings (several paths).
+    Texts,
     Count,
     Flag,
     Seconds,
@@ -107,6 +109,7 @@ impl Shape {
     fn describe(self) -> String {
         match self {
             Shape::Text => "a string".into(),
+            Shape::Texts => "a string or an array of strings".into(),
             Shape::Count => "an integer, 0 or more".into(),
             Shape::Flag => "true or false".into(),
             Shape::Seconds => "a number of seconds, 0 or more".into(),
@@ -117,6 +120,12 @@ impl Shape {
     fn accepts(self, value: &Value) -> bool {
         match self {
             Shape::Text => value.is_string(),
+            Shape::Texts => {
+                value.is_string()
+                    || value.as_array().is_some_and(|items| {
+                        !items.is_empty() && items.iter().all(Value::is_string)
+                    })
+            }
             Shape::Count => value.is_u64(),
             Shape::Flag => value.is_boolean(),
             Shape::Seconds => value.as_f64().is_some_and(|s| s >= 0.0),
@@ -166,7 +175,7 @@ const SEARCH_FIELDS: &[Field] = &[
     ("mode", Shape::Text, true),
     // Required unless `callers_of` or `impact` is given (checked apart).
     ("query", Shape::Text, false),
-    ("path", Shape::Text, false),
+    ("path", Shape::Texts, false),
     ("kind", Shape::OneOf(KINDS), false),
     ("-i", Shape::Flag, false),
     ("glob", Shape::Text, false),
@@ -278,7 +287,7 @@ struct ContentRequest {
 struct SearchRequest {
     mode: String,
     query: Option<String>,
-    path: Option<String>,
+    path: Option<Paths>,
     kind: Option<String>,
     #[serde(rename = "-i")]
     ignore_case: Option<bool>,
@@ -295,6 +304,23 @@ struct SearchRequest {
     again: Option<bool>,
     text: Option<bool>,
     cwd: Option<String>,
+}
+
+/// A search's `path`: one, or several.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum Paths {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Paths {
+    fn all(&self) -> Vec<&str> {
+        match self {
+            Paths::One(path) => vec![path],
+            Paths::Many(paths) => paths.iter().map(String::as_str).collect(),
+        }
+    }
 }
 
 /// A request, checked.
@@ -768,8 +794,9 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     // `-e ''` says on the command line (so that `path` stays a path).
     let query = request.query.clone().unwrap_or_default();
     argv.extend(["-e".into(), query.into()]);
-    if let Some(path) = &request.path {
-        argv.extend(["--".into(), path.into()]);
+    if let Some(paths) = &request.path {
+        argv.push("--".into());
+        argv.extend(paths.all().into_iter().map(OsString::from));
     }
     argv
 }
@@ -978,7 +1005,7 @@ fn read_answer(request: ReadRequest) -> Result<(Vec<u8>, ExitStatus)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Map;
+    use serde_json::{json, Map};
 
     fn problem(text: &str) -> Problem {
         match parse(text) {
@@ -1035,6 +1062,7 @@ mod tests {
             for (name, shape, _) in fields {
                 let value: Value = match shape {
                     Shape::Text => "x".into(),
+                    Shape::Texts => json!(["x", "y"]),
                     Shape::Count => 1.into(),
                     Shape::Flag => true.into(),
                     Shape::Seconds => 1.5.into(),
