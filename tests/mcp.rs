@@ -454,3 +454,36 @@ fn a_search_takes_several_paths_each_inside_the_roots() {
     );
     assert_eq!(escape["isError"], true, "{escape}");
 }
+
+#[test]
+fn concurrent_calls_on_one_connection_leave_one_valid_memory() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    // Five pages of one search at once, each of other files.
+    let page = |n: u64| json!({"query": "Widget", "budget_tokens": 150, "page": n});
+    let ids: Vec<u64> = (1..=5)
+        .map(|n| {
+            client.request(
+                "tools/call",
+                json!({"name": "search", "arguments": page(n)}),
+            )
+        })
+        .collect();
+    for id in ids {
+        let answer = client.answer(id);
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        assert!(text(&answer["result"]).starts_with("query: "), "{answer}");
+    }
+    // Each remembered what it showed: every page again collapses all of
+    // it, with no warning of a memory that could not be read.
+    for n in 1..=5 {
+        let again = client.call("search", page(n));
+        let shown = text(&again);
+        assert!(
+            shown.contains("already shown") && !shown.contains("warning"),
+            "{shown}"
+        );
+        assert_eq!(again["structuredContent"]["result"]["shown"], 0, "{again}");
+    }
+}
