@@ -90,9 +90,13 @@ Request fields (unknown fields are an error):
   content     pattern (regex, required), path, output_mode (files_with_matches,
               content, count), -A, -B, -C, context, -n, -i, type, glob,
               head_limit, offset, multiline, timeout
-  search      query (required), path, kind, -i, glob, type, budget_tokens, page
+  search      query (required unless callers_of or impact), path (a string or an
+              array), kind, -i, glob, type, budget_tokens, page, callers_of,
+              impact, depth, structural, lang, again
   smart       query (a question in words, required), path, max_results, glob,
               type, budget_tokens
+  read        path (required), symbol or range (A:B), budget_tokens, again
+  every mode but read: text (true: the answer also holds what the command prints)
 The answer is one JSON object with `truncated` and counts, or `error`.";
 
 const READ_EXAMPLES: &str = "\
