@@ -78,18 +78,14 @@ fn run_mcp(
     }
     .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
     if args.dry_run {
-        out.write_all(new.as_deref().unwrap_or(doc).as_bytes())?;
-        let what = if new.is_some() {
-            "this is what it would write"
-        } else {
-            "nothing would change"
-        };
-        writeln!(
+        return dry_run(
+            &path,
+            doc,
+            new.as_deref(),
+            "this is what it would write",
+            out,
             err,
-            "scout: dry run, {} not written: {what}",
-            path.display()
-        )?;
-        return Ok(ExitStatus::Shown);
+        );
     }
     let Some(new) = new else {
         if args.remove {
@@ -134,12 +130,7 @@ fn run_agents_md(
     let path = match &args.file {
         Some(file) => file.clone(),
         None => {
-            let cwd = std::env::current_dir().context("the current directory is unusable")?;
-            let root = cwd
-                .ancestors()
-                .find(|d| d.join(".git").exists())
-                .unwrap_or(&cwd)
-                .to_path_buf();
+            let root = project_root()?;
             let (agents, claude) = (root.join("AGENTS.md"), root.join("CLAUDE.md"));
             if !agents.exists() && claude.exists() {
                 claude
@@ -157,18 +148,14 @@ fn run_agents_md(
     }
     .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
     if args.dry_run {
-        out.write_all(new.as_deref().unwrap_or(doc).as_bytes())?;
-        let what = if new.is_some() {
-            "this is what it would write"
-        } else {
-            "nothing would change"
-        };
-        writeln!(
+        return dry_run(
+            &path,
+            doc,
+            new.as_deref(),
+            "this is what it would write",
+            out,
             err,
-            "scout: dry run, {} not written: {what}",
-            path.display()
-        )?;
-        return Ok(ExitStatus::Shown);
+        );
     }
     match new {
         None if args.remove => writeln!(
@@ -221,19 +208,13 @@ fn run_claude(
     .map_err(|e| anyhow::anyhow!("{}: {e:#}; left as it is", path.display()))?;
 
     if args.dry_run {
-        let text = new.as_deref().or(old.as_deref()).unwrap_or("");
-        out.write_all(text.as_bytes())?;
-        let what = match (&new, args.remove) {
-            (None, _) => "nothing would change",
-            (Some(_), false) => "this is what scout setup claude would write",
-            (Some(_), true) => "this is what scout setup claude --remove would write",
+        let what = if args.remove {
+            "this is what scout setup claude --remove would write"
+        } else {
+            "this is what scout setup claude would write"
         };
-        writeln!(
-            err,
-            "scout: dry run, {} not written: {what}",
-            path.display()
-        )?;
-        return Ok(ExitStatus::Shown);
+        let doc = old.as_deref().unwrap_or("");
+        return dry_run(&path, doc, new.as_deref(), what, out, err);
     }
     let Some(new) = new else {
         if args.remove {
@@ -276,6 +257,31 @@ fn run_claude(
     writeln!(
         out,
         "failures are logged, never shown: scout doctor checks the hooks. Restart Claude Code to load them."
+    )?;
+    Ok(ExitStatus::Shown)
+}
+
+/// A dry run: prints the file as it would be (`new`, or `doc` when
+/// nothing would change) and says on `err` that `path` was not written,
+/// with `would_write` when something would change.
+fn dry_run(
+    path: &Path,
+    doc: &str,
+    new: Option<&str>,
+    would_write: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    out.write_all(new.unwrap_or(doc).as_bytes())?;
+    let what = if new.is_some() {
+        would_write
+    } else {
+        "nothing would change"
+    };
+    writeln!(
+        err,
+        "scout: dry run, {} not written: {what}",
+        path.display()
     )?;
     Ok(ExitStatus::Shown)
 }

@@ -164,7 +164,7 @@ impl Server {
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| McpError::internal_error(format!("running scout call: {e}"), None))?;
-        let group = Group(child.id());
+        let mut group = Group(child.id());
         if let Some(mut stdin) = child.stdin.take() {
             let text = request.to_string();
             stdin
@@ -195,7 +195,9 @@ impl Server {
                 }
             }
         };
-        std::mem::forget(group);
+        // The child has exited: its group id may be reused, so it is
+        // not killed.
+        group.0 = None;
         let output = output
             .map_err(|e| McpError::internal_error(format!("waiting for scout call: {e}"), None))?;
         Ok(result_of(&output.stdout))

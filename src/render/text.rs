@@ -333,8 +333,10 @@ fn choose_listings(blocks: &mut [Block<'_>], collapsed: u64) {
         file_block(&mut scratch, block);
         scratch.len()
     };
+    // Bytes saved over the quoted page, and what each block would save
+    // more by listing numbers alone.
     let mut saved = 0;
-    let mut savings = vec![0; blocks.len()];
+    let mut further = vec![0; blocks.len()];
     for (i, block) in blocks.iter_mut().enumerate() {
         if block.seen.is_empty() {
             continue;
@@ -354,15 +356,15 @@ fn choose_listings(blocks: &mut [Block<'_>], collapsed: u64) {
             .unwrap_or((Listing::Numbers, numbers));
         block.listing = listing;
         saved += quoted as i64 - size as i64;
-        savings[i] = numbers as i64 - size as i64;
+        further[i] = size as i64 - numbers as i64;
     }
-    for (block, extra) in blocks.iter_mut().zip(savings).rev() {
+    for (block, more) in blocks.iter_mut().zip(further).rev() {
         if saved > header_grows {
             break;
         }
         if block.listing != Listing::Numbers {
             block.listing = Listing::Numbers;
-            saved -= extra;
+            saved += more;
         }
     }
 }

@@ -147,7 +147,9 @@ fn is_primary(defs: &[Def], def: &Def) -> bool {
 /// of their own that say nothing of it, and count as uses. Such a line says where the name
 /// comes from, not how it is used, so it is quoted after the real uses.
 pub fn is_import(lang: Lang, line: &[u8]) -> bool {
-    let code = line.trim_ascii();
+    // A definition's or import's words come first: a minified line costs
+    // no more than a short one (as in the lexical rules).
+    let code = line[..line.len().min(super::lexical::MAX_SCAN)].trim_ascii();
     let starts = |word: &[u8]| {
         code.starts_with(word)
             && code
@@ -223,7 +225,7 @@ fn find_word(line: &[u8], name: &[u8]) -> Option<usize> {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    crate::bytes::find_short(haystack, needle).is_some()
 }
 
 #[cfg(test)]
