@@ -1,7 +1,9 @@
 //! Where scout keeps its optional, disposable files: the cache directory
 //! (`$XDG_CACHE_HOME/scout`, else `~/.cache/scout`) and the state
-//! directory (`$XDG_STATE_HOME/scout`, else `~/.local/state/scout`); and
-//! where it reads its one configuration file, the hook rules
+//! directory (`$XDG_STATE_HOME/scout`, else `~/.local/state/scout`);
+//! where the optional sentence encoder's weights are
+//! (`$XDG_DATA_HOME/scout/encoder`, else `~/.local/share/scout/encoder`);
+//! and where it reads its one configuration file, the hook rules
 //! (`$XDG_CONFIG_HOME/scout`, else `~/.config/scout`).
 //!
 //! This module only names the directories, from environment values given
@@ -37,6 +39,21 @@ pub fn state_dir() -> Option<PathBuf> {
 pub fn config_dir() -> Option<PathBuf> {
     config_dir_in(&process_env)
 }
+
+/// Where the sentence encoder's files are (`scout smart`'s meaning
+/// search): `$SCOUT_ENCODER_DIR`, else `$XDG_DATA_HOME/scout/encoder`
+/// (`~/.local/share/scout/encoder`), from `env`; `None` when none of
+/// these is set to a non-empty value.
+pub fn encoder_dir_in(env: OsEnvLookup<'_>) -> Option<PathBuf> {
+    env(ENCODER_DIR_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| xdg(env, "XDG_DATA_HOME", ".local/share").map(|d| d.join("encoder")))
+}
+
+/// The variable that names the encoder's directory, overriding the data
+/// directory's.
+pub const ENCODER_DIR_ENV: &str = "SCOUT_ENCODER_DIR";
 
 /// `$XDG_CONFIG_HOME/scout` (`$HOME/.config/scout`), from `env`; `None`
 /// when neither variable is set to a non-empty value.
@@ -101,6 +118,12 @@ mod tests {
             state_dir_in(&env),
             Some(PathBuf::from("/h/.local/state/scout"))
         );
+        assert_eq!(
+            encoder_dir_in(&env),
+            Some(PathBuf::from("/h/.local/share/scout/encoder"))
+        );
+        let env = env_of(&[("HOME", "/h"), ("SCOUT_ENCODER_DIR", "/e")]);
+        assert_eq!(encoder_dir_in(&env), Some(PathBuf::from("/e")));
         let none = env_of(&[("HOME", "")]);
         assert_eq!(cache_dir_in(&none), None);
         assert_eq!(state_dir_in(&none), None);

@@ -18,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod defs;
 pub mod dirs;
+pub mod encoder;
 pub mod exit;
 pub mod graph;
 pub mod hooks;
@@ -110,6 +111,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             let settings = smart::SmartSettings::resolve(args)?;
             smart::run(&settings, started, out, err)
         }
+        Some(Command::Index(args)) => commands::index::run(&args, out, err),
         Some(Command::Grep(args)) => {
             let settings = views::grep::GrepSettings::resolve(args, &views::process_env)?;
             commands::grep::run(&settings, &argv, out, err)
