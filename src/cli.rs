@@ -36,8 +36,17 @@ delete, unlink; ...) at a lower weight. One rg pass over all their forms
 (case-insensitive, inside identifiers) gives the candidate files; the best are
 parsed and their definitions scored (BM25F over name, doc comment, path and
 body, rarer words and the question's first words weighing more; tests, docs,
-translations, data and generated files ranked down unless asked for). No
-index, no model, no network.
+translations, data and generated files ranked down unless asked for).
+
+With the sentence encoder installed (./install.sh fetches it; `scout doctor`
+says whether it is there), the question is also compared by meaning with every
+definition of the tree's code (its name, doc comment and path, embedded once
+per file change and cached); the closest join the candidates and the two
+rankings are fused, lightly. The header says how much of the tree had vectors;
+definitions not embedded yet are embedded for up to --embed-budget-ms, the
+candidate files first, and `scout index` embeds the rest. Without the encoder,
+or with --words-only, the ranking is by words alone and the header says so.
+No network, ever.
 
 With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
 sh -c) as one JSON line; each line it writes back is {\"run\": [\"search\", ...]}
@@ -47,6 +56,21 @@ SCOUT_SMART_AGENT_TIMEOUT seconds (default 300). An answer that does not
 validate, or none in time, is exit 2, saying what was wrong.
 
 Exit status: 0 hits shown, 1 none, 2 bad input, 3 partial (some paths unreadable).";
+
+const INDEX_EXAMPLES: &str = "\
+Examples:
+  scout index                     every definition under the current directory
+  scout index src lib -t py       Python files of src/ and lib/
+
+Embeds the definitions of the tree's code files (the files `scout smart` would
+search, tests and generated files left out) with the sentence encoder and
+caches their vectors per file in $XDG_CACHE_HOME/scout/vectors/, so that
+`scout smart` finds them all at once. Only files changed since their vectors
+were made are embedded again: an interrupted run resumes where it stopped, and
+it is safe beside running searches. A progress line on a terminal; on a pipe,
+one summary line. Needs the encoder (./install.sh --encoder-only).
+
+Exit status: 0 done, 2 no encoder or bad input.";
 
 const GREP_EXAMPLES: &str = "\
 Examples:
@@ -228,6 +252,9 @@ pub enum Command {
     /// Search by meaning: definitions that answer a question in words, each with why.
     #[command(after_help = SMART_EXAMPLES)]
     Smart(SmartArgs),
+    /// Embed every definition of a tree for `scout smart`'s meaning search (a cache, resumable, never required).
+    #[command(after_help = INDEX_EXAMPLES)]
+    Index(IndexArgs),
     /// Faithful rg results: matching files (newest first), lines or counts, paginated.
     #[command(after_help = GREP_EXAMPLES)]
     Grep(GrepArgs),
@@ -370,6 +397,38 @@ pub struct SmartArgs {
     /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns and SCOUT_SMART_AGENT_TIMEOUT seconds, default 300).
     #[arg(long)]
     pub agent: bool,
+
+    /// Rank by words only, even where the sentence encoder is installed (`scout doctor` says whether it is).
+    #[arg(long)]
+    pub words_only: bool,
+
+    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the question's candidate files first; 0 uses only the cached ones (`scout index` embeds them all).
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub embed_budget_ms: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Files or directories to index [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    #[arg(
+        short = 't',
+        long = "type",
+        visible_alias = "lang",
+        value_name = "NAME"
+    )]
+    pub types: Vec<String>,
+
+    /// Index hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
 }
 
 /// When to colour the output, as rg's `--color`.

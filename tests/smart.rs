@@ -42,13 +42,14 @@ fn the_definition_that_answers_comes_first_with_its_why() {
     let run = fx.run(&["smart", "where are expired keys deleted?"]);
     run.expect_code(0);
     let out = run.stdout();
-    let first = out.lines().nth(2).unwrap_or_default();
+    // Three header lines: the counts, the concepts, the meaning search.
+    let first = out.lines().nth(3).unwrap_or_default();
     assert!(
         first.starts_with(" 1. src/expire.c:4  function activeExpireCycle (4-6)"),
         "{}",
         run.describe()
     );
-    let why = out.lines().nth(3).unwrap_or_default();
+    let why = out.lines().nth(4).unwrap_or_default();
     assert!(why.starts_with("    why: "), "{why}");
     assert!(
         why.contains(r#"doc "Delete every key whose time to live has passed, a few at a time." ← "keys", "deleted""#),

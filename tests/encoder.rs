@@ -1,0 +1,254 @@
+//! The sentence encoder with its real weights: its vectors against the
+//! reference's, and `scout index` / `scout smart` over them.
+//!
+//! Ignored by default: they need the weights, which `.ci/run` fetches
+//! with `./install.sh --encoder-only` and names in SCOUT_ENCODER_DIR:
+//!
+//! ```sh
+//! SCOUT_ENCODER_DIR=DIR cargo test --test encoder -- --ignored
+//! ```
+//!
+//! The weight-free behaviour (no encoder, a corrupt one) is tested in
+//! tests/meaning.rs.
+
+mod util;
+
+use std::path::PathBuf;
+
+use scout::encoder::{Encoder, DIM};
+use serde_json::Value;
+use util::Fixture;
+
+fn encoder_dir() -> PathBuf {
+    let dir = std::env::var_os("SCOUT_ENCODER_DIR")
+        .map(PathBuf::from)
+        .expect("SCOUT_ENCODER_DIR names the encoder's directory (./install.sh --encoder-only)");
+    assert!(
+        scout::encoder::installed(&dir),
+        "no encoder in {}",
+        dir.display()
+    );
+    dir
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn vectors_match_the_reference_to_within_a_thousandth_of_cosine() {
+    let encoder = Encoder::load(&encoder_dir()).unwrap();
+    let reference: Value = serde_json::from_str(
+        &std::fs::read_to_string("tests/fixtures/encoder/reference.json").unwrap(),
+    )
+    .unwrap();
+    let sentences = reference["sentences"].as_array().unwrap();
+    assert!(sentences.len() >= 10);
+    let texts: Vec<String> = sentences
+        .iter()
+        .map(|s| s["text"].as_str().unwrap().to_string())
+        .collect();
+    // One batch for all, and each alone: packing texts together must not
+    // change any of them.
+    let together = encoder.embed(&texts).unwrap();
+    for (i, sentence) in sentences.iter().enumerate() {
+        let text = &texts[i];
+        let ids: Vec<u32> = sentence["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(encoder.tokens(text), ids, "token ids of {text:?}");
+        let want: Vec<f32> = sentence["vector"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        assert_eq!(want.len(), DIM);
+        let alone = encoder.embed(std::slice::from_ref(text)).unwrap().remove(0);
+        for got in [together[i], alone] {
+            let cosine: f32 = got.iter().zip(&want).map(|(a, b)| a * b).sum();
+            assert!(cosine > 1.0 - 1e-3, "cosine {cosine} for {text:?}");
+        }
+    }
+}
+
+/// A tree where the answer to a question shares none of its words.
+fn tree() -> Fixture {
+    let mut fx = Fixture::new();
+    fx.set_env("SCOUT_ENCODER_DIR", encoder_dir());
+    fx.write(
+        "net/pause.py",
+        "def next_delay(previous):\n    \"\"\"Double the pause, up to a ceiling.\"\"\"\n    return min(previous * 2, 30)\n",
+    )
+    .write(
+        "io/settings.py",
+        "def read_settings(path):\n    \"\"\"Read the configuration file at path.\"\"\"\n    return open(path).read()\n",
+    )
+    .write(
+        "ui/colors.py",
+        "def blend(a, b):\n    \"\"\"Mix two colours half and half.\"\"\"\n    return (a + b) / 2\n",
+    )
+    .write(
+        "jobs/queue.py",
+        "def attempt(job):\n    \"\"\"Run the job once; wait for it.\"\"\"\n    return job.run()\n",
+    );
+    age(&fx);
+    fx
+}
+
+/// Sets every file's modification time to a fixed one in the past (the
+/// vector cache does not store a file changed in the last moments), but
+/// for files already older: those keep theirs, so that only files written
+/// since look changed.
+fn age(fx: &Fixture) {
+    let recent = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let old = std::time::UNIX_EPOCH
+        + std::time::Duration::from_secs(1_700_000_000 + walk(fx.root()).len() as u64);
+    for path in walk(fx.root()) {
+        if std::fs::metadata(&path).unwrap().modified().unwrap() < recent {
+            continue;
+        }
+        std::fs::File::options()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+}
+
+const QUESTION: &str = "wait longer after each failed attempt";
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
+    let fx = tree();
+    let words = fx.run(&["smart", QUESTION, "--words-only", "--json"]);
+    let hits = words.json()["hits"].as_array().unwrap().clone();
+    assert!(
+        hits.iter().all(|h| h["path"] != "net/pause.py"),
+        "words alone cannot find it: {}",
+        words.stdout()
+    );
+    assert_eq!(words.json()["meaning"]["state"], "off");
+
+    let run = fx.run(&["smart", QUESTION]);
+    run.expect_code(0);
+    let text = run.stdout();
+    assert!(
+        text.contains("meaning: on, 4 definitions of all 4 code files, 4 embedded now"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(". net/pause.py:1  function next_delay"))
+        .unwrap_or_else(|| panic!("net/pause.py is a hit: {text}"));
+    let why = lines[at + 1];
+    assert!(
+        why.starts_with("    why: close in meaning to the question: 0."),
+        "only its meaning scored: {why}"
+    );
+
+    // The vectors are cached: a second run embeds nothing.
+    let again = fx.run(&["smart", QUESTION, "--json"]);
+    let meaning = &again.json()["meaning"];
+    assert_eq!((meaning["covered"].as_u64(), meaning["embedded"].as_u64()), (Some(4), Some(0)));
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn index_embeds_what_changed_and_smart_uses_what_it_has() {
+    let fx = tree();
+    let first = fx.run(&["index"]);
+    first.expect_code(0);
+    assert!(
+        first
+            .stdout()
+            .starts_with("index: 4 code files, 4 definitions with vectors: 4 embedded now in 4 files"),
+        "{}",
+        first.stdout()
+    );
+    fx.write(
+        "ui/colors.py",
+        "def blend(a, b):\n    return (a + b) / 2\n\ndef darken(c):\n    return c / 2\n",
+    );
+    age(&fx);
+    let second = fx.run(&["index"]);
+    assert!(
+        second.stdout().contains("5 definitions with vectors: 2 embedded now in 1 files"),
+        "only the changed file: {}",
+        second.stdout()
+    );
+    // With no budget, smart compares only what is cached, and says so.
+    fx.write("net/extra.py", "def jitter(d):\n    return d\n");
+    age(&fx);
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
+    assert!(
+        run.stdout()
+            .contains("meaning: on, 5 definitions of 4 of 5 code files; the other files' definitions were not compared (scout index embeds them)"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn concurrent_indexes_leave_a_whole_cache() {
+    let fx = tree();
+    for i in 0..30 {
+        fx.write(
+            format!("pkg/m{i}.py"),
+            format!("def handler_{i}(request):\n    \"\"\"Answer request number {i}.\"\"\"\n    return {i}\n"),
+        );
+    }
+    age(&fx);
+    let mut spawned: Vec<_> = (0..3)
+        .map(|_| {
+            fx.command(&["index"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in &mut spawned {
+        assert!(child.wait().unwrap().success());
+    }
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    let meaning = &run.json()["meaning"];
+    assert_eq!(meaning["covered"].as_u64(), Some(34), "{meaning}");
+    assert_eq!(meaning["units"].as_u64(), Some(34), "{meaning}");
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn weights_without_their_vocabulary_are_an_error_naming_the_file() {
+    let mut fx = tree();
+    let partial = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        encoder_dir().join("model.safetensors"),
+        partial.path().join("model.safetensors"),
+    )
+    .unwrap();
+    fx.set_env("SCOUT_ENCODER_DIR", partial.path());
+    let run = fx.run(&["smart", QUESTION]);
+    run.expect_code(2);
+    run.expect_stderr_has(&format!(
+        "cannot read the encoder's vocabulary {}",
+        partial.path().join("vocab.txt").display()
+    ));
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
