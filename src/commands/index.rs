@@ -13,7 +13,7 @@ use crate::defs::cache::DefsCache;
 use crate::encoder::Encoder;
 use crate::exit::ExitStatus;
 use crate::rg::{Rg, SearchFlags};
-use crate::smart::meaning::{embed_missing, tree_files, Embedded};
+use crate::smart::meaning::{embed_missing, tree_files, Embedded, Embedder};
 use crate::smart::vectors::{UnitVector, VectorCache};
 
 /// How often a progress line is written on a pipe.
@@ -57,24 +57,21 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     let embedding = Instant::now();
     let mut last_line = embedding;
     let order: Vec<usize> = (0..files.len()).collect();
-    let done = embed_missing(
-        &encoder,
-        &files,
-        &order,
-        &mut have,
-        &cache,
-        &DefsCache::new(cache_dir),
-        None,
-        |so_far| {
-            let now = Instant::now();
-            if terminal {
-                let _ = write!(err, "\r{}\x1b[K", progress(so_far, to_embed, embedding));
-            } else if now - last_line >= PIPE_EVERY {
-                let _ = writeln!(err, "{}", progress(so_far, to_embed, embedding));
-                last_line = now;
-            }
-        },
-    )?;
+    let defs = DefsCache::new(cache_dir);
+    let embedder = Embedder {
+        encoder: &encoder,
+        vectors: &cache,
+        defs: &defs,
+    };
+    let done = embed_missing(&embedder, &files, &order, &mut have, None, |so_far| {
+        let now = Instant::now();
+        if terminal {
+            let _ = write!(err, "\r{}\x1b[K", progress(so_far, to_embed, embedding));
+        } else if now - last_line >= PIPE_EVERY {
+            let _ = writeln!(err, "{}", progress(so_far, to_embed, embedding));
+            last_line = now;
+        }
+    })?;
     if terminal && done.files > 0 {
         writeln!(err)?;
     }

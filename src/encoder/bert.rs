@@ -103,13 +103,17 @@ impl WordTable {
     fn rows(&self, ids: &[u32], mut each: impl FnMut(&[f32])) -> Result<()> {
         let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
         for &id in ids {
-            if !read.contains_key(&id) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = read.entry(id) {
                 if id as usize >= self.rows {
                     bail!("token id {id} is past the vocabulary's {} rows", self.rows);
                 }
                 let mut row = vec![0.0f32; DIM];
-                read_f32s(&self.file, self.offset + (id as u64) * (DIM as u64) * 4, &mut row)?;
-                read.insert(id, row.into_boxed_slice());
+                read_f32s(
+                    &self.file,
+                    self.offset + (id as u64) * (DIM as u64) * 4,
+                    &mut row,
+                )?;
+                slot.insert(row.into_boxed_slice());
             }
             each(&read[&id]);
         }
@@ -184,7 +188,10 @@ impl Bert {
     /// without a `bert.` prefix). The header is checked against the
     /// file's length, so a file cut short is an error here, not later.
     pub fn load(file: File) -> Result<Bert> {
-        let len = file.metadata().context("cannot read the file's size")?.len();
+        let len = file
+            .metadata()
+            .context("cannot read the file's size")?
+            .len();
         let mut head = [0u8; 8];
         file.read_exact_at(&mut head, 0)
             .context("not a safetensors file: shorter than its header's length")?;
@@ -348,7 +355,10 @@ fn attend(qkv: &[f32], lens: &[usize], context: &mut [f32]) {
             for (t, row) in rows.chunks_exact(3 * DIM).enumerate() {
                 q.extend(row[at..at + HEAD_DIM].iter().map(|v| v * scale));
                 k.extend_from_slice(&row[DIM + at..DIM + at + HEAD_DIM]);
-                for (d, v) in row[2 * DIM + at..2 * DIM + at + HEAD_DIM].iter().enumerate() {
+                for (d, v) in row[2 * DIM + at..2 * DIM + at + HEAD_DIM]
+                    .iter()
+                    .enumerate()
+                {
                     vt[d * len + t] = *v;
                 }
             }

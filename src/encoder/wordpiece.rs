@@ -213,7 +213,10 @@ mod tests {
 
     fn pieces(wp: &WordPiece, text: &str) -> Vec<String> {
         let names: HashMap<u32, &str> = wp.vocab.iter().map(|(k, &v)| (v, k.as_str())).collect();
-        wp.encode(text).iter().map(|id| names[id].to_string()).collect()
+        wp.encode(text)
+            .iter()
+            .map(|id| names[id].to_string())
+            .collect()
     }
 
     #[test]

@@ -32,10 +32,18 @@ use crate::smart::vectors::{Stamp, UnitVector, VectorCache};
 pub const DENSE_HITS: usize = 60;
 /// How long `scout smart` embeds missing vectors, by default.
 pub const EMBED_BUDGET: Duration = Duration::from_secs(2);
-/// Texts embedded between two looks at the clock, about a quarter of a
-/// second's work (a file with more is embedded alone, and may overrun the
-/// budget by its own time).
-const GROUP_TEXTS: usize = 128;
+/// Tokens of a unit's text embedded, at most: its name and path come
+/// first, so only the end of a long doc comment is cut. On the tuning
+/// questions, 64 ranked as well as 256 (file-level MRR@10 0.83 both) and
+/// embedded 1.2-1.5 times as many definitions a second; 40 lost 0.01. A
+/// change here changes the vectors: bump [`TEXT_RULES`].
+///
+/// [`TEXT_RULES`]: super::units::TEXT_RULES
+pub const UNIT_TOKENS: usize = 64;
+/// Texts embedded between two looks at the clock, about 0.4 s of work
+/// (a file with more is embedded alone, and may overrun the budget by its
+/// own time).
+const GROUP_TEXTS: usize = 256;
 
 /// A code file of the tree, as rg listed it.
 #[derive(Debug, Clone)]
@@ -100,22 +108,38 @@ pub struct Embedded {
     pub units: usize,
 }
 
+/// What embeds files: the encoder, and the caches it reads definitions
+/// from and writes vectors to.
+pub struct Embedder<'a> {
+    pub encoder: &'a Encoder,
+    pub vectors: &'a VectorCache,
+    pub defs: &'a DefsCache,
+}
+
 /// Embeds the files of `order` (indices into `files`) whose vectors are
 /// not in `have`, in that order, until `deadline`; stores each file's
-/// vectors in `cache` and in `have`. `progress` is told after each group.
-/// An error only when the encoder's weights cannot be read any more.
+/// vectors in the cache and in `have`. `progress` is told after each
+/// group. An error only when the encoder's weights cannot be read any
+/// more.
 pub fn embed_missing(
-    encoder: &Encoder,
+    embedder: &Embedder<'_>,
     files: &[TreeFile],
     order: &[usize],
     have: &mut [Option<Vec<UnitVector>>],
-    cache: &VectorCache,
-    defs: &DefsCache,
     deadline: Option<Instant>,
     mut progress: impl FnMut(Embedded),
 ) -> Result<Embedded> {
+    let Embedder {
+        encoder,
+        vectors: cache,
+        defs,
+    } = *embedder;
     let mut done = Embedded::default();
-    let missing: Vec<usize> = order.iter().copied().filter(|&i| have[i].is_none()).collect();
+    let missing: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| have[i].is_none())
+        .collect();
     let mut at = 0;
     while at < missing.len() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -148,7 +172,19 @@ pub fn embed_missing(
             .iter()
             .flat_map(|(_, t)| t.iter().map(|(_, text)| text.clone()))
             .collect();
-        let vectors = encoder.embed(&all)?;
+        let ids: Vec<Vec<u32>> = all
+            .iter()
+            .map(|text| {
+                let mut ids = encoder.tokens(text);
+                if ids.len() > UNIT_TOKENS {
+                    let sep = ids[ids.len() - 1];
+                    ids.truncate(UNIT_TOKENS - 1);
+                    ids.push(sep);
+                }
+                ids
+            })
+            .collect();
+        let vectors = encoder.embed_tokens(&ids)?;
         let mut vectors = vectors.into_iter();
         for (i, unit_texts) in group {
             let units: Vec<UnitVector> = unit_texts
@@ -197,7 +233,6 @@ pub struct Dense {
 /// of `flags`: cached vectors first, then the missing ones embedded for
 /// up to `budget`, the files of `first` (paths as rg prints them) before
 /// the rest.
-#[allow(clippy::too_many_arguments)]
 pub fn rank(
     rg: &Rg,
     flags: &SearchFlags,
@@ -209,7 +244,8 @@ pub fn rank(
 ) -> Result<Dense> {
     let files = tree_files(rg, flags)?;
     let cache = VectorCache::new(cache_dir.clone());
-    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.stamp)).collect();
+    let mut have: Vec<Option<Vec<UnitVector>>> =
+        files.iter().map(|f| cache.get(&f.stamp)).collect();
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
     for path in first {
         if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
@@ -223,13 +259,17 @@ pub fn rank(
     let embedded = if budget.is_zero() {
         Embedded::default()
     } else {
-        embed_missing(
+        let defs = DefsCache::new(cache_dir);
+        let embedder = Embedder {
             encoder,
+            vectors: &cache,
+            defs: &defs,
+        };
+        embed_missing(
+            &embedder,
             &files,
             &order,
             &mut have,
-            &cache,
-            &DefsCache::new(cache_dir),
             Some(started + budget),
             |_| {},
         )?

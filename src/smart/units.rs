@@ -386,10 +386,10 @@ pub fn texts(path: &str, source: &str, defs: &[Def]) -> Vec<(u32, String)> {
             text.push_str(if text.ends_with('.') { " " } else { ". " });
             text.push_str(next);
         };
+        sentence(&mut text, &path_words);
         for line in kept {
             sentence(&mut text, line);
         }
-        sentence(&mut text, &path_words);
         text
     };
     let mut defs = defs.iter().filter(|d| d.kind != DefKind::Module).peekable();
@@ -405,7 +405,7 @@ pub fn texts(path: &str, source: &str, defs: &[Def]) -> Vec<(u32, String)> {
 }
 
 /// The version of [`texts`]' rules, kept in the vector cache's entries.
-pub const TEXT_RULES: u32 = 1;
+pub const TEXT_RULES: u32 = 2;
 
 /// `text` split into lower-case words, joined by spaces.
 fn words_of(text: &str) -> String {
@@ -468,7 +468,7 @@ mod tests {
             texts("./src/net/http_client.rs", src, &defs),
             [(
                 5,
-                "retry with backoff. Retries the request. Waits longer each time. src net http client"
+                "retry with backoff. src net http client. Retries the request. Waits longer each time."
                     .to_string()
             )]
         );

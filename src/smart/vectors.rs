@@ -299,7 +299,11 @@ mod tests {
         norm(&mut b);
         let exact: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         let q = UnitVector::quantise(1, &a);
-        assert!((q.similarity(&b) - exact).abs() < 1e-3, "{} vs {exact}", q.similarity(&b));
+        assert!(
+            (q.similarity(&b) - exact).abs() < 1e-3,
+            "{} vs {exact}",
+            q.similarity(&b)
+        );
         assert!((q.similarity(&a) - 1.0).abs() < 1e-3);
     }
 
@@ -310,7 +314,12 @@ mod tests {
         let file = tree.path().join("a.py");
         fs::write(&file, "def f(): pass\n").unwrap();
         let old = SystemTime::now() - Duration::from_secs(60);
-        fs::File::options().append(true).open(&file).unwrap().set_modified(old).unwrap();
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
         let stamp = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
         let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
         assert!(cache.get(&stamp).is_none());
@@ -319,7 +328,12 @@ mod tests {
         assert_eq!(got.iter().map(|u| u.line).collect::<Vec<_>>(), [1, 3]);
         // A changed file misses.
         fs::write(&file, "def g(): pass\n\n").unwrap();
-        fs::File::options().append(true).open(&file).unwrap().set_modified(old).unwrap();
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
         let changed = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
         assert!(cache.get(&changed).is_none());
         // A torn entry misses, and is no error.
