@@ -67,8 +67,11 @@ search, tests and generated files left out) with the sentence encoder and
 caches their vectors per file in $XDG_CACHE_HOME/scout/vectors/, so that
 `scout smart` finds them all at once. Only files changed since their vectors
 were made are embedded again: an interrupted run resumes where it stopped, and
-it is safe beside running searches. A progress line on a terminal; on a pipe,
-one summary line. Needs the encoder (./install.sh --encoder-only).
+it is safe beside running searches; a second index of the same tree waits for
+the first. A progress line on a terminal, every 5 s on a pipe; one summary line
+on stdout. Needs the encoder (./install.sh --encoder-only). With scout's Claude
+Code hooks (scout setup claude), each session starts `scout index --background`
+in its directory when the encoder is installed (SCOUT_INDEX_ON_START=0: never).
 
 Exit status: 0 done, 2 no encoder or bad input.";
 
@@ -407,7 +410,7 @@ pub struct SmartArgs {
     pub embed_budget_ms: u64,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct IndexArgs {
     /// Files or directories to index [default: the current directory].
     #[arg(value_name = "PATH")]
@@ -429,6 +432,10 @@ pub struct IndexArgs {
     /// Index hidden files and directories too.
     #[arg(long)]
     pub hidden: bool,
+
+    /// Run at the lowest priority (as `nice -n 19`), print nothing, and leave at once when another scout index is embedding the same tree: how the SessionStart hook starts it.
+    #[arg(long)]
+    pub background: bool,
 }
 
 /// When to colour the output, as rg's `--color`.

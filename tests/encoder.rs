@@ -153,7 +153,10 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
     // The vectors are cached: a second run embeds nothing.
     let again = fx.run(&["smart", QUESTION, "--json"]);
     let meaning = &again.json()["meaning"];
-    assert_eq!((meaning["covered"].as_u64(), meaning["embedded"].as_u64()), (Some(4), Some(0)));
+    assert_eq!(
+        (meaning["covered"].as_u64(), meaning["embedded"].as_u64()),
+        (Some(4), Some(0))
+    );
 }
 
 #[test]
@@ -163,9 +166,9 @@ fn index_embeds_what_changed_and_smart_uses_what_it_has() {
     let first = fx.run(&["index"]);
     first.expect_code(0);
     assert!(
-        first
-            .stdout()
-            .starts_with("index: 4 code files, 4 definitions with vectors: 4 embedded now in 4 files"),
+        first.stdout().starts_with(
+            "index: 4 code files, 4 definitions with vectors: 4 embedded now in 4 files"
+        ),
         "{}",
         first.stdout()
     );
@@ -176,7 +179,9 @@ fn index_embeds_what_changed_and_smart_uses_what_it_has() {
     age(&fx);
     let second = fx.run(&["index"]);
     assert!(
-        second.stdout().contains("5 definitions with vectors: 2 embedded now in 1 files"),
+        second
+            .stdout()
+            .contains("5 definitions with vectors: 2 embedded now in 1 files"),
         "only the changed file: {}",
         second.stdout()
     );
@@ -251,4 +256,41 @@ fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn session_start_indexes_the_tree_in_the_background_once() {
+    let mut fx = tree();
+    let env_file = tempfile::NamedTempFile::new().unwrap();
+    fx.set_env("CLAUDE_ENV_FILE", env_file.path());
+    let start = serde_json::json!({
+        "session_id": "s1", "transcript_path": "/t.jsonl", "cwd": fx.root(),
+        "hook_event_name": "SessionStart", "source": "startup"
+    });
+    let payload = start.to_string();
+    // Two sessions start at once: one index runs, the other leaves.
+    for _ in 0..2 {
+        fx.run_with_stdin(&["hook", "SessionStart"], payload.as_bytes())
+            .expect_code(0);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let covered = loop {
+        let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+        let covered = run.json()["meaning"]["covered"].as_u64();
+        if covered == Some(4) || std::time::Instant::now() > deadline {
+            break covered;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(covered, Some(4), "the background index embedded the tree");
+    // Off when asked.
+    fx.set_env("SCOUT_INDEX_ON_START", "0");
+    fx.write("net/more.py", "def more():\n    return 1\n");
+    age(&fx);
+    fx.run_with_stdin(&["hook", "SessionStart"], payload.as_bytes())
+        .expect_code(0);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    assert_eq!(run.json()["meaning"]["covered"].as_u64(), Some(4));
 }

@@ -22,6 +22,14 @@ const PIPE_EVERY: Duration = Duration::from_secs(5);
 /// Runs `scout index`: a progress line on stderr (redrawn on a terminal,
 /// every few seconds on a pipe), one summary line on `out`.
 pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
+    if args.background {
+        // Lowest priority: the agent's own work comes first. Failing to
+        // lower it only means running at the normal one.
+        let _ = rustix::process::setpriority_process(None, 19);
+        let mut quiet = args.clone();
+        quiet.background = false;
+        return run_quietly(&quiet);
+    }
     let started = Instant::now();
     let (paths, missing) = crate::search::settings::existing_paths(args.paths.clone())?;
     let rg = Rg::from_env()?;
@@ -45,8 +53,15 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         paths,
         ..SearchFlags::default()
     };
-    let files = tree_files(&rg, &flags)?;
     let cache_dir = crate::dirs::cache_dir();
+    let lock = TreeLock::take(cache_dir.as_deref(), &flags, Wait::Yes);
+    if let Some(Taken { waited: true, .. }) = lock {
+        writeln!(
+            err,
+            "index: another scout index was embedding this tree; went on once it finished"
+        )?;
+    }
+    let files = tree_files(&rg, &flags)?;
     let cache = VectorCache::new(cache_dir.clone());
     let mut have: Vec<Option<Vec<UnitVector>>> =
         files.iter().map(|f| cache.get(&f.stamp)).collect();
@@ -96,6 +111,98 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     } else {
         ExitStatus::Partial
     })
+}
+
+/// `scout index --background`: no output, and nothing done when another
+/// index holds the tree's lock.
+fn run_quietly(args: &IndexArgs) -> Result<ExitStatus> {
+    let flags = SearchFlags {
+        globs: args.globs.clone(),
+        types: args.types.clone(),
+        hidden: args.hidden,
+        paths: args.paths.clone(),
+        ..SearchFlags::default()
+    };
+    let cache_dir = crate::dirs::cache_dir();
+    let Some(Taken { lock, .. }) = TreeLock::take(cache_dir.as_deref(), &flags, Wait::No) else {
+        return Ok(ExitStatus::Shown);
+    };
+    // `run` takes the lock again: release ours first. Another index may
+    // start in between; `run` then waits for it, and finds its work done.
+    drop(lock);
+    run(args, &mut std::io::sink(), &mut std::io::sink())
+}
+
+/// Whether [`TreeLock::take`] waits for another holder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wait {
+    Yes,
+    No,
+}
+
+/// The lock, held, and whether another index held it first.
+struct Taken {
+    lock: TreeLock,
+    waited: bool,
+}
+
+/// An exclusive lock per indexed tree (the absolute paths and file
+/// selection), so that two indexes of one tree do not embed the same files
+/// twice over: `<cache>/vectors/.index-HASH.lock`, held for the process's
+/// life (the kernel releases it when the process ends, however it ends).
+struct TreeLock(#[allow(dead_code)] std::fs::File);
+// The file is held only for its lock.
+
+impl TreeLock {
+    /// The lock of `flags`' tree; `None` when there is no cache directory
+    /// or the lock file cannot be made (indexing goes on unlocked), or,
+    /// with [`Wait::No`], when another process holds it.
+    fn take(cache_dir: Option<&std::path::Path>, flags: &SearchFlags, wait: Wait) -> Option<Taken> {
+        use rustix::fs::{flock, FlockOperation};
+        let dir = cache_dir?.join(crate::smart::vectors::SUBDIR);
+        std::fs::create_dir_all(&dir).ok()?;
+        let cwd = std::env::current_dir().ok()?;
+        let mut key = Vec::new();
+        let roots: Vec<std::path::PathBuf> = if flags.paths.is_empty() {
+            vec![cwd.clone()]
+        } else {
+            flags.paths.iter().map(|p| cwd.join(p)).collect()
+        };
+        for part in roots
+            .iter()
+            .map(|r| r.as_os_str().as_encoded_bytes().to_vec())
+            .chain(
+                flags
+                    .globs
+                    .iter()
+                    .chain(&flags.types)
+                    .map(|s| s.as_bytes().to_vec()),
+            )
+        {
+            key.extend_from_slice(&part);
+            key.push(0);
+        }
+        key.push(u8::from(flags.hidden));
+        let hash = crate::defs::cache::fnv1a64(&key);
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(format!(".index-{hash:016x}.lock")))
+            .ok()?;
+        let waited = match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => false,
+            Err(_) if wait == Wait::No => return None,
+            Err(_) => {
+                flock(&file, FlockOperation::LockExclusive).ok()?;
+                true
+            }
+        };
+        Some(Taken {
+            lock: TreeLock(file),
+            waited,
+        })
+    }
 }
 
 /// `index: 120/3,400 files, 1,234 definitions embedded, 510/s`.

@@ -21,7 +21,9 @@
 //!   collapses it.
 //! - **SessionStart**: the session id is exported to later Bash commands
 //!   (through `CLAUDE_ENV_FILE`) as `SCOUT_SESSION_ID`, so scout itself
-//!   finds the memory the hooks write.
+//!   finds the memory the hooks write; with the sentence encoder
+//!   installed, `scout index --background` starts in the session's
+//!   directory, so `scout smart` finds the tree's vectors cached.
 //! - **Subagents** (`agent_id` in the payload) each read and write a
 //!   memory of their own. Around every Bash call the hooks open and close
 //!   a note of which agent runs it (`session::pending`), from which a
@@ -100,6 +102,10 @@ pub struct HookSettings {
     pub env_file: Option<PathBuf>,
     /// The hook process's working directory, for a payload without `cwd`.
     pub cwd: PathBuf,
+    /// SessionStart starts `scout index --background` in the session's
+    /// directory: the sentence encoder is installed, and
+    /// `SCOUT_INDEX_ON_START` is not `0`.
+    pub index_on_start: bool,
 }
 
 impl HookSettings {
@@ -112,6 +118,8 @@ impl HookSettings {
                 .filter(|f| !f.is_empty())
                 .map(PathBuf::from),
             cwd: std::env::current_dir().unwrap_or_default(),
+            index_on_start: env(INDEX_ON_START_ENV).is_none_or(|v| v != "0")
+                && crate::dirs::encoder_dir_in(env).is_some_and(|d| crate::encoder::installed(&d)),
         }
     }
 }
@@ -136,6 +144,9 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
         bail!("no state directory (HOME and XDG_STATE_HOME unset)");
     };
     if event == Event::SessionStart {
+        if settings.index_on_start {
+            start_index(&payload.cwd);
+        }
         return export_session(settings, &payload.session_id).map(|()| None);
     }
     let lead = Session {
@@ -167,6 +178,30 @@ pub fn handle(settings: &HookSettings, stdin: &[u8]) -> Result<Option<String>> {
         }
         Event::PostToolUseFailure | Event::SessionStart => Ok(None),
     }
+}
+
+/// The variable that turns off SessionStart's background index (`0`).
+pub const INDEX_ON_START_ENV: &str = "SCOUT_INDEX_ON_START";
+
+/// SessionStart: starts `scout index --background` in `cwd`, detached (its
+/// own process group, no standard streams), so that the session's first
+/// `scout smart` finds the tree's vectors cached. It runs niced, embeds
+/// only what changed since the last index, and leaves at once when another
+/// index holds the tree. A failure to start it is only a lost head start.
+fn start_index(cwd: &std::path::Path) {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let Ok(scout) = std::env::current_exe() else {
+        return;
+    };
+    let _ = Command::new(scout)
+        .args(["index", "--background"])
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
 }
 
 /// SessionStart: appends `export SCOUT_SESSION_ID=ID` to `CLAUDE_ENV_FILE`
