@@ -376,22 +376,8 @@ pub struct SmartArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
-    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
-    pub globs: Vec<String>,
-
-    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
-    #[arg(
-        short = 't',
-        long = "type",
-        visible_alias = "lang",
-        value_name = "NAME"
-    )]
-    pub types: Vec<String>,
-
-    /// Search hidden files and directories too.
-    #[arg(long)]
-    pub hidden: bool,
+    #[command(flatten)]
+    pub files: FileArgs,
 
     /// Token budget of the page, estimated as bytes / 4; 0 means no limit.
     #[arg(long, value_name = "N", default_value_t = 1500)]
@@ -410,12 +396,9 @@ pub struct SmartArgs {
     pub embed_budget_ms: u64,
 }
 
+/// Which files `scout smart` and `scout index` look at, with rg's rules.
 #[derive(Debug, Clone, Args)]
-pub struct IndexArgs {
-    /// Files or directories to index [default: the current directory].
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<OsString>,
-
+pub struct FileArgs {
     /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
@@ -429,9 +412,32 @@ pub struct IndexArgs {
     )]
     pub types: Vec<String>,
 
-    /// Index hidden files and directories too.
+    /// Search hidden files and directories too.
     #[arg(long)]
     pub hidden: bool,
+}
+
+impl FileArgs {
+    /// rg's flags for these files under `paths`.
+    pub fn flags(&self, paths: Vec<OsString>) -> crate::rg::SearchFlags {
+        crate::rg::SearchFlags {
+            globs: self.globs.clone(),
+            types: self.types.clone(),
+            hidden: self.hidden,
+            paths,
+            ..crate::rg::SearchFlags::default()
+        }
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct IndexArgs {
+    /// Files or directories to index [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    #[command(flatten)]
+    pub files: FileArgs,
 
     /// Run at the lowest priority (as `nice -n 19`), print nothing, and leave at once when another scout index is embedding the same tree: how the SessionStart hook starts it.
     #[arg(long)]

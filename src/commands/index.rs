@@ -46,13 +46,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     for skipped in &missing {
         writeln!(err, "{}", skipped.message())?;
     }
-    let flags = SearchFlags {
-        globs: args.globs.clone(),
-        types: args.types.clone(),
-        hidden: args.hidden,
-        paths,
-        ..SearchFlags::default()
-    };
+    let flags = args.files.flags(paths);
     let cache_dir = crate::dirs::cache_dir();
     let lock = TreeLock::take(cache_dir.as_deref(), &flags, Wait::Yes);
     if let Some(Taken { waited: true, .. }) = lock {
@@ -116,13 +110,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
 /// `scout index --background`: no output, and nothing done when another
 /// index holds the tree's lock.
 fn run_quietly(args: &IndexArgs) -> Result<ExitStatus> {
-    let flags = SearchFlags {
-        globs: args.globs.clone(),
-        types: args.types.clone(),
-        hidden: args.hidden,
-        paths: args.paths.clone(),
-        ..SearchFlags::default()
-    };
+    let flags = args.files.flags(args.paths.clone());
     let cache_dir = crate::dirs::cache_dir();
     let Some(Taken { lock, .. }) = TreeLock::take(cache_dir.as_deref(), &flags, Wait::No) else {
         return Ok(ExitStatus::Shown);

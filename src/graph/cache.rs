@@ -167,8 +167,9 @@ fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> O
     Some(entry.facts)
 }
 
-/// Marks an entry as used, when it was last marked long ago.
-fn touch(entry_path: &Path) {
+/// Marks an entry as used, when it was last marked long ago (also the
+/// vector cache's, `crate::smart::vectors`).
+pub(crate) fn touch(entry_path: &Path) {
     let old = fs::metadata(entry_path)
         .and_then(|m| m.modified())
         .ok()
@@ -184,6 +185,14 @@ fn touch(entry_path: &Path) {
 /// Removes entries untouched for [`MAX_AGE`] and stale temporary files,
 /// at most once per [`PRUNE_EVERY`].
 fn prune(dir: &Path) {
+    prune_entries(dir, SUFFIX);
+}
+
+/// Removes the files of `dir` named `*SUFFIX` untouched for [`MAX_AGE`]
+/// and the `.tmp-*` files older than [`PRUNE_EVERY`], at most once per
+/// [`PRUNE_EVERY`] (the mtime of `dir/.pruned`). Other files are left
+/// alone. Also the vector cache's (`crate::smart::vectors`).
+pub(crate) fn prune_entries(dir: &Path, suffix: &str) {
     let marker = dir.join(MARKER);
     let due = fs::metadata(&marker)
         .and_then(|m| m.modified())
@@ -199,7 +208,7 @@ fn prune(dir: &Path) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let ours = name.ends_with(SUFFIX) || name.starts_with(".tmp-");
+        let ours = name.ends_with(suffix) || name.starts_with(".tmp-");
         let age = entry
             .metadata()
             .and_then(|m| m.modified())

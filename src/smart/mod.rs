@@ -127,13 +127,7 @@ impl SmartSettings {
         Ok(SmartSettings {
             rg: Rg::from_env()?,
             question,
-            flags: SearchFlags {
-                globs: args.globs,
-                types: args.types,
-                hidden: args.hidden,
-                paths,
-                ..SearchFlags::default()
-            },
+            flags: args.files.flags(paths),
             missing,
             max_results: args.max_results,
             budget_bytes: match args.budget_tokens {

@@ -17,8 +17,8 @@
 //! failure of the cache is an error. Entries are written to a temporary
 //! file and renamed over the old one, so concurrent writers (`scout
 //! index` beside `scout smart`) leave a whole old entry or a whole new
-//! one; hits touch and writes prune as the definitions cache's do
-//! ([`MAX_AGE`]: a month).
+//! one; hits touch and writes prune as the code graph's cache does (an
+//! entry untouched for a month is removed).
 //!
 //! [`units::texts`]: crate::smart::units::texts
 
@@ -30,8 +30,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::defs::cache::{fnv1a64, MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
+use crate::defs::cache::fnv1a64;
 use crate::encoder::{DIM, MODEL};
+use crate::graph::cache::{prune_entries, touch};
 use crate::smart::units::TEXT_RULES;
 
 /// The layout of an entry.
@@ -39,7 +40,7 @@ const FORMAT: u32 = 1;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "vectors";
 const SUFFIX: &str = ".vectors";
-const MARKER: &str = ".pruned";
+/// The prefix `prune_entries` knows temporary files by.
 const TEMP_PREFIX: &str = ".tmp-";
 
 /// One unit's vector, quantised.
@@ -212,59 +213,7 @@ impl VectorCache {
         if temp.write_all(&bytes).is_ok() {
             let _ = temp.persist(entry_path);
         }
-        prune(dir);
-    }
-}
-
-/// Marks an entry as used, when it was last marked long ago.
-fn touch(entry_path: &Path) {
-    let old = fs::metadata(entry_path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .is_some_and(|age| age > TOUCH_AFTER);
-    if old {
-        if let Ok(file) = fs::File::options().append(true).open(entry_path) {
-            let _ = file.set_modified(SystemTime::now());
-        }
-    }
-}
-
-/// Removes entries untouched for [`MAX_AGE`] and stale temporary files,
-/// at most once per [`PRUNE_EVERY`].
-fn prune(dir: &Path) {
-    let marker = dir.join(MARKER);
-    let due = fs::metadata(&marker)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .is_none_or(|age| age > PRUNE_EVERY);
-    if !due || fs::write(&marker, b"").is_err() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let now = SystemTime::now();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.as_bytes();
-        let limit = if name.starts_with(TEMP_PREFIX.as_bytes()) {
-            PRUNE_EVERY
-        } else if name.ends_with(SUFFIX.as_bytes()) {
-            MAX_AGE
-        } else {
-            continue;
-        };
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|age| age > limit);
-        if old {
-            let _ = fs::remove_file(entry.path());
-        }
+        prune_entries(dir, SUFFIX);
     }
 }
 
