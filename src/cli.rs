@@ -73,7 +73,7 @@ on stdout. Needs the encoder (./install.sh --encoder-only). With scout's Claude
 Code hooks (scout setup claude), each session starts `scout index --background`
 in its directory when the encoder is installed (SCOUT_INDEX_ON_START=0: never).
 
-Exit status: 0 done, 2 no encoder or bad input.";
+Exit status: 0 done, 2 no encoder or bad input, 3 some paths could not be indexed (the rest were).";
 
 const GREP_EXAMPLES: &str = "\
 Examples:
