@@ -199,6 +199,36 @@ fn index_embeds_what_changed_and_smart_uses_what_it_has() {
 
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn vectors_made_at_the_repository_root_serve_a_search_from_below_it() {
+    let fx = tree();
+    std::fs::create_dir(fx.root().join(".git")).unwrap();
+    fx.run(&["index"]).expect_code(0);
+    // From `net/`, rg prints `pause.py`; its text still names
+    // `net/pause.py`, so the cached vector is the one to use.
+    let below = fx
+        .command(&["smart", QUESTION, "--json"])
+        .current_dir(fx.root().join("net"))
+        .output()
+        .unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&below.stdout).unwrap();
+    let meaning = &answer["meaning"];
+    assert_eq!(
+        (meaning["covered"].as_u64(), meaning["embedded"].as_u64()),
+        (Some(1), Some(0)),
+        "{answer}"
+    );
+    // And from a path that climbs back in, the same.
+    let around = fx
+        .command(&["smart", QUESTION, "--json", "../net"])
+        .current_dir(fx.root().join("ui"))
+        .output()
+        .unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&around.stdout).unwrap();
+    assert_eq!(answer["meaning"]["embedded"].as_u64(), Some(0), "{answer}");
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
 fn concurrent_indexes_leave_a_whole_cache() {
     let fx = tree();
     for i in 0..30 {

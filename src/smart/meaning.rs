@@ -13,8 +13,9 @@
 //! [`vectors`]: super::vectors
 //! [`units::texts`]: super::units::texts
 
+use std::collections::HashMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
@@ -52,6 +53,11 @@ pub struct TreeFile {
     pub path: Vec<u8>,
     pub lang: Lang,
     pub stamp: Stamp,
+    /// The path its units' texts name: from the root of the repository
+    /// holding it (the nearest directory above with a `.git`), else as rg
+    /// printed it; so that the same file has the same vectors whatever
+    /// directory `scout index` or `scout smart` ran in.
+    pub text_path: String,
 }
 
 /// The tree's code files: `rg --files` with the question's file
@@ -74,6 +80,7 @@ pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
     }
     paths.sort();
     let cwd = std::env::current_dir().ok();
+    let mut places = Places::default();
     let mut files = Vec::new();
     for path in paths {
         let Some(lang) = Lang::from_path(&path) else {
@@ -94,11 +101,64 @@ pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
             Some(cwd) if on_disk.is_relative() => cwd.join(&on_disk),
             _ => on_disk,
         };
+        let absolute = places.real(&absolute).unwrap_or(absolute);
+        let text_path = places
+            .in_repository(&absolute)
+            .unwrap_or_else(|| shown.strip_prefix("./").unwrap_or(&shown).to_string());
         if let Some(stamp) = Stamp::of(absolute, &meta) {
-            files.push(TreeFile { path, lang, stamp });
+            files.push(TreeFile {
+                path,
+                lang,
+                stamp,
+                text_path,
+            });
         }
     }
     Ok(files)
+}
+
+/// Where files really are, and the root of the repository holding them,
+/// remembered by directory.
+#[derive(Default)]
+struct Places {
+    real: HashMap<PathBuf, Option<PathBuf>>,
+    roots: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl Places {
+    /// `file` with `..` and links resolved: the key of its vectors.
+    fn real(&mut self, file: &Path) -> Option<PathBuf> {
+        let dir = file.parent()?;
+        let real = match self.real.get(dir) {
+            Some(known) => known.clone(),
+            None => {
+                let real = fs::canonicalize(dir).ok();
+                self.real.insert(dir.to_path_buf(), real.clone());
+                real
+            }
+        }?;
+        Some(real.join(file.file_name()?))
+    }
+
+    /// The real path `file` from its repository's root, which its texts
+    /// name; `None` outside a repository or for a path not in UTF-8.
+    fn in_repository(&mut self, file: &Path) -> Option<String> {
+        let root = self.root_of(file.parent()?)?;
+        Some(file.strip_prefix(&root).ok()?.to_str()?.to_string())
+    }
+
+    fn root_of(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.roots.get(dir) {
+            return known.clone();
+        }
+        let root = if dir.join(".git").exists() {
+            Some(dir.to_path_buf())
+        } else {
+            dir.parent().and_then(|up| self.root_of(up))
+        };
+        self.roots.insert(dir.to_path_buf(), root.clone());
+        root
+    }
 }
 
 /// What [`embed_missing`] did.
@@ -162,8 +222,7 @@ pub fn embed_missing(
                     continue;
                 };
                 let source = String::from_utf8_lossy(&bytes);
-                let path = String::from_utf8_lossy(&files[i].path);
-                let unit_texts = texts(&path, &source, &file_defs);
+                let unit_texts = texts(&files[i].text_path, &source, &file_defs);
                 count += unit_texts.len();
                 group.push((i, unit_texts));
             }

@@ -405,7 +405,7 @@ pub fn texts(path: &str, source: &str, defs: &[Def]) -> Vec<(u32, String)> {
 }
 
 /// The version of [`texts`]' rules, kept in the vector cache's entries.
-pub const TEXT_RULES: u32 = 2;
+pub const TEXT_RULES: u32 = 3;
 
 /// `text` split into lower-case words, joined by spaces.
 fn words_of(text: &str) -> String {

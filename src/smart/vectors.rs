@@ -3,7 +3,8 @@
 //!
 //! This module owns `<cache>/vectors/` (with `<cache>` from
 //! [`crate::dirs::cache_dir`]). One entry per source file, named for the
-//! FNV-1a 64 hash of its absolute path in 16 hex digits, `.vectors`; an
+//! FNV-1a 64 hash of its real path (its directory's `..` and links
+//! resolved) in 16 hex digits, `.vectors`; an
 //! entry is one [`Entry`] in postcard's encoding: format, the model, the
 //! text and definition rules, the absolute path, size, modification time
 //! in ns, then each unit's line and vector. A vector is kept as 384
