@@ -68,8 +68,8 @@ caches their vectors per file in $XDG_CACHE_HOME/scout/vectors/, so that
 `scout smart` finds them all at once. Only files changed since their vectors
 were made are embedded again: an interrupted run resumes where it stopped, and
 it is safe beside running searches; a second index of the same tree waits for
-the first. A progress line on a terminal, every 5 s on a pipe; one summary line
-on stdout. Needs the encoder (./install.sh --encoder-only). With scout's Claude
+the first. A progress bar on a terminal, a count every 5 s on a pipe; one
+summary line on stdout. Needs the encoder (./install.sh --encoder-only). With scout's Claude
 Code hooks (scout setup claude), each session starts `scout index --background`
 in its directory when the encoder is installed (SCOUT_INDEX_ON_START=0: never).
 

@@ -75,9 +75,11 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     let done = embed_missing(&embedder, &files, &order, &mut have, None, |so_far| {
         let now = Instant::now();
         if terminal {
-            let _ = write!(err, "\r{}\x1b[K", progress(so_far, to_embed, embedding));
+            let line = progress(so_far, to_embed, embedding.elapsed(), true);
+            let _ = write!(err, "\r{line}\x1b[K");
         } else if now - last_line >= PIPE_EVERY {
-            let _ = writeln!(err, "{}", progress(so_far, to_embed, embedding));
+            let line = progress(so_far, to_embed, embedding.elapsed(), false);
+            let _ = writeln!(err, "{line}");
             last_line = now;
         }
     })?;
@@ -193,14 +195,67 @@ impl TreeLock {
     }
 }
 
-/// `index: 120/3,400 files, 1,234 definitions embedded, 510/s`.
-fn progress(so_far: Embedded, total: usize, since: Instant) -> String {
-    let seconds = since.elapsed().as_secs_f64().max(1e-3);
-    format!(
-        "index: {}/{} files, {} definitions embedded, {:.0}/s",
+/// The width of the progress bar, in characters.
+const BAR_WIDTH: usize = 24;
+
+/// `index: 120/3400 files, 1234 definitions embedded, 510/s`; with `bar`
+/// (on a terminal), a bar of the files before it and the time left after.
+fn progress(so_far: Embedded, total: usize, elapsed: Duration, bar: bool) -> String {
+    let seconds = elapsed.as_secs_f64().max(1e-3);
+    let counts = format!(
+        "{}/{} files, {} definitions embedded, {:.0}/s",
         so_far.files,
         total,
         so_far.units,
         so_far.units as f64 / seconds
+    );
+    if !bar {
+        return format!("index: {counts}");
+    }
+    let done = so_far.files.min(total);
+    let filled = (done * BAR_WIDTH).checked_div(total).unwrap_or(BAR_WIDTH);
+    let left = match done {
+        0 => String::new(),
+        _ => {
+            let left = (seconds * (total - done) as f64 / done as f64).round() as u64;
+            format!(", {}:{:02} left", left / 60, left % 60)
+        }
+    };
+    format!(
+        "index: [{}{}] {counts}{left}",
+        "#".repeat(filled),
+        " ".repeat(BAR_WIDTH - filled)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn so_far(files: usize, units: usize) -> Embedded {
+        Embedded { files, units }
+    }
+
+    #[test]
+    fn a_pipe_gets_the_counts() {
+        assert_eq!(
+            progress(so_far(120, 1020), 3400, Duration::from_secs(2), false),
+            "index: 120/3400 files, 1020 definitions embedded, 510/s"
+        );
+    }
+
+    #[test]
+    fn a_terminal_gets_a_bar_and_the_time_left() {
+        assert_eq!(
+            progress(so_far(100, 500), 400, Duration::from_secs(30), true),
+            "index: [######                  ] 100/400 files, 500 definitions embedded, 17/s, 1:30 left"
+        );
+        // Nothing done yet: an empty bar and no guess; all done: a full one.
+        assert!(progress(so_far(0, 0), 400, Duration::ZERO, true)
+            .starts_with(&format!("index: [{}] 0/400", " ".repeat(BAR_WIDTH))));
+        assert!(
+            progress(so_far(400, 2000), 400, Duration::from_secs(4), true)
+                .starts_with(&format!("index: [{}] 400/400", "#".repeat(BAR_WIDTH)))
+        );
+    }
 }
