@@ -380,11 +380,16 @@ fn encoder_check(dir: Option<PathBuf>) -> Check {
             } else {
                 format!(" from {source}")
             };
+            let products = if encoder.bf16() {
+                "bfloat16 products by AVX-512 BF16"
+            } else {
+                "f32 products"
+            };
             drop(encoder);
             Check::ok(
                 "encoder",
                 format!(
-                    "{MODEL}{from} in {} (loads in {loaded} ms): scout smart ranks by words and meaning; scout index embeds a whole tree",
+                    "{MODEL}{from} in {} (loads in {loaded} ms; {products}): scout smart ranks by words and meaning; scout index embeds a whole tree",
                     dir.display()
                 ),
             )

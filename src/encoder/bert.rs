@@ -15,8 +15,9 @@ use anyhow::{bail, Context, Result};
 use safetensors::tensor::{Metadata, TensorInfo};
 use safetensors::Dtype;
 
-use super::matmul::add_product_transposed;
+use super::matmul::{add_product_transposed, Weight};
 use super::wordpiece::MAX_TOKENS;
+use super::Precision;
 
 /// The width of the model, and of every vector.
 pub const DIM: usize = 384;
@@ -28,23 +29,18 @@ const LAYER_NORM_EPS: f32 = 1e-12;
 
 /// A linear layer: `weight` is `[out, in]`, as stored.
 struct Linear {
-    weight: Vec<f32>,
+    weight: Weight,
     bias: Vec<f32>,
 }
 
 impl Linear {
-    fn outputs(&self) -> usize {
-        self.bias.len()
-    }
-
     /// `out = input · weightᵀ + bias` over `rows` rows.
     fn apply(&self, input: &[f32], rows: usize, out: &mut Vec<f32>) {
-        let (n, k) = (self.outputs(), self.weight.len() / self.outputs());
         out.clear();
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
         }
-        add_product_transposed(out, input, &self.weight, rows, n, k);
+        self.weight.add_product(out, input, rows);
     }
 }
 
@@ -139,6 +135,7 @@ struct Tensors<'a> {
     metadata: Metadata,
     /// Where the data starts: after the header's length and the header.
     data: u64,
+    precision: Precision,
 }
 
 impl Tensors<'_> {
@@ -165,10 +162,19 @@ impl Tensors<'_> {
         Ok(out)
     }
 
+    /// A linear layer's weight and bias, as `f32`s.
+    fn linear_parts(&self, name: &str, out: usize, inp: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+        Ok((
+            self.get(&format!("{name}.weight"), &[out, inp])?,
+            self.get(&format!("{name}.bias"), &[out])?,
+        ))
+    }
+
     fn linear(&self, name: &str, out: usize, inp: usize) -> Result<Linear> {
+        let (weight, bias) = self.linear_parts(name, out, inp)?;
         Ok(Linear {
-            weight: self.get(&format!("{name}.weight"), &[out, inp])?,
-            bias: self.get(&format!("{name}.bias"), &[out])?,
+            weight: Weight::new(weight, out, inp, self.precision),
+            bias,
         })
     }
 
@@ -187,7 +193,7 @@ impl Bert {
     /// The model from a safetensors file as the package ships it (names
     /// without a `bert.` prefix). The header is checked against the
     /// file's length, so a file cut short is an error here, not later.
-    pub fn load(file: File) -> Result<Bert> {
+    pub fn load(file: File, precision: Precision) -> Result<Bert> {
         let len = file
             .metadata()
             .context("cannot read the file's size")?
@@ -212,6 +218,7 @@ impl Bert {
             file: &file,
             metadata,
             data: 8 + header_len,
+            precision,
         };
         let name = "embeddings.word_embeddings.weight";
         let vocab = tensors
@@ -229,12 +236,12 @@ impl Bert {
         for l in 0..LAYERS {
             let p = format!("encoder.layer.{l}");
             let [q, k, v] = ["query", "key", "value"]
-                .map(|n| tensors.linear(&format!("{p}.attention.self.{n}"), DIM, DIM));
+                .map(|n| tensors.linear_parts(&format!("{p}.attention.self.{n}"), DIM, DIM));
             let (q, k, v) = (q?, k?, v?);
             layers.push(Layer {
                 qkv: Linear {
-                    weight: [q.weight, k.weight, v.weight].concat(),
-                    bias: [q.bias, k.bias, v.bias].concat(),
+                    weight: Weight::new([q.0, k.0, v.0].concat(), 3 * DIM, DIM, precision),
+                    bias: [q.1, k.1, v.1].concat(),
                 },
                 attention_out: tensors.linear(&format!("{p}.attention.output.dense"), DIM, DIM)?,
                 attention_norm: tensors.norm(&format!("{p}.attention.output.LayerNorm"))?,
@@ -256,6 +263,11 @@ impl Bert {
             embedding_norm,
             layers,
         })
+    }
+
+    /// Whether its linear layers multiply in bfloat16.
+    pub fn bf16(&self) -> bool {
+        self.layers[0].qkv.weight.bf16()
     }
 
     /// The vocabulary size the word embeddings cover.

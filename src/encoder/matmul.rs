@@ -1,8 +1,13 @@
-//! The one matrix product the encoder needs, over the `gemm` crate: its
-//! kernels pick AVX-512, AVX2 or SSE at run time, so one binary is fast on
-//! every x86-64 machine. `gemm::gemm` takes raw pointers; this module is
-//! the crate's only `unsafe`, behind a function whose slices are checked.
+//! The matrix products the encoder needs. In `f32`, over the `gemm`
+//! crate, whose kernels pick AVX-512, AVX2 or SSE at run time, so one
+//! binary is fast on every x86-64 machine; and for the linear layers, on
+//! a CPU with AVX-512 BF16, a kernel of its own over `vdpbf16ps`. `gemm`
+//! takes raw pointers and the kernel loads vectors from slices: this
+//! module is the crate's only `unsafe`, behind functions whose slices and
+//! CPU features are checked.
 #![allow(unsafe_code)]
+
+use super::Precision;
 
 /// `out[m×n] += lhs[m×k] · weightᵀ`, where `weight` is `n×k`: a linear
 /// layer's `[out, in]` matrix as PyTorch stores it. All row-major.
@@ -54,6 +59,188 @@ pub fn add_product_transposed(
     }
 }
 
+/// A linear layer's weight, `n×k` (`[out, in]`), kept in the form the
+/// CPU multiplies fastest: on a CPU with AVX-512 BF16 (AMD Zen 4 and
+/// later, Intel Cooper Lake, Sapphire Rapids and later) as bfloat16 pairs
+/// for `vdpbf16ps`, which does twice the multiply-adds of an `f32` FMA
+/// per instruction; elsewhere as the `f32`s, through `gemm`.
+pub struct Weight {
+    n: usize,
+    k: usize,
+    form: Form,
+}
+
+enum Form {
+    F32(Vec<f32>),
+    #[cfg(target_arch = "x86_64")]
+    Bf16(Vec<u32>),
+}
+
+impl Weight {
+    /// `weight`, `n×k` row-major, in the CPU's fastest form at
+    /// `precision`.
+    ///
+    /// # Panics
+    /// When `weight` is not `n×k`.
+    pub fn new(weight: Vec<f32>, n: usize, k: usize, precision: Precision) -> Weight {
+        assert_eq!(weight.len(), n * k, "weight is not n×k");
+        #[cfg(target_arch = "x86_64")]
+        if precision == Precision::Fastest && bf16::fits(n, k) && bf16::available() {
+            let packed = bf16::pack(&weight, n, k);
+            return Weight {
+                n,
+                k,
+                form: Form::Bf16(packed),
+            };
+        }
+        Weight {
+            n,
+            k,
+            form: Form::F32(weight),
+        }
+    }
+
+    /// Whether it is kept in bfloat16.
+    pub fn bf16(&self) -> bool {
+        !matches!(self.form, Form::F32(_))
+    }
+
+    /// `out[m×n] += lhs[m×k] · weightᵀ`.
+    ///
+    /// # Panics
+    /// When a slice's length is not the product of its dimensions.
+    pub fn add_product(&self, out: &mut [f32], lhs: &[f32], m: usize) {
+        match &self.form {
+            Form::F32(weight) => add_product_transposed(out, lhs, weight, m, self.n, self.k),
+            #[cfg(target_arch = "x86_64")]
+            Form::Bf16(packed) => {
+                assert_eq!(out.len(), m * self.n, "output is not m×n");
+                assert_eq!(lhs.len(), m * self.k, "left operand is not m×k");
+                bf16::add_product(out, lhs, packed, m, self.n, self.k);
+            }
+        }
+    }
+}
+
+/// The bfloat16 product: weights packed once, the left operand rounded to
+/// bfloat16 at each product, every sum kept in `f32`.
+#[cfg(target_arch = "x86_64")]
+mod bf16 {
+    use std::arch::x86_64::*;
+
+    /// Outputs per vector.
+    const LANES: usize = 16;
+    /// Rows of the left operand per tile; a tile's 2×ROWS sums stay in
+    /// registers, beside the two weight vectors and one broadcast.
+    const ROWS: usize = 6;
+
+    pub fn available() -> bool {
+        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bf16")
+    }
+
+    /// Whether the kernel takes these shapes: tiles of 32 outputs, pairs
+    /// of inputs.
+    pub fn fits(n: usize, k: usize) -> bool {
+        n > 0 && n.is_multiple_of(2 * LANES) && k > 0 && k.is_multiple_of(2)
+    }
+
+    /// `x` rounded to the nearest bfloat16 (ties to even), in the low 16
+    /// bits.
+    pub fn round(x: f32) -> u32 {
+        let bits = x.to_bits();
+        bits.wrapping_add(0x7fff + ((bits >> 16) & 1)) >> 16
+    }
+
+    /// `weight` (`n×k`) as `[n/16][k/2][16]` pairs: each 32-bit lane holds
+    /// one output's inputs `2p` (low half) and `2p + 1` (high half).
+    pub fn pack(weight: &[f32], n: usize, k: usize) -> Vec<u32> {
+        let mut packed = Vec::with_capacity(n * k / 2);
+        for block in 0..n / LANES {
+            for p in 0..k / 2 {
+                for lane in 0..LANES {
+                    let row = &weight[(block * LANES + lane) * k..][..k];
+                    packed.push(round(row[2 * p]) | round(row[2 * p + 1]) << 16);
+                }
+            }
+        }
+        packed
+    }
+
+    pub fn add_product(out: &mut [f32], lhs: &[f32], packed: &[u32], m: usize, n: usize, k: usize) {
+        debug_assert!(available() && fits(n, k));
+        debug_assert_eq!(packed.len(), n * k / 2);
+        let pairs: Vec<u32> = lhs
+            .chunks_exact(2)
+            .map(|p| round(p[0]) | round(p[1]) << 16)
+            .collect();
+        let kp = k / 2;
+        let mut row = 0;
+        while row < m {
+            let rows = (m - row).min(ROWS);
+            let a = &pairs[row * kp..(row + rows) * kp];
+            let o = &mut out[row * n..(row + rows) * n];
+            // SAFETY: `available()` holds (checked when the weight was
+            // packed), so the CPU has the instructions `tile` uses.
+            unsafe {
+                match rows {
+                    6 => tile::<6>(o, a, packed, n, kp),
+                    5 => tile::<5>(o, a, packed, n, kp),
+                    4 => tile::<4>(o, a, packed, n, kp),
+                    3 => tile::<3>(o, a, packed, n, kp),
+                    2 => tile::<2>(o, a, packed, n, kp),
+                    _ => tile::<1>(o, a, packed, n, kp),
+                }
+            }
+            row += rows;
+        }
+    }
+
+    /// `out[R×n] += a[R×kp pairs] · packed`, 32 outputs at a time.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    fn tile<const R: usize>(out: &mut [f32], a: &[u32], packed: &[u32], n: usize, kp: usize) {
+        assert!(out.len() == R * n && a.len() == R * kp && packed.len() == n * kp);
+        for pair in 0..n / (2 * LANES) {
+            let w0 = &packed[2 * pair * kp * LANES..][..kp * LANES];
+            let w1 = &packed[(2 * pair + 1) * kp * LANES..][..kp * LANES];
+            let mut sums = [[_mm512_setzero_ps(); 2]; R];
+            for p in 0..kp {
+                let v0 = load(&w0[p * LANES..][..LANES]);
+                let v1 = load(&w1[p * LANES..][..LANES]);
+                for (r, sum) in sums.iter_mut().enumerate() {
+                    let x = as_bf16(_mm512_set1_epi32(a[r * kp + p] as i32));
+                    sum[0] = _mm512_dpbf16_ps(sum[0], x, v0);
+                    sum[1] = _mm512_dpbf16_ps(sum[1], x, v1);
+                }
+            }
+            for (r, sum) in sums.iter().enumerate() {
+                let at = r * n + 2 * pair * LANES;
+                for (half, s) in sum.iter().enumerate() {
+                    let dst = &mut out[at + half * LANES..][..LANES];
+                    // SAFETY: `dst` is 16 f32s, the width of one vector.
+                    unsafe {
+                        let old = _mm512_loadu_ps(dst.as_ptr());
+                        _mm512_storeu_ps(dst.as_mut_ptr(), _mm512_add_ps(old, *s));
+                    }
+                }
+            }
+        }
+    }
+
+    /// 16 pairs as one vector of 32 bfloat16s.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    fn load(lanes: &[u32]) -> __m512bh {
+        assert_eq!(lanes.len(), LANES);
+        // SAFETY: `lanes` is 16 u32s, the width of one vector.
+        as_bf16(unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) })
+    }
+
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    fn as_bf16(v: __m512i) -> __m512bh {
+        // SAFETY: both are 512 plain bits.
+        unsafe { std::mem::transmute::<__m512i, __m512bh>(v) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +258,79 @@ mod tests {
         let mut out = [0.5f32; 8];
         add_product_transposed(&mut out, &lhs, &weight, 2, 4, 3);
         assert_eq!(out, [1.5, 2.5, 3.5, 6.5, -0.5, 0.5, 2.5, 1.5]);
+    }
+
+    /// A weight and a left operand of small integers, which bfloat16
+    /// holds exactly, so that every form must give the `f32` product.
+    fn integers(len: usize, seed: usize) -> Vec<f32> {
+        (0..len)
+            .map(|i| ((i * 7 + seed) % 11) as f32 - 5.0)
+            .collect()
+    }
+
+    #[test]
+    fn every_form_gives_the_f32_product_on_every_row_count() {
+        let (n, k) = (64, 6);
+        let weight = integers(n * k, 3);
+        let fastest = Weight::new(weight.clone(), n, k, Precision::Fastest);
+        let exact = Weight::new(weight.clone(), n, k, Precision::F32);
+        assert!(!exact.bf16());
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(fastest.bf16(), bf16::available());
+        // 1 to 13 rows: whole tiles of six and every remainder.
+        for m in 1..=13 {
+            let lhs = integers(m * k, m);
+            let mut want = vec![0.25f32; m * n];
+            add_product_transposed(&mut want, &lhs, &weight, m, n, k);
+            for form in [&fastest, &exact] {
+                let mut got = vec![0.25f32; m * n];
+                form.add_product(&mut got, &lhs, m);
+                assert_eq!(got, want, "{m} rows, bf16 {}", form.bf16());
+            }
+        }
+    }
+
+    #[test]
+    fn the_bfloat16_product_is_within_its_rounding() {
+        let (m, n, k) = (7, 32, 384);
+        let wave = |len: usize, f: f32| (0..len).map(|i| (i as f32 * f).sin()).collect::<Vec<_>>();
+        let (weight, lhs) = (wave(n * k, 0.37), wave(m * k, 0.11));
+        let mut want = vec![0.0f32; m * n];
+        add_product_transposed(&mut want, &lhs, &weight, m, n, k);
+        let mut got = vec![0.0f32; m * n];
+        Weight::new(weight.clone(), n, k, Precision::Fastest).add_product(&mut got, &lhs, m);
+        // Each factor is off by at most 2^-9 of itself, so each product
+        // by at most about 2^-8 of itself.
+        for r in 0..m {
+            for c in 0..n {
+                let row = &lhs[r * k..][..k];
+                let col = &weight[c * k..][..k];
+                let size: f32 = row.iter().zip(col).map(|(a, b)| (a * b).abs()).sum();
+                let (g, w) = (got[r * n + c], want[r * n + c]);
+                assert!(
+                    (g - w).abs() <= size * 2f32.powi(-8) + 1e-5,
+                    "{g} against {w}"
+                );
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn bfloat16_rounds_to_the_nearest_ties_to_even() {
+        let bits = |x: f32| bf16::round(x) << 16;
+        assert_eq!(bits(1.0), 1.0f32.to_bits());
+        // Halfway between 1 and the next bfloat16, 1 + 2^-7: to the even 1.
+        assert_eq!(bits(1.0 + 2f32.powi(-8)), 1.0f32.to_bits());
+        // Past halfway: up.
+        assert_eq!(
+            bits(1.0 + 3.0 * 2f32.powi(-9)),
+            (1.0 + 2f32.powi(-7)).to_bits()
+        );
+        // Halfway above an odd one: up, to the even.
+        let odd = 1.0 + 2f32.powi(-7);
+        assert_eq!(bits(odd + 2f32.powi(-8)), (1.0 + 2f32.powi(-6)).to_bits());
+        assert_eq!(bits(-2.5), (-2.5f32).to_bits());
     }
 
     #[test]
