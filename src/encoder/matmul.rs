@@ -59,50 +59,52 @@ pub fn add_product_transposed(
     }
 }
 
-/// A linear layer's weight, `n×k` (`[out, in]`), kept in the form the
-/// CPU multiplies fastest: on a CPU with AVX-512 BF16 (AMD Zen 4 and
-/// later, Intel Cooper Lake, Sapphire Rapids and later) as bfloat16 pairs
-/// for `vdpbf16ps`, which does twice the multiply-adds of an `f32` FMA
-/// per instruction; elsewhere as the `f32`s, through `gemm`.
+/// Rows from which a product is worth bfloat16: packing a weight costs
+/// about as much as multiplying a few dozen rows by it, and a question
+/// alone is a few tokens, so it stays in `f32` and packs nothing.
+pub const BF16_FROM_ROWS: usize = 32;
+
+/// A linear layer's weight, `n×k` (`[out, in]`). On a CPU with AVX-512
+/// BF16 (AMD Zen 4 and later, Intel Cooper Lake, Sapphire Rapids and
+/// later), a product of [`BF16_FROM_ROWS`] rows or more is done in
+/// bfloat16 with `vdpbf16ps`, which does twice the multiply-adds of an
+/// `f32` FMA per instruction, over a copy of the weight packed for it at
+/// its first such product; every other product in `f32`, through `gemm`.
 pub struct Weight {
     n: usize,
     k: usize,
-    form: Form,
-}
-
-enum Form {
-    F32(Vec<f32>),
+    weight: Vec<f32>,
+    /// Whether products may be in bfloat16: asked for, and the CPU and
+    /// the shape allow it.
+    bf16: bool,
     #[cfg(target_arch = "x86_64")]
-    Bf16(Vec<u32>),
+    packed: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl Weight {
-    /// `weight`, `n×k` row-major, in the CPU's fastest form at
-    /// `precision`.
+    /// `weight`, `n×k` row-major, multiplied at `precision`.
     ///
     /// # Panics
     /// When `weight` is not `n×k`.
     pub fn new(weight: Vec<f32>, n: usize, k: usize, precision: Precision) -> Weight {
         assert_eq!(weight.len(), n * k, "weight is not n×k");
         #[cfg(target_arch = "x86_64")]
-        if precision == Precision::Fastest && bf16::fits(n, k) && bf16::available() {
-            let packed = bf16::pack(&weight, n, k);
-            return Weight {
-                n,
-                k,
-                form: Form::Bf16(packed),
-            };
-        }
+        let bf16 = precision == Precision::Fastest && bf16::fits(n, k) && bf16::available();
+        #[cfg(not(target_arch = "x86_64"))]
+        let bf16 = false;
         Weight {
             n,
             k,
-            form: Form::F32(weight),
+            weight,
+            bf16,
+            #[cfg(target_arch = "x86_64")]
+            packed: std::sync::OnceLock::new(),
         }
     }
 
-    /// Whether it is kept in bfloat16.
+    /// Whether its larger products are in bfloat16.
     pub fn bf16(&self) -> bool {
-        !matches!(self.form, Form::F32(_))
+        self.bf16
     }
 
     /// `out[m×n] += lhs[m×k] · weightᵀ`.
@@ -110,19 +112,21 @@ impl Weight {
     /// # Panics
     /// When a slice's length is not the product of its dimensions.
     pub fn add_product(&self, out: &mut [f32], lhs: &[f32], m: usize) {
-        match &self.form {
-            Form::F32(weight) => add_product_transposed(out, lhs, weight, m, self.n, self.k),
-            #[cfg(target_arch = "x86_64")]
-            Form::Bf16(packed) => {
-                assert_eq!(out.len(), m * self.n, "output is not m×n");
-                assert_eq!(lhs.len(), m * self.k, "left operand is not m×k");
-                bf16::add_product(out, lhs, packed, m, self.n, self.k);
-            }
+        #[cfg(target_arch = "x86_64")]
+        if self.bf16 && m >= BF16_FROM_ROWS {
+            assert_eq!(out.len(), m * self.n, "output is not m×n");
+            assert_eq!(lhs.len(), m * self.k, "left operand is not m×k");
+            let packed = self
+                .packed
+                .get_or_init(|| bf16::pack(&self.weight, self.n, self.k));
+            bf16::add_product(out, lhs, packed, m, self.n, self.k);
+            return;
         }
+        add_product_transposed(out, lhs, &self.weight, m, self.n, self.k);
     }
 }
 
-/// The bfloat16 product: weights packed once, the left operand rounded to
+/// The bfloat16 product: a weight packed once, the left operand rounded to
 /// bfloat16 at each product, every sum kept in `f32`.
 #[cfg(target_arch = "x86_64")]
 mod bf16 {
@@ -277,8 +281,9 @@ mod tests {
         assert!(!exact.bf16());
         #[cfg(target_arch = "x86_64")]
         assert_eq!(fastest.bf16(), bf16::available());
-        // 1 to 13 rows: whole tiles of six and every remainder.
-        for m in 1..=13 {
+        // Below the bfloat16 threshold, and from it: whole tiles of six
+        // and every remainder.
+        for m in (1..4).chain(BF16_FROM_ROWS..BF16_FROM_ROWS + 13) {
             let lhs = integers(m * k, m);
             let mut want = vec![0.25f32; m * n];
             add_product_transposed(&mut want, &lhs, &weight, m, n, k);
@@ -292,7 +297,7 @@ mod tests {
 
     #[test]
     fn the_bfloat16_product_is_within_its_rounding() {
-        let (m, n, k) = (7, 32, 384);
+        let (m, n, k) = (BF16_FROM_ROWS + 1, 32, 384);
         let wave = |len: usize, f: f32| (0..len).map(|i| (i as f32 * f).sin()).collect::<Vec<_>>();
         let (weight, lhs) = (wave(n * k, 0.37), wave(m * k, 0.11));
         let mut want = vec![0.0f32; m * n];
