@@ -173,10 +173,8 @@ mod bf16 {
     pub fn add_product(out: &mut [f32], lhs: &[f32], packed: &[u32], m: usize, n: usize, k: usize) {
         debug_assert!(available() && fits(n, k));
         debug_assert_eq!(packed.len(), n * k / 2);
-        let pairs: Vec<u32> = lhs
-            .chunks_exact(2)
-            .map(|p| round(p[0]) | round(p[1]) << 16)
-            .collect();
+        // SAFETY: as for `tile` below.
+        let pairs = unsafe { pairs_of(lhs) };
         let kp = k / 2;
         let mut row = 0;
         while row < m {
@@ -197,6 +195,30 @@ mod bf16 {
             }
             row += rows;
         }
+    }
+
+    /// `x` (of even length) rounded to bfloat16, two to a `u32`: the
+    /// first in the low half, as the kernel reads them.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    fn pairs_of(x: &[f32]) -> Vec<u32> {
+        let mut pairs = vec![0u32; x.len() / 2];
+        let mut chunks = x.chunks_exact(LANES);
+        for (from, to) in chunks.by_ref().zip(pairs.chunks_exact_mut(LANES / 2)) {
+            // SAFETY: `from` is 16 f32s and `to` 8 u32s, one vector each.
+            unsafe {
+                let v = _mm512_loadu_ps(from.as_ptr());
+                let halves = std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(v));
+                _mm256_storeu_si256(to.as_mut_ptr().cast(), halves);
+            }
+        }
+        let done = x.len() / LANES * (LANES / 2);
+        for (to, p) in pairs[done..]
+            .iter_mut()
+            .zip(chunks.remainder().chunks_exact(2))
+        {
+            *to = round(p[0]) | round(p[1]) << 16;
+        }
+        pairs
     }
 
     /// `out[R×n] += a[R×kp pairs] · packed`, 32 outputs at a time.
