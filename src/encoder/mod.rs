@@ -35,17 +35,18 @@ pub const WEIGHTS: &str = "model.safetensors";
 pub const VOCAB: &str = "vocab.txt";
 
 /// Texts embedded per forward pass, at most. Measured on redis's
-/// definitions (`scout index`, 2 cores): 32 gave 670 a second, 64 gave
-/// 490 and 128 gave 410, for fewer batches share out less evenly over the
-/// threads and a larger batch's activations outgrow the caches.
+/// definitions (`scout index`, 2 cores, f32, on BENCHMARKS.md's first
+/// host): 32 gave 670 a second, 64 gave 490 and 128 gave 410, for fewer
+/// batches share out less evenly over the threads and a larger batch's
+/// activations outgrow the caches.
 const BATCH: usize = 32;
 
 /// How the encoder's linear layers multiply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Precision {
-    /// The fastest the CPU does: bfloat16 products summed in `f32` on a
-    /// CPU with AVX-512 BF16 (within 1e-4 cosine of `f32` on the
-    /// reference sentences, at 1.7 times the speed), else `f32`.
+    /// The fastest the CPU does: on a CPU with AVX-512 BF16, products of
+    /// many rows in bfloat16, summed in `f32` (1.7 times the speed, within
+    /// 4e-5 cosine of the reference vectors); all else in `f32`.
     Fastest,
     /// `f32` throughout.
     F32,
