@@ -139,7 +139,10 @@ mod bf16 {
     const ROWS: usize = 6;
 
     pub fn available() -> bool {
-        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bf16")
+        // `avx512bf16` as a target feature implies `avx512bw`: check all.
+        is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512bf16")
     }
 
     /// Whether the kernel takes these shapes: tiles of 32 outputs, pairs
@@ -152,6 +155,11 @@ mod bf16 {
     /// bits.
     pub fn round(x: f32) -> u32 {
         let bits = x.to_bits();
+        if x.is_nan() {
+            // Quiet, as the CPU's conversion makes it; rounding could
+            // carry a NaN's payload into an infinity.
+            return (bits >> 16) | 0x40;
+        }
         bits.wrapping_add(0x7fff + ((bits >> 16) & 1)) >> 16
     }
 
@@ -174,6 +182,7 @@ mod bf16 {
         debug_assert!(available() && fits(n, k));
         debug_assert_eq!(packed.len(), n * k / 2);
         // SAFETY: as for `tile` below.
+        debug_assert!(lhs.len().is_multiple_of(2));
         let pairs = unsafe { pairs_of(lhs) };
         let kp = k / 2;
         let mut row = 0;
@@ -181,8 +190,9 @@ mod bf16 {
             let rows = (m - row).min(ROWS);
             let a = &pairs[row * kp..(row + rows) * kp];
             let o = &mut out[row * n..(row + rows) * n];
-            // SAFETY: `available()` holds (checked when the weight was
-            // packed), so the CPU has the instructions `tile` uses.
+            // SAFETY: `available()` held when the `Weight` was made (only
+            // then is its `bf16` set), and a CPU's features do not change
+            // while it runs: it has the instructions `tile` uses.
             unsafe {
                 match rows {
                     6 => tile::<6>(o, a, packed, n, kp),
@@ -303,6 +313,9 @@ mod tests {
         assert!(!exact.bf16());
         #[cfg(target_arch = "x86_64")]
         assert_eq!(fastest.bf16(), bf16::available());
+        if !fastest.bf16() {
+            eprintln!("no AVX-512 BF16 on this CPU: the bfloat16 kernel is not run here");
+        }
         // Below the bfloat16 threshold, and from it: whole tiles of six
         // and every remainder.
         for m in (1..4).chain(BF16_FROM_ROWS..BF16_FROM_ROWS + 13) {
@@ -358,6 +371,10 @@ mod tests {
         let odd = 1.0 + 2f32.powi(-7);
         assert_eq!(bits(odd + 2f32.powi(-8)), (1.0 + 2f32.powi(-6)).to_bits());
         assert_eq!(bits(-2.5), (-2.5f32).to_bits());
+        // A NaN stays a NaN, even one whose payload would round away.
+        assert!(f32::from_bits(bits(f32::from_bits(0x7f80_0001))).is_nan());
+        assert!(f32::from_bits(bits(f32::from_bits(0xffff_ffff))).is_nan());
+        assert_eq!(bits(f32::INFINITY), f32::INFINITY.to_bits());
     }
 
     #[test]
