@@ -91,7 +91,10 @@ impl Weight {
         #[cfg(target_arch = "x86_64")]
         let bf16 = precision == Precision::Fastest && bf16::fits(n, k) && bf16::available();
         #[cfg(not(target_arch = "x86_64"))]
-        let bf16 = false;
+        let bf16 = {
+            let _ = precision;
+            false
+        };
         Weight {
             n,
             k,
