@@ -69,7 +69,9 @@ pub struct FactsCache {
     dir: Option<PathBuf>,
 }
 
-fn mtime_ns(time: SystemTime) -> i64 {
+/// `time` in ns since the epoch, negative before it (also the vector
+/// cache's stamp).
+pub(crate) fn mtime_ns(time: SystemTime) -> i64 {
     match time.duration_since(UNIX_EPOCH) {
         Ok(d) => d.as_nanos() as i64,
         Err(e) => -(e.duration().as_nanos() as i64),
@@ -85,8 +87,7 @@ impl FactsCache {
     }
 
     fn entry_path(&self, canon: &Path) -> Option<PathBuf> {
-        let hash = fnv1a64(canon.as_os_str().as_bytes());
-        Some(self.dir.as_ref()?.join(format!("{hash:016x}{SUFFIX}")))
+        Some(entry_path(self.dir.as_ref()?, canon, SUFFIX))
     }
 
     /// The facts of the file at canonical path `canon` in `lang`, or
@@ -132,23 +133,34 @@ impl FactsCache {
     }
 
     fn write(&self, entry_path: &Path, entry: &Entry) {
-        let Some(dir) = &self.dir else {
-            return;
-        };
-        if fs::create_dir_all(dir).is_err() {
-            return;
+        if let (Some(dir), Ok(bytes)) = (&self.dir, postcard::to_stdvec(entry)) {
+            write_entry(dir, entry_path, &bytes, SUFFIX);
         }
-        let Ok(bytes) = postcard::to_stdvec(entry) else {
-            return;
-        };
-        let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
-            return;
-        };
-        if temp.write_all(&bytes).is_ok() {
-            let _ = temp.persist(entry_path);
-        }
-        prune(dir);
     }
+}
+
+/// The entry of the file at `path` in `dir`: the FNV-1a 64 hash of the
+/// path in 16 hex digits, then `suffix` (also the vector cache's).
+pub(crate) fn entry_path(dir: &Path, path: &Path, suffix: &str) -> PathBuf {
+    let hash = fnv1a64(path.as_os_str().as_bytes());
+    dir.join(format!("{hash:016x}{suffix}"))
+}
+
+/// Writes `bytes` as the entry at `entry_path` in `dir`: to a temporary
+/// file first, renamed over the old entry, so a concurrent reader sees a
+/// whole old one or a whole new one; then prunes the `*suffix` entries.
+/// Failures are ignored (also the vector cache's).
+pub(crate) fn write_entry(dir: &Path, entry_path: &Path, bytes: &[u8], suffix: &str) {
+    if fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
+        return;
+    };
+    if temp.write_all(bytes).is_ok() {
+        let _ = temp.persist(entry_path);
+    }
+    prune_entries(dir, suffix);
 }
 
 fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> Option<Facts> {
@@ -180,12 +192,6 @@ pub(crate) fn touch(entry_path: &Path) {
             let _ = file.set_modified(SystemTime::now());
         }
     }
-}
-
-/// Removes entries untouched for [`MAX_AGE`] and stale temporary files,
-/// at most once per [`PRUNE_EVERY`].
-fn prune(dir: &Path) {
-    prune_entries(dir, SUFFIX);
 }
 
 /// Removes the files of `dir` named `*SUFFIX` untouched for [`MAX_AGE`]

@@ -24,16 +24,14 @@
 //! [`units::texts`]: crate::smart::units::texts
 
 use std::fs;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use crate::defs::cache::fnv1a64;
 use crate::encoder::{DIM, MODEL};
-use crate::graph::cache::{prune_entries, touch};
+use crate::graph::cache::{entry_path, mtime_ns, touch, write_entry};
 use crate::smart::units::TEXT_RULES;
 
 /// The layout of an entry.
@@ -41,8 +39,6 @@ const FORMAT: u32 = 1;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "vectors";
 const SUFFIX: &str = ".vectors";
-/// The prefix `prune_entries` knows temporary files by.
-const TEMP_PREFIX: &str = ".tmp-";
 
 /// One unit's vector, quantised.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -124,10 +120,7 @@ impl Stamp {
     /// The stamp of the file at `absolute` whose metadata is `meta`.
     pub fn of(absolute: PathBuf, meta: &fs::Metadata) -> Option<Stamp> {
         let modified = meta.modified().ok()?;
-        let mtime_ns = match modified.duration_since(UNIX_EPOCH) {
-            Ok(d) => d.as_nanos() as i64,
-            Err(e) => -(e.duration().as_nanos() as i64),
-        };
+        let mtime_ns = mtime_ns(modified);
         let settled = SystemTime::now()
             .duration_since(modified)
             .is_ok_and(|age| age > crate::graph::cache::FRESH);
@@ -156,8 +149,7 @@ impl VectorCache {
     }
 
     fn entry_path(&self, absolute: &Path) -> Option<PathBuf> {
-        let hash = fnv1a64(absolute.as_os_str().as_bytes());
-        Some(self.dir.as_ref()?.join(format!("{hash:016x}{SUFFIX}")))
+        Some(entry_path(self.dir.as_ref()?, absolute, SUFFIX))
     }
 
     /// The vectors stored for the file of `stamp`, when its entry is
@@ -189,7 +181,7 @@ impl VectorCache {
         let Some(path) = stamp.absolute.to_str() else {
             return;
         };
-        if stamp.fresh || fs::create_dir_all(dir).is_err() {
+        if stamp.fresh {
             return;
         }
         let entry = Entry {
@@ -202,19 +194,9 @@ impl VectorCache {
             mtime_ns: stamp.mtime_ns,
             units: units.to_vec(),
         };
-        let Ok(bytes) = postcard::to_stdvec(&entry) else {
-            return;
-        };
-        let Ok(mut temp) = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .tempfile_in(dir)
-        else {
-            return;
-        };
-        if temp.write_all(&bytes).is_ok() {
-            let _ = temp.persist(entry_path);
+        if let Ok(bytes) = postcard::to_stdvec(&entry) {
+            write_entry(dir, &entry_path, &bytes, SUFFIX);
         }
-        prune_entries(dir, SUFFIX);
     }
 }
 
@@ -262,14 +244,19 @@ mod tests {
         let cache_dir = tempfile::tempdir().unwrap();
         let tree = tempfile::tempdir().unwrap();
         let file = tree.path().join("a.py");
-        fs::write(&file, "def f(): pass\n").unwrap();
+        // Written a minute ago: settled, so stored. The same time each
+        // time, so that only the size tells a change.
         let old = SystemTime::now() - Duration::from_secs(60);
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        let settled = |text: &str| {
+            fs::write(&file, text).unwrap();
+            fs::File::options()
+                .append(true)
+                .open(&file)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        };
+        settled("def f(): pass\n");
         let stamp = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
         let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
         assert!(cache.get(&stamp).is_none());
@@ -277,13 +264,7 @@ mod tests {
         let got = cache.get(&stamp).unwrap();
         assert_eq!(got.iter().map(|u| u.line).collect::<Vec<_>>(), [1, 3]);
         // A changed file misses.
-        fs::write(&file, "def g(): pass\n\n").unwrap();
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        settled("def g(): pass\n\n");
         let changed = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
         assert!(cache.get(&changed).is_none());
         // A torn entry misses, and is no error.
