@@ -126,6 +126,30 @@ Request fields (unknown fields are an error):
   every mode but read: text (true: the answer also holds what the command prints)
 The answer is one JSON object with `truncated` and counts, or `error`.";
 
+const EDIT_EXAMPLES: &str = "\
+Examples:
+  scout edit --structural --lang rust '$X.unwrap()' --rewrite '$X?' src
+  scout edit --structural --lang py 'load($A)' --rewrite 'load($A, strict=True)' --callers-of src/config.py#load
+  scout edit --structural --lang ts 'console.log($$$A)' -r 'logger.debug($$$A)' --dry-run
+  scout edit --old 'max_retries = 3' --new 'max_retries = 5' src/settings.py
+  scout edit --old 'OldName' --new 'NewName' --all src/a.rs src/b.rs
+  scout edit src/config.py#load --with new_load.py        one whole definition
+  scout edit --undo                                       the last edit, undone
+
+Every file's new bytes are computed and parsed before the first is written: a
+rewrite that adds a parse error is refused (nothing written), and so are
+read-only files, files outside the working directory and binary files. Each
+file is replaced by renaming a complete copy, after an undo journal is saved
+in the state directory ($XDG_STATE_HOME/scout/edits/); a file changed while
+the edit ran is never overwritten. The report is a page: exact counters, the
+changed lines as -OLD / +NEW under their file and definition, the budget and
+what it left out.
+
+Quote patterns and templates in single quotes, or the shell replaces $X.
+
+Exit status: 0 written (or, with --dry-run, would be), 1 nothing matched
+(nothing written), 2 refused (nothing written).";
+
 const READ_EXAMPLES: &str = "\
 Examples:
   scout read src/cli.rs --symbol parse_args       a definition, numbered
@@ -267,14 +291,17 @@ pub enum Command {
     /// One definition or a line range of a file, numbered, within a budget.
     #[command(after_help = READ_EXAMPLES)]
     Read(ReadArgs),
-    /// Answer one JSON request (files, content, search, smart or read) with one JSON object.
+    /// Rewrite code: what a structural pattern matches (only the callers the graph attributes, with --callers-of), exact text, or one whole definition; all or nothing, with a diff page and an undo.
+    #[command(after_help = EDIT_EXAMPLES)]
+    Edit(EditArgs),
+    /// Answer one JSON request (files, content, search, smart, read or edit) with one JSON object.
     #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
     /// Serve search, smart, grep, files and read as MCP tools over stdio (for harnesses without a shell hook).
     #[command(
-        after_help = "Examples:\n  scout mcp                     speak MCP on stdin/stdout (a client starts it)\n  scout setup mcp --client cursor   register it with a client\n\nPaths resolve against the client's roots, else the working directory; nothing outside them is readable. Logs go to stderr."
+        after_help = "Examples:\n  scout mcp                     speak MCP on stdin/stdout (a client starts it)\n  scout mcp --allow-edit        ... and the edit tool, which writes files\n  scout setup mcp --client cursor   register it with a client\n\nPaths resolve against the client's roots, else the working directory; nothing outside them is readable. Logs go to stderr."
     )]
-    Mcp,
+    Mcp(McpArgs),
     /// What this agent session was shown (session memory): show or clear it.
     #[command(
         after_help = "Examples:\n  scout memory show\n  scout memory clear\n\nThe session is SCOUT_SESSION_ID, else CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID."
@@ -747,6 +774,127 @@ pub struct ReadArgs {
     /// Show lines this agent session already has too (by default they collapse to one line per run); records nothing.
     #[arg(long)]
     pub again: bool,
+}
+
+/// `scout edit`: which edit, on which files, and how its report is shown.
+#[derive(Debug, PartialEq, Args)]
+pub struct EditArgs {
+    /// With --structural: PATTERN, then the PATHs to walk [default: .]. With --with: PATH#SYMBOL (or PATH:LINE). With --old/--new: the FILEs.
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<OsString>,
+
+    /// The structural pattern, for one that starts with '-'; every positional is then a PATH.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
+    pub regexp: Option<String>,
+
+    /// Match PATTERN as code, an ast-grep pattern of the --lang language ($X one node, $$$X any number), and replace each match by --rewrite.
+    #[arg(long, requires_all = ["lang", "rewrite"])]
+    pub structural: bool,
+
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+
+    /// What each match becomes: code with the pattern's $X and $$$X filled in, as ast-grep's --rewrite does (a multi-line template takes the match's indentation).
+    #[arg(
+        short = 'r',
+        long,
+        value_name = "TEMPLATE",
+        allow_hyphen_values = true,
+        requires = "structural"
+    )]
+    pub rewrite: Option<String>,
+
+    /// Rewrite only the matches on calls the code graph attributes to this definition (PATH#SYMBOL or PATH:LINE): exactly the lines `scout search --callers-of` shows.
+    #[arg(
+        long,
+        value_name = "PATH#SYMBOL",
+        conflicts_with = "impact",
+        requires = "structural"
+    )]
+    pub callers_of: Option<String>,
+
+    /// Rewrite only the matches in code that depends on this definition (its callers, to --depth levels).
+    #[arg(long, value_name = "PATH#SYMBOL", requires = "structural")]
+    pub impact: Option<String>,
+
+    /// With --impact, how many levels of callers to follow [default: 2].
+    #[arg(long, value_name = "N", requires = "impact")]
+    pub depth: Option<u32>,
+
+    /// Exact text to replace in the FILEs (bytes, not a pattern); repeatable, each with its --new, applied in order.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true, requires = "new", conflicts_with_all = ["structural", "with"])]
+    pub old: Vec<OsString>,
+
+    /// What the --old before it becomes.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        requires = "old"
+    )]
+    pub new: Vec<OsString>,
+
+    /// With --old: each pair must match exactly N times in each file [default: exactly once].
+    #[arg(long, value_name = "N", conflicts_with = "all", requires = "old")]
+    pub count: Option<usize>,
+
+    /// With --old: replace every occurrence, however many.
+    #[arg(long, requires = "old")]
+    pub all: bool,
+
+    /// Replace the whole definition PATH#SYMBOL by the code in FILE ('-': standard input), re-indented to where it stands; the comments, decorators and attributes above it stay unless the new code brings its own.
+    #[arg(long = "with", value_name = "FILE", conflicts_with = "structural")]
+    pub with: Option<OsString>,
+
+    /// Restore the files of the last edit (of this agent session, else of this directory) to their bytes before it; a file changed since is refused, by name.
+    #[arg(long, conflicts_with_all = ["structural", "old", "with", "last", "dry_run"])]
+    pub undo: bool,
+
+    /// Show the report of the last edit again (its other pages, with --page).
+    #[arg(long, conflicts_with_all = ["structural", "old", "with"])]
+    pub last: bool,
+
+    /// Write nothing: print what would be written.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    #[arg(short = 't', long = "type", value_name = "NAME")]
+    pub types: Vec<String>,
+
+    /// Walk hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Token budget of the report's page, estimated as bytes / 4; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_BUDGET_TOKENS)]
+    pub budget_tokens: u64,
+
+    /// Which page of the report to show (1-based).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub page: usize,
+
+    /// Print one JSON document with every change instead of the page.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `scout mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Offer the edit tool too (it writes files: annotated destructive); without it the server only reads.
+    #[arg(long)]
+    pub allow_edit: bool,
 }
 
 #[derive(Debug, Args)]

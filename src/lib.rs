@@ -18,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod defs;
 pub mod dirs;
+pub mod edit;
 pub mod encoder;
 pub mod exit;
 pub mod graph;
@@ -124,7 +125,11 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
             let settings = views::read::ReadSettings::resolve(args, &dirs::process_env)?;
             commands::read::run(&settings, out)
         }
-        Some(Command::Mcp) => mcp::run(),
+        Some(Command::Edit(args)) => {
+            let settings = edit::settings::EditSettings::resolve(args, &argv)?;
+            commands::edit::run(&settings, out, err)
+        }
+        Some(Command::Mcp(args)) => mcp::run(args.allow_edit),
         Some(Command::Call(args)) => {
             commands::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
         }

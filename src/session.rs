@@ -24,6 +24,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 pub mod hook_log;
+pub mod journal;
 pub mod pending;
 
 /// Agent session variables, in the order they are read.
@@ -337,7 +338,7 @@ fn prune(dir: &Path, keep: &Path) {
 }
 
 /// FNV-1a, 64 bits: a file name from a session id, stable across builds.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);

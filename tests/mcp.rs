@@ -189,6 +189,44 @@ fn tools_list_is_small_and_names_the_five_tools() {
 }
 
 #[test]
+fn allow_edit_adds_a_destructive_edit_tool_and_plain_mcp_refuses_it() {
+    let fx = Fixture::new();
+    fx.write("a.py", "print(1)\n");
+    let mut plain = Client::start(&fx, json!({}));
+    let id = plain.request(
+        "tools/call",
+        json!({"name": "edit", "arguments": {"old": "1", "new": "2", "path": "a.py"}}),
+    );
+    let refused = plain.answer(id);
+    assert!(
+        refused["error"]["message"].as_str().unwrap_or_default().contains("--allow-edit"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_to_string(fx.root().join("a.py")).unwrap(), "print(1)\n");
+
+    let mut client = Client::start_in(fx.command(&["mcp", "--allow-edit"]), json!({}));
+    let id = client.request("tools/list", json!({}));
+    let answer = client.answer(id);
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search", "smart", "grep", "files", "read", "edit"]);
+    let edit = &tools[5];
+    assert_eq!(edit["annotations"]["destructiveHint"], true, "{edit}");
+    assert_eq!(edit["annotations"]["readOnlyHint"], false, "{edit}");
+    let id = client.request(
+        "tools/call",
+        json!({"name": "edit", "arguments": {"old": "1", "new": "2", "path": "a.py"}}),
+    );
+    let result = client.answer(id);
+    assert_eq!(result["result"]["structuredContent"]["exit"], 0, "{result}");
+    assert!(
+        result["result"]["content"][0]["text"].as_str().unwrap().contains("+1: print(2)"),
+        "{result}"
+    );
+    assert_eq!(std::fs::read_to_string(fx.root().join("a.py")).unwrap(), "print(2)\n");
+}
+
+#[test]
 fn the_protocol_version_is_negotiated() {
     let fx = Fixture::new();
     // A client that speaks 2025-06-18 gets it (Client::start checks the

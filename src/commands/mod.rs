@@ -2,6 +2,7 @@
 
 pub mod call;
 pub mod doctor;
+pub mod edit;
 pub mod files;
 pub mod grep;
 pub mod hook;

@@ -296,6 +296,34 @@ fn parse(lang: Lang, source: &[u8]) -> Option<Tree> {
     })
 }
 
+/// The syntax errors of `source` as `lang`'s parser reads it: how many
+/// ERROR and MISSING nodes its tree holds, and the 1-based line of each
+/// (in tree order); `None` when it could not be parsed at all.
+pub fn syntax_errors(lang: Lang, source: &[u8]) -> Option<Vec<u64>> {
+    let tree = parse(lang, source)?;
+    let mut lines = Vec::new();
+    let mut cursor = tree.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend && (node.is_error() || node.is_missing()) {
+            lines.push(node.start_position().row as u64 + 1);
+        }
+        if descend && node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    Some(lines)
+}
+
 /// A definition being walked through, for naming what is inside it.
 struct Frame {
     /// `Node::id` of the definition's node: the frame ends with it.

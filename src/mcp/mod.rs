@@ -44,8 +44,9 @@ use roots::Roots;
 /// running.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
-/// Serves MCP on stdin and stdout until the client closes the connection.
-pub fn run() -> Result<ExitStatus> {
+/// Serves MCP on stdin and stdout until the client closes the connection;
+/// with `allow_edit`, the edit tool too (#33).
+pub fn run(allow_edit: bool) -> Result<ExitStatus> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -57,7 +58,7 @@ pub fn run() -> Result<ExitStatus> {
     let stdout = rustix::io::dup(std::io::stdout()).context("duplicating stdout")?;
     let stdout = tokio::fs::File::from_std(std::fs::File::from(stdout));
     runtime.block_on(async {
-        let server = Server::new()?;
+        let server = Server::new(allow_edit)?;
         let service = server
             .serve((tokio::io::stdin(), stdout))
             .await
@@ -81,10 +82,12 @@ struct Server {
     /// The client's roots, once asked; `None` until then, or after the
     /// client said they changed.
     roots: Arc<Mutex<Option<Roots>>>,
+    /// `--allow-edit`: the edit tool is offered and served.
+    allow_edit: bool,
 }
 
 impl Server {
-    fn new() -> Result<Server> {
+    fn new(allow_edit: bool) -> Result<Server> {
         let exe = std::env::current_exe().context("finding the scout binary")?;
         let cwd = std::env::current_dir().context("reading the working directory")?;
         let nanos = std::time::SystemTime::now()
@@ -96,6 +99,7 @@ impl Server {
             session: format!("mcp-{}-{nanos:x}", std::process::id()),
             cwd,
             roots: Arc::new(Mutex::new(None)),
+            allow_edit,
         })
     }
 
@@ -273,15 +277,31 @@ fn error_result(message: &str, answer: Option<Value>) -> CallToolResult {
     result
 }
 
-/// The tools as `tools/list` gives them.
-pub fn tool_list() -> Vec<Tool> {
-    tools::TOOLS
+/// The tools as `tools/list` gives them: the read-only ones, and with
+/// `allow_edit` the edit tool, annotated as writing (destructive, not
+/// read-only).
+pub fn tool_list(allow_edit: bool) -> Vec<Tool> {
+    let mut list: Vec<Tool> = tools::TOOLS
         .iter()
         .map(|spec| {
             Tool::new(spec.name, spec.description, spec.input_schema())
                 .with_raw_output_schema(Arc::new(tools::ToolSpec::output_schema()))
         })
-        .collect()
+        .collect();
+    if allow_edit {
+        let spec = &tools::EDIT_TOOL;
+        list.push(
+            Tool::new(spec.name, spec.description, spec.input_schema())
+                .with_raw_output_schema(Arc::new(tools::ToolSpec::output_schema()))
+                .with_annotations(
+                    rmcp::model::ToolAnnotations::new()
+                        .read_only(false)
+                        .destructive(true)
+                        .idempotent(false),
+                ),
+        );
+    }
+    list
 }
 
 impl ServerHandler for Server {
@@ -295,7 +315,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tool_list()))
+        Ok(ListToolsResult::with_all_items(tool_list(self.allow_edit)))
     }
 
     async fn call_tool(
@@ -303,8 +323,16 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let Some(tool) = tools::tool(&request.name) else {
-            let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
+        let Some(tool) = tools::tool(&request.name, self.allow_edit) else {
+            let mut names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
+            if self.allow_edit {
+                names.push(tools::EDIT_TOOL.name);
+            } else if request.name == tools::EDIT_TOOL.name {
+                return Err(McpError::invalid_params(
+                    "the edit tool is offered only by `scout mcp --allow-edit`; this server only reads",
+                    None,
+                ));
+            }
             return Err(McpError::invalid_params(
                 format!(
                     "unknown tool {:?}; the tools are {}",

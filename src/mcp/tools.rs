@@ -108,6 +108,33 @@ pub const TOOLS: [ToolSpec; 5] = [
     },
 ];
 
+/// The tool `scout mcp --allow-edit` adds: it writes files.
+pub const EDIT_TOOL: ToolSpec = ToolSpec {
+    name: "edit",
+    description: "Rewrite code in one call, all or nothing, with a diff page; undo restores. Structural (pattern+rewrite+lang, scoped by callers_of), text (old/new on path), or a definition (symbol+with).",
+    params: &[
+        ("pattern", S, "ast-grep pattern"),
+        ("rewrite", S, "template ($X)"),
+        ("lang", S, ""),
+        ("path", PATHS, ""),
+        ("callers_of", S, "PATH#SYMBOL"),
+        ("impact", S, "PATH#SYMBOL"),
+        ("old", PATHS, "exact text"),
+        ("new", PATHS, ""),
+        ("count", I, ""),
+        ("all", B, ""),
+        ("symbol", S, "PATH#SYMBOL to replace"),
+        ("with", S, "its new code"),
+        ("dry_run", B, ""),
+        ("undo", B, ""),
+        ("budget_tokens", I, ""),
+        ("page", I, ""),
+        ("glob", S, ""),
+    ],
+    required: &[],
+    mode: "edit",
+};
+
 impl ToolSpec {
     /// The tool's input schema.
     pub fn input_schema(&self) -> Map<String, Value> {
@@ -163,9 +190,12 @@ impl ToolSpec {
     }
 }
 
-/// The tool named `name`.
-pub fn tool(name: &str) -> Option<&'static ToolSpec> {
-    TOOLS.iter().find(|t| t.name == name)
+/// The tool named `name` (the edit tool only where edits are allowed).
+pub fn tool(name: &str, allow_edit: bool) -> Option<&'static ToolSpec> {
+    TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .or_else(|| (allow_edit && name == EDIT_TOOL.name).then_some(&EDIT_TOOL))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! what every command prints.
 
 pub mod braces;
+pub mod edit;
 pub mod json;
 pub mod plain;
 pub mod scope;

@@ -33,42 +33,7 @@ pub fn gather(
     request: &GraphRequest,
     err: &mut dyn Write,
 ) -> Result<Graphed> {
-    let target = request.target.clone();
-    let mut scope = if request.impact {
-        // The walk climbs through callers wherever they are (a test's
-        // chain runs through the library): it searches the working
-        // directory, and the page keeps the paths asked for.
-        let within = within_cwd(settings);
-        let walk = match &within {
-            Some(_) => crate::rg::SearchFlags {
-                paths: Vec::new(),
-                ..settings.flags.clone()
-            },
-            None => settings.flags.clone(),
-        };
-        let mut scope = graph::impact(
-            &settings.rg,
-            &walk,
-            target,
-            request.depth,
-            settings.cache_dir.clone(),
-        )?;
-        if let Some(roots) = within {
-            scope.attributed.retain(|path, _| {
-                std::fs::canonicalize(crate::search::path_of(path))
-                    .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)))
-            });
-            scope.walked = Some(".".into());
-        }
-        scope
-    } else {
-        graph::callers(
-            &settings.rg,
-            &settings.flags,
-            target,
-            settings.cache_dir.clone(),
-        )?
-    };
+    let mut scope = scope(settings, request)?;
     if let Some(pattern) = &settings.structural {
         let only = graph::line_filter(&scope);
         let gathered = structural::gather_within(settings, pattern, Some(&only), err)?;
@@ -103,6 +68,49 @@ pub fn gather(
         defs: BTreeMap::new(),
         structural: None,
         scope,
+    })
+}
+
+/// What the code graph makes of the calls of the request's definition:
+/// the attributed sites (of every level, with `--impact`), the calls of
+/// other definitions and those it cannot tell. `scout edit` scopes its
+/// rewrites by the same function, so that they are the search's lines.
+pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope> {
+    let target = request.target.clone();
+    Ok(if request.impact {
+        // The walk climbs through callers wherever they are (a test's
+        // chain runs through the library): it searches the working
+        // directory, and the page keeps the paths asked for.
+        let within = within_cwd(settings);
+        let walk = match &within {
+            Some(_) => crate::rg::SearchFlags {
+                paths: Vec::new(),
+                ..settings.flags.clone()
+            },
+            None => settings.flags.clone(),
+        };
+        let mut scope = graph::impact(
+            &settings.rg,
+            &walk,
+            target,
+            request.depth,
+            settings.cache_dir.clone(),
+        )?;
+        if let Some(roots) = within {
+            scope.attributed.retain(|path, _| {
+                std::fs::canonicalize(crate::search::path_of(path))
+                    .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)))
+            });
+            scope.walked = Some(".".into());
+        }
+        scope
+    } else {
+        graph::callers(
+            &settings.rg,
+            &settings.flags,
+            target,
+            settings.cache_dir.clone(),
+        )?
     })
 }
 

@@ -74,18 +74,7 @@ pub fn gather_within(
     only: Option<&LineFilter>,
     err: &mut dyn Write,
 ) -> Result<Gathered> {
-    let lang = pattern.lang();
-    let mut paths: Vec<Vec<u8>> = Vec::new();
-    let outcome = run_plain(&settings.rg, &settings.flags.file_list(), |line| {
-        let path = strip_terminator(line);
-        if searches(lang, path) && only.is_none_or(|o| o.contains_key(path)) {
-            paths.push(path.to_vec());
-        }
-        Flow::Continue
-    })?;
-    let partial = check_rg(settings, &outcome, err)?;
-    // rg lists files in the order its threads find them.
-    paths.sort();
+    let (paths, partial) = list_files(settings, pattern.lang(), only, err)?;
     let want_defs = !settings.files_only && !settings.lexical;
     let results = parse_all(&paths, pattern, want_defs, settings.keep, only);
     let mut gathered = Gathered {
@@ -103,6 +92,30 @@ pub fn gather_within(
         gathered.files.push(tally);
     }
     Ok(gathered)
+}
+
+/// The files a structural search of `lang` parses, in path order: those
+/// `rg --files` lists with the search's selection, of that language, and
+/// in `only` when it is given; with the exit status to report when rg
+/// could not list everything.
+pub fn list_files(
+    settings: &SearchSettings,
+    lang: Lang,
+    only: Option<&LineFilter>,
+    err: &mut dyn Write,
+) -> Result<(Vec<Vec<u8>>, Option<ExitStatus>)> {
+    let mut paths: Vec<Vec<u8>> = Vec::new();
+    let outcome = run_plain(&settings.rg, &settings.flags.file_list(), |line| {
+        let path = strip_terminator(line);
+        if searches(lang, path) && only.is_none_or(|o| o.contains_key(path)) {
+            paths.push(path.to_vec());
+        }
+        Flow::Continue
+    })?;
+    let partial = check_rg(settings, &outcome, err)?;
+    // rg lists files in the order its threads find them.
+    paths.sort();
+    Ok((paths, partial))
 }
 
 /// One file's outcome: its tally when something matched, with its

@@ -11,6 +11,7 @@
 pub mod anchors;
 pub mod grammar;
 pub mod pattern;
+pub mod rewrite;
 
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;

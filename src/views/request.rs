@@ -91,7 +91,7 @@ use crate::views::grep::{self, GrepSettings, Items};
 use crate::views::{self, EnvLookup};
 
 /// The modes a request may name.
-pub const MODES: [&str; 5] = ["files", "content", "search", "smart", "read"];
+pub const MODES: [&str; 6] = ["files", "content", "search", "smart", "read", "edit"];
 
 /// What a field's value must be.
 #[derive(Debug, Clone, Copy)]
@@ -214,6 +214,61 @@ const READ_FIELDS: &[Field] = &[
     ("cwd", Shape::Text, false),
 ];
 
+const EDIT_FIELDS: &[Field] = &[
+    ("mode", Shape::Text, true),
+    ("pattern", Shape::Text, false),
+    ("rewrite", Shape::Text, false),
+    ("lang", Shape::Text, false),
+    ("path", Shape::Texts, false),
+    ("callers_of", Shape::Text, false),
+    ("impact", Shape::Text, false),
+    ("depth", Shape::Count, false),
+    ("old", Shape::Texts, false),
+    ("new", Shape::Texts, false),
+    ("count", Shape::Count, false),
+    ("all", Shape::Flag, false),
+    ("symbol", Shape::Text, false),
+    ("with", Shape::Text, false),
+    ("dry_run", Shape::Flag, false),
+    ("undo", Shape::Flag, false),
+    ("last", Shape::Flag, false),
+    ("glob", Shape::Text, false),
+    ("type", Shape::Text, false),
+    ("budget_tokens", Shape::Count, false),
+    ("page", Shape::Count, false),
+    ("text", Shape::Flag, false),
+    ("cwd", Shape::Text, false),
+];
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct EditRequest {
+    mode: String,
+    pattern: Option<String>,
+    rewrite: Option<String>,
+    lang: Option<String>,
+    path: Option<Paths>,
+    callers_of: Option<String>,
+    impact: Option<String>,
+    depth: Option<u32>,
+    old: Option<Paths>,
+    new: Option<Paths>,
+    count: Option<usize>,
+    all: Option<bool>,
+    symbol: Option<String>,
+    with: Option<String>,
+    dry_run: Option<bool>,
+    undo: Option<bool>,
+    last: Option<bool>,
+    glob: Option<String>,
+    #[serde(rename = "type")]
+    file_type: Option<String>,
+    budget_tokens: Option<u64>,
+    page: Option<usize>,
+    text: Option<bool>,
+    cwd: Option<String>,
+}
+
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 struct SmartRequest {
@@ -331,6 +386,7 @@ enum Request {
     Search(SearchRequest),
     Smart(SmartRequest),
     Read(ReadRequest),
+    Edit(EditRequest),
 }
 
 impl Request {
@@ -341,6 +397,7 @@ impl Request {
             Request::Search(r) => r.cwd.as_deref(),
             Request::Smart(r) => r.cwd.as_deref(),
             Request::Read(r) => r.cwd.as_deref(),
+            Request::Edit(r) => r.cwd.as_deref(),
         }
     }
 }
@@ -383,6 +440,7 @@ pub fn fields(mode: &str) -> Vec<&'static str> {
         "search" => SEARCH_FIELDS,
         "smart" => SMART_FIELDS,
         "read" => READ_FIELDS,
+        "edit" => EDIT_FIELDS,
         _ => &[],
     };
     fields.iter().map(|(name, _, _)| *name).collect()
@@ -411,6 +469,7 @@ fn parse(text: &str) -> Result<Request, Problem> {
         Some(Value::String(mode)) if mode == "search" => SEARCH_FIELDS,
         Some(Value::String(mode)) if mode == "smart" => SMART_FIELDS,
         Some(Value::String(mode)) if mode == "read" => READ_FIELDS,
+        Some(Value::String(mode)) if mode == "edit" => EDIT_FIELDS,
         Some(other) => {
             return Err(Problem::about(
                 "mode",
@@ -475,6 +534,7 @@ fn parse(text: &str) -> Result<Request, Problem> {
         "content" => Request::Content(typed(object)?),
         "smart" => Request::Smart(typed(object)?),
         "read" => Request::Read(typed(object)?),
+        "edit" => Request::Edit(typed(object)?),
         _ => Request::Search(typed(object)?),
     })
 }
@@ -509,6 +569,7 @@ pub fn answer(text: &str, env: EnvLookup<'_>) -> (Vec<u8>, ExitStatus) {
         Request::Search(request) => search_answer(request),
         Request::Smart(request) => smart_answer(request),
         Request::Read(request) => read_answer(request),
+        Request::Edit(request) => edit_answer(request),
     };
     match answer {
         Ok(answer) => answer,
@@ -852,6 +913,131 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
         })?,
         truncated,
         warnings,
+        exit: status.code(),
+    };
+    Ok((serde_json::to_vec(&answer)?, status))
+}
+
+/// The `scout edit` command line of an edit request (the definition's
+/// new code, `with`, is handed over apart).
+fn edit_argv(request: &EditRequest) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = vec!["scout".into(), "edit".into()];
+    let flag = |argv: &mut Vec<OsString>, name: &str, value: &Option<String>| {
+        if let Some(value) = value {
+            argv.extend([name.into(), value.into()]);
+        }
+    };
+    if request.pattern.is_some() {
+        argv.push("--structural".into());
+    }
+    flag(&mut argv, "--lang", &request.lang);
+    flag(&mut argv, "--rewrite", &request.rewrite);
+    flag(&mut argv, "--callers-of", &request.callers_of);
+    flag(&mut argv, "--impact", &request.impact);
+    if let Some(depth) = request.depth {
+        argv.extend(["--depth".into(), depth.to_string().into()]);
+    }
+    for (name, texts) in [("--old", &request.old), ("--new", &request.new)] {
+        for text in texts.iter().flat_map(Paths::all) {
+            argv.extend([name.into(), text.into()]);
+        }
+    }
+    if let Some(count) = request.count {
+        argv.extend(["--count".into(), count.to_string().into()]);
+    }
+    for (name, on) in [
+        ("--all", request.all),
+        ("--dry-run", request.dry_run),
+        ("--undo", request.undo),
+        ("--last", request.last),
+    ] {
+        if on == Some(true) {
+            argv.push(name.into());
+        }
+    }
+    push_filters(
+        &mut argv,
+        request.glob.as_deref(),
+        request.file_type.as_deref(),
+        request.budget_tokens,
+    );
+    if let Some(page) = request.page {
+        argv.extend(["--page".into(), page.to_string().into()]);
+    }
+    flag(&mut argv, "-e", &request.pattern);
+    if request.pattern.is_some() || request.symbol.is_some() || request.path.is_some() {
+        argv.push("--".into());
+    }
+    if let Some(symbol) = &request.symbol {
+        argv.push(symbol.into());
+    }
+    if let Some(paths) = &request.path {
+        argv.extend(paths.all().into_iter().map(OsString::from));
+    }
+    argv
+}
+
+fn edit_answer(request: EditRequest) -> Result<(Vec<u8>, ExitStatus)> {
+    if request.with.is_some() != request.symbol.is_some() {
+        anyhow::bail!("\"symbol\" (PATH#SYMBOL) and \"with\" (its new code) go together");
+    }
+    let argv = edit_argv(&request);
+    let args = match Cli::try_parse_from(&argv)?.command {
+        Some(Command::Edit(args)) => args,
+        _ => unreachable!("edit_argv starts with `scout edit`"),
+    };
+    let budget = args.budget_tokens;
+    let page = args.page;
+    let mut settings =
+        crate::edit::settings::EditSettings::resolve_with(args, &argv, request.with.clone())?;
+    settings.json = true;
+    let started = std::time::Instant::now();
+    let (mut document, mut messages) = (Vec::new(), Vec::new());
+    let status = crate::edit::run(&settings, &mut document, &mut messages)?;
+    let document = String::from_utf8_lossy(&document).trim().to_string();
+    let report: Option<crate::edit::Report> = serde_json::from_str(&document).ok();
+    let text = match (&report, request.text == Some(true)) {
+        (Some(report), true) => Some(crate::render::edit::page(
+            report,
+            page,
+            (budget > 0).then(|| budget as usize * crate::search::page::BYTES_PER_TOKEN),
+            started.elapsed().as_millis(),
+        )),
+        (None, true) => Some(document.clone()),
+        _ => None,
+    };
+    let truncated = report.as_ref().is_some_and(|r| {
+        text.as_deref()
+            .is_some_and(|t| t.contains(" not shown: ") || t.contains(" more change"))
+            || r.changes.is_empty() && r.files_changed > 0
+    });
+    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    #[derive(Serialize)]
+    struct EditAnswer {
+        mode: &'static str,
+        /// `scout edit --json`'s document, byte for byte.
+        result: Box<RawValue>,
+        truncated: bool,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        exit: u8,
+    }
+    let result = if document.starts_with('{') {
+        RawValue::from_string(document)?
+    } else {
+        RawValue::from_string(serde_json::to_string(&document)?)?
+    };
+    let answer = EditAnswer {
+        mode: "edit",
+        result,
+        truncated,
+        warnings,
+        text,
         exit: status.code(),
     };
     Ok((serde_json::to_vec(&answer)?, status))
@@ -1217,7 +1403,7 @@ mod fuzz {
         /// shape; a problem names a field whenever one is at fault.
         #[test]
         fn structured_requests_are_checked_field_by_field(
-            mode in prop::sample::select(vec!["files", "content", "search", "smart", "read", "grep"]),
+            mode in prop::sample::select(vec!["files", "content", "search", "smart", "read", "edit", "grep"]),
             fields in prop::collection::btree_map(field(), value(), 0..6),
         ) {
             let mut object: Map<String, Value> = fields.into_iter().collect();
@@ -1232,6 +1418,7 @@ mod fuzz {
                         Request::Search(_) => SEARCH_FIELDS,
                         Request::Smart(_) => SMART_FIELDS,
                         Request::Read(_) => READ_FIELDS,
+                        Request::Edit(_) => EDIT_FIELDS,
                     };
                     for (key, value) in &object {
                         if value.is_null() {

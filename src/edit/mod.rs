@@ -1,0 +1,346 @@
+//! `scout edit` (#33): a search that writes. One pipeline for every kind
+//! of edit:
+//!
+//! 1. **plan** ([`settings`]): which edit, resolved; a structural one
+//!    through the search's own settings;
+//! 2. **find** ([`structural`], [`text`], [`definition`]): every file's
+//!    new bytes computed whole, with its hunks ([`change`]); a structural
+//!    edit walks, matches and scopes as `scout search --structural`
+//!    (`--callers-of`) does, so it changes exactly the lines the search
+//!    shows;
+//! 3. **check** ([`check`]): paths, permissions, and a parse of every new
+//!    file; any refusal stops the edit before the first write;
+//! 4. **write** ([`write`]): journaled, staged, renamed one at a time,
+//!    rolled back if a file changes under it; `--undo` from the journal;
+//! 5. **report** ([`Report`], rendered by [`crate::render::edit`]): a
+//!    budgeted page of diff hunks under their file and definition, exact
+//!    counters, what was left alone; the rewritten lines join the
+//!    session's memory.
+
+pub mod change;
+pub mod check;
+pub mod definition;
+pub mod settings;
+pub mod structural;
+pub mod text;
+pub mod write;
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::exit::ExitStatus;
+use crate::graph::Scope;
+use crate::session::journal::Journal;
+use crate::session::{Shown, Stamp};
+use change::FileChange;
+use settings::{EditSettings, Mode};
+
+/// What the find stage leaves.
+#[derive(Debug, Default)]
+pub struct Planned {
+    /// Files with at least one match (their bytes may be unchanged, when
+    /// a rewrite gives back what was there), in path order.
+    pub files: Vec<FileChange>,
+    /// `--callers-of` / `--impact`: what the graph made of the calls.
+    pub scope: Option<Scope>,
+    /// A definition edit that changes the signature: its callers.
+    pub callers: Option<Callers>,
+    /// Said on stderr (why nothing matched, say).
+    pub notes: Vec<String>,
+}
+
+/// The callers of a definition whose signature an edit changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Callers {
+    /// `function load (src/config.py:12)`.
+    pub title: String,
+    /// Attributed calls in other files, as `PATH:LINE`.
+    pub sites: Vec<String>,
+    /// Attributed calls in the definition's own file.
+    pub same_file: u64,
+    /// Calls of the name the graph could not attribute either way.
+    pub cannot_tell: u64,
+}
+
+/// The report of one edit: what the page and the JSON document show, and
+/// what the journal keeps for `scout edit --last`. Text that is not
+/// UTF-8 is kept lossily.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// `structural`, `text` or `definition`.
+    pub mode: String,
+    /// What was asked: `PATTERN => TEMPLATE`, the `--old` texts, or the
+    /// definition's title.
+    pub what: String,
+    /// The structural pattern's language.
+    pub lang: Option<String>,
+    /// True when the files were written (false with `--dry-run`, and for
+    /// an edit that was refused).
+    pub written: bool,
+    pub dry_run: bool,
+    /// Files with a match, and of those the files whose bytes change.
+    pub files: u64,
+    pub files_changed: u64,
+    /// Every match in scope, those rewritten, and those left alone
+    /// (nested in a match rewritten).
+    pub matches: u64,
+    pub rewritten: u64,
+    pub left_alone: u64,
+    /// Every changed file, in path order.
+    pub changes: Vec<FileReport>,
+    /// `--callers-of` / `--impact`: the graph's account, as the search's
+    /// footer gives it, and as its JSON gives it.
+    pub scope_text: Option<String>,
+    pub scope: Option<serde_json::Value>,
+    pub callers: Option<Callers>,
+    /// The command that shows another page of this report.
+    pub command: String,
+}
+
+/// One changed file of a [`Report`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileReport {
+    pub path: String,
+    pub matches: u64,
+    pub rewritten: u64,
+    pub left_alone: u64,
+    pub hunks: Vec<HunkReport>,
+}
+
+/// One change: old lines `line..=last_line` became new lines
+/// `new_line..=new_last_line` (1-based; an empty side names the line it
+/// stands before, and its last line is its first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HunkReport {
+    pub line: u64,
+    pub last_line: u64,
+    pub new_line: u64,
+    pub new_last_line: u64,
+    pub before: Vec<String>,
+    pub after: Vec<String>,
+    /// The innermost definition holding the old lines: `function main
+    /// (1-9)`.
+    pub definition: Option<String>,
+}
+
+/// The journal of this session (else of this working directory).
+fn journal(settings: &EditSettings) -> Result<Journal> {
+    let state = settings.state_dir.as_ref().ok_or_else(|| {
+        anyhow::anyhow!("no state directory for the undo journal: set XDG_STATE_HOME or HOME")
+    })?;
+    let key = match &settings.session {
+        Some(session) => format!("session:{}", session.id),
+        None => format!(
+            "dir:{}",
+            std::fs::canonicalize(&settings.cwd)
+                .unwrap_or_else(|_| settings.cwd.clone())
+                .display()
+        ),
+    };
+    Ok(Journal::new(state, &key))
+}
+
+/// Runs the edit, writing its page (or document) to `out` and messages to
+/// `err`.
+pub fn run(
+    settings: &EditSettings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let started = Instant::now();
+    let planned = match &settings.mode {
+        Mode::Undo => return undo(settings, out),
+        Mode::Last => return last(settings, out, started),
+        Mode::Structural { search, template } => structural::plan(search, template, err)?,
+        Mode::Text {
+            pairs,
+            count,
+            files,
+        } => text::plan(pairs, *count, files)?,
+        Mode::Definition { spec, source } => {
+            definition::plan(spec, source, settings.cache_dir.clone())?
+        }
+    };
+    for note in &planned.notes {
+        writeln!(err, "scout: {note}")?;
+    }
+    let changed: Vec<&FileChange> = planned.files.iter().filter(|f| f.changes_bytes()).collect();
+    check::ensure_writable(&changed, &settings.cwd)?;
+    check::ensure_parses(&changed)?;
+    let mut report = report(settings, &planned);
+    if planned.files.is_empty() {
+        crate::render::edit::write_report(&report, settings, started, out)?;
+        return Ok(ExitStatus::NoMatch);
+    }
+    if !settings.dry_run && !changed.is_empty() {
+        let journal = journal(settings)?;
+        let _lock = journal.lock()?;
+        report.written = true;
+        report.command = "scout edit --last".into();
+        let stored = serde_json::to_vec(&report)?;
+        write::write(&changed, &journal, &stored, settings.fault)?;
+        remember(settings, &changed);
+    }
+    crate::render::edit::write_report(&report, settings, started, out)?;
+    Ok(ExitStatus::Shown)
+}
+
+/// The report of a planned edit (not yet written).
+fn report(settings: &EditSettings, planned: &Planned) -> Report {
+    let (mode, what, lang) = match &settings.mode {
+        Mode::Structural { search, template } => {
+            let pattern = search.structural.as_ref().expect("structural");
+            (
+                "structural",
+                format!(
+                    "{} => {}",
+                    one_line(pattern.text.as_bytes()),
+                    one_line(template.text.as_bytes())
+                ),
+                Some(pattern.lang().name().to_string()),
+            )
+        }
+        Mode::Text { pairs, .. } => {
+            let olds: Vec<String> = pairs
+                .iter()
+                .map(|p| format!("{} => {}", one_line(&p.old), one_line(&p.new)))
+                .collect();
+            ("text", olds.join("; "), None)
+        }
+        Mode::Definition { spec, .. } => ("definition", spec.text.clone(), None),
+        Mode::Undo | Mode::Last => unreachable!("no report is planned for these"),
+    };
+    let sum = |f: fn(&FileChange) -> u64| planned.files.iter().map(f).sum::<u64>();
+    Report {
+        mode: mode.into(),
+        what,
+        lang,
+        written: false,
+        dry_run: settings.dry_run,
+        files: planned.files.len() as u64,
+        files_changed: planned.files.iter().filter(|f| f.changes_bytes()).count() as u64,
+        matches: sum(|f| f.matches),
+        rewritten: sum(|f| f.rewritten),
+        left_alone: sum(|f| f.left_alone),
+        changes: planned
+            .files
+            .iter()
+            .filter(|f| f.changes_bytes())
+            .map(file_report)
+            .collect(),
+        scope_text: planned.scope.as_ref().map(crate::render::scope::text),
+        scope: planned
+            .scope
+            .as_ref()
+            .and_then(|s| serde_json::to_value(crate::render::scope::document(s)).ok()),
+        callers: planned.callers.clone(),
+        command: settings.command.clone(),
+    }
+}
+
+/// Text for the header, on one line: as typed when it is plain, else
+/// quoted with its line ends and tabs escaped (`"a\nb"`).
+fn one_line(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    if text.chars().all(|c| !c.is_control()) && !text.contains(' ') && !text.is_empty() {
+        text.into_owned()
+    } else {
+        format!("{text:?}")
+    }
+}
+
+fn file_report(file: &FileChange) -> FileReport {
+    let lossy = |lines: &[Vec<u8>]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect()
+    };
+    FileReport {
+        path: String::from_utf8_lossy(&file.path).into_owned(),
+        matches: file.matches,
+        rewritten: file.rewritten,
+        left_alone: file.left_alone,
+        hunks: file
+            .hunks
+            .iter()
+            .map(|h| HunkReport {
+                line: h.old_start,
+                last_line: h.old_end(),
+                new_line: h.new_start,
+                new_last_line: h.new_end(),
+                before: lossy(&h.old),
+                after: lossy(&h.new),
+                definition: crate::defs::enclosing(&file.defs, h.old_start as u32)
+                    .map(|d| format!("{} ({}-{})", d.title(), d.start_line, d.end_line)),
+            })
+            .collect(),
+    }
+}
+
+/// The rewritten lines join the session's memory, keyed by the files'
+/// new stamps: the agent has seen them in the report.
+fn remember(settings: &EditSettings, changed: &[&FileChange]) {
+    let Some(session) = &settings.session else {
+        return;
+    };
+    let shown: Vec<Shown> = changed
+        .iter()
+        .filter_map(|change| {
+            let lines: Vec<u64> = change
+                .hunks
+                .iter()
+                .flat_map(|h| h.new_start..h.new_start + h.new.len() as u64)
+                .collect();
+            if lines.is_empty() {
+                return None;
+            }
+            Some(Shown {
+                path: crate::search::remember::memory_key(&settings.cwd, &change.path),
+                stamp: Stamp::of(&change.real)?,
+                lines,
+            })
+        })
+        .collect();
+    let _ = session.record(&shown);
+}
+
+/// `--undo`.
+fn undo(settings: &EditSettings, out: &mut dyn Write) -> Result<ExitStatus> {
+    let journal = journal(settings)?;
+    let _lock = journal.lock()?;
+    let Some(undone) = write::undo(&journal)? else {
+        let whose = match &settings.session {
+            Some(session) => format!("session {}", session.id),
+            None => format!("{}", settings.cwd.display()),
+        };
+        writeln!(
+            out,
+            "undo: nothing to undo for {whose} (the last edit was undone, or there was none)"
+        )?;
+        return Ok(ExitStatus::NoMatch);
+    };
+    crate::render::edit::write_undone(&undone, settings, out)?;
+    Ok(ExitStatus::Shown)
+}
+
+/// `--last`: the last edit's report, from the journal.
+fn last(settings: &EditSettings, out: &mut dyn Write, started: Instant) -> Result<ExitStatus> {
+    let journal = journal(settings)?;
+    let report = journal
+        .load()
+        .and_then(|manifest| journal.report(&manifest))
+        .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok());
+    let Some(report) = report else {
+        writeln!(out, "last: no edit to show (none yet, or it was undone)")?;
+        return Ok(ExitStatus::NoMatch);
+    };
+    crate::render::edit::write_report(&report, settings, started, out)?;
+    Ok(ExitStatus::Shown)
+}

@@ -1,0 +1,356 @@
+//! From `scout edit`'s flags to a resolved edit: which kind of edit, its
+//! files, its report, and the environment read once (rg, the session,
+//! the state directory, the fault an internal test injects).
+//!
+//! A structural edit resolves through the search's own settings
+//! ([`SearchSettings`]), so that it walks, matches and scopes exactly as
+//! `scout search --structural` does.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use crate::cli::{
+    ColorArgs, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
+    DEFAULT_PASSTHROUGH_CAP,
+};
+use crate::search::query::Kind;
+use crate::search::settings::SearchSettings;
+use crate::session::Session;
+use crate::shell;
+use crate::structural::rewrite::Template;
+
+/// Where a definition's new code comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    File(PathBuf),
+    Stdin,
+    /// Given whole (a `scout call` request's `with`).
+    Text(String),
+}
+
+/// One `--old`/`--new` pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pair {
+    pub old: Vec<u8>,
+    pub new: Vec<u8>,
+}
+
+/// How many times each pair must match in each file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    Exactly(usize),
+    /// `--all`: one or more.
+    Any,
+}
+
+/// Which edit.
+#[derive(Debug)]
+pub enum Mode {
+    /// `--structural PATTERN --rewrite TEMPLATE`: the search settings
+    /// carry the pattern, the walk and the graph's scope.
+    Structural {
+        search: Box<SearchSettings>,
+        template: Template,
+    },
+    /// `--old/--new`.
+    Text {
+        pairs: Vec<Pair>,
+        count: Count,
+        files: Vec<OsString>,
+    },
+    /// `PATH#SYMBOL --with`.
+    Definition {
+        spec: crate::graph::SymbolSpec,
+        source: Source,
+    },
+    /// `--undo`.
+    Undo,
+    /// `--last`: the last edit's report again.
+    Last,
+}
+
+/// A fault an internal test injects into the write
+/// (`SCOUT_INTERNAL_EDIT_FAULT`), so that each fault test makes its fault
+/// happen deterministically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fault {
+    /// The staged copy of the Nth file (1-based) fails as a full disk.
+    pub full_disk_at: Option<usize>,
+    /// Milliseconds to wait once everything is staged, before the first
+    /// rename (a file may be changed under the edit then).
+    pub pause_before_rename_ms: u64,
+    /// Milliseconds to wait after each rename.
+    pub pause_between_ms: u64,
+}
+
+impl Fault {
+    /// `full-disk-at=N`, `pause-before-rename=MS`, `pause-between=MS`,
+    /// comma-separated; anything else is ignored.
+    pub fn parse(text: &str) -> Fault {
+        let mut fault = Fault::default();
+        for item in text.split(',') {
+            let Some((key, value)) = item.split_once('=') else {
+                continue;
+            };
+            let Ok(n) = value.trim().parse::<u64>() else {
+                continue;
+            };
+            match key.trim() {
+                "full-disk-at" => fault.full_disk_at = Some(n as usize),
+                "pause-before-rename" => fault.pause_before_rename_ms = n,
+                "pause-between" => fault.pause_between_ms = n,
+                _ => {}
+            }
+        }
+        fault
+    }
+}
+
+/// The variable an internal test sets to inject a fault.
+pub const FAULT_VAR: &str = "SCOUT_INTERNAL_EDIT_FAULT";
+
+/// An edit, ready to run.
+#[derive(Debug)]
+pub struct EditSettings {
+    pub mode: Mode,
+    pub dry_run: bool,
+    /// Page budget in bytes; `None` means no limit.
+    pub budget_bytes: Option<usize>,
+    pub page: usize,
+    pub json: bool,
+    /// The working directory: nothing outside it is written.
+    pub cwd: PathBuf,
+    /// The agent session (its memory gets the rewritten lines; its
+    /// edits are undone by its own `--undo`).
+    pub session: Option<Session>,
+    /// scout's state directory (the undo journal), if there is one.
+    pub state_dir: Option<PathBuf>,
+    /// scout's cache directory (the code graph's facts).
+    pub cache_dir: Option<PathBuf>,
+    /// The command as typed, less `--page`, `--json` and `--color`: the
+    /// base of the next page's command.
+    pub command: String,
+    pub fault: Fault,
+}
+
+impl EditSettings {
+    /// Validates `args`; `argv` is the whole command line.
+    pub fn resolve(args: EditArgs, argv: &[OsString]) -> Result<EditSettings> {
+        Self::resolve_with(args, argv, None)
+    }
+
+    /// [`EditSettings::resolve`], the definition's new code given whole
+    /// (`with_text`) instead of named by `--with`.
+    pub fn resolve_with(
+        mut args: EditArgs,
+        argv: &[OsString],
+        with_text: Option<String>,
+    ) -> Result<EditSettings> {
+        if args.page == 0 {
+            bail!("--page starts at 1");
+        }
+        let json = args.json;
+        let common = Common {
+            dry_run: args.dry_run,
+            budget_bytes: match args.budget_tokens {
+                0 => None,
+                tokens => Some(tokens as usize * crate::search::page::BYTES_PER_TOKEN),
+            },
+            page: args.page,
+        };
+        let mode = mode(&mut args, argv, with_text)?;
+        let session = crate::search::settings::session_from_env();
+        Ok(EditSettings {
+            mode,
+            dry_run: common.dry_run,
+            budget_bytes: common.budget_bytes,
+            page: common.page,
+            json,
+            cwd: std::env::current_dir()?,
+            session,
+            state_dir: crate::dirs::state_dir(),
+            cache_dir: crate::dirs::cache_dir(),
+            command: shell::join(
+                shell::words_without_any(argv, &["--page", "--color"])
+                    .into_iter()
+                    .filter(|w| *w != b"--json"),
+            ),
+            fault: std::env::var(FAULT_VAR)
+                .map(|v| Fault::parse(&v))
+                .unwrap_or_default(),
+        })
+    }
+}
+
+struct Common {
+    dry_run: bool,
+    budget_bytes: Option<usize>,
+    page: usize,
+}
+
+/// Which edit the flags ask for, each checked for what it needs.
+fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Result<Mode> {
+    if args.undo {
+        ensure_no_positionals(args, "--undo")?;
+        return Ok(Mode::Undo);
+    }
+    if args.last {
+        ensure_no_positionals(args, "--last")?;
+        return Ok(Mode::Last);
+    }
+    if args.with.is_some() || with_text.is_some() {
+        let spec = match args.args.as_slice() {
+            [one] => one.to_string_lossy().into_owned(),
+            [] => bail!("--with needs the definition to replace: scout edit PATH#SYMBOL --with FILE"),
+            _ => bail!("--with replaces one definition: give one PATH#SYMBOL (or PATH:LINE), then --with FILE"),
+        };
+        let spec = crate::graph::SymbolSpec::parse(&spec)?;
+        let source = match (with_text, args.with.take()) {
+            (Some(text), _) => Source::Text(text),
+            (None, Some(file)) if file == "-" => Source::Stdin,
+            (None, Some(file)) => Source::File(PathBuf::from(file)),
+            (None, None) => unreachable!("checked above"),
+        };
+        return Ok(Mode::Definition { spec, source });
+    }
+    if !args.old.is_empty() {
+        if args.old.len() != args.new.len() {
+            bail!(
+                "--old and --new go in pairs: {} --old and {} --new given",
+                args.old.len(),
+                args.new.len()
+            );
+        }
+        if args.old.iter().any(|o| o.is_empty()) {
+            bail!("--old is empty: give the exact text to replace");
+        }
+        if args.args.is_empty() {
+            bail!(
+                "--old/--new needs the FILEs to change: scout edit --old TEXT --new TEXT FILE..."
+            );
+        }
+        let pairs = args
+            .old
+            .iter()
+            .zip(&args.new)
+            .map(|(old, new)| Pair {
+                old: old.as_encoded_bytes().to_vec(),
+                new: new.as_encoded_bytes().to_vec(),
+            })
+            .collect();
+        let count = match (args.count, args.all) {
+            (Some(0), _) => bail!("--count starts at 1 (a pair that is not to match is no edit)"),
+            (Some(n), _) => Count::Exactly(n),
+            (None, true) => Count::Any,
+            (None, false) => Count::Exactly(1),
+        };
+        return Ok(Mode::Text {
+            pairs,
+            count,
+            files: std::mem::take(&mut args.args),
+        });
+    }
+    if args.structural {
+        return structural(args, argv);
+    }
+    bail!(
+        "say which edit: --structural --lang LANG PATTERN --rewrite TEMPLATE, --old TEXT --new TEXT FILE..., PATH#SYMBOL --with FILE, or --undo (scout edit --help)"
+    )
+}
+
+fn ensure_no_positionals(args: &EditArgs, flag: &str) -> Result<()> {
+    if let Some(first) = args.args.first() {
+        bail!(
+            "{flag} takes no PATTERN, PATH or FILE ({} given)",
+            shell::quote(first.as_encoded_bytes())
+        );
+    }
+    Ok(())
+}
+
+/// A structural edit: its search resolved as `scout search --structural`
+/// with the same pattern, language, file selection and graph scope.
+fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
+    let mut positionals = std::mem::take(&mut args.args).into_iter();
+    let pattern = match args.regexp.take() {
+        Some(pattern) => pattern,
+        None => match positionals.next() {
+            Some(first) => first.into_string().map_err(|_| {
+                anyhow::anyhow!("the pattern is not UTF-8; a structural pattern is code")
+            })?,
+            None => bail!("--structural needs a PATTERN: scout edit --structural --lang LANG 'PATTERN' --rewrite 'TEMPLATE'"),
+        },
+    };
+    let search_args = SearchArgs {
+        query: None,
+        paths: positionals.collect(),
+        regexp: Some(pattern),
+        structural: true,
+        callers_of: args.callers_of.take(),
+        impact: args.impact.take(),
+        depth: args.depth,
+        matching: MatchArgs {
+            kind: Kind::Auto,
+            fixed_strings: false,
+            ignore_case: false,
+            word: false,
+        },
+        filter: FilterArgs {
+            globs: std::mem::take(&mut args.globs),
+            types: std::mem::take(&mut args.types),
+            langs: args.lang.take().into_iter().collect(),
+            hidden: args.hidden,
+        },
+        output: OutputArgs {
+            budget_tokens: 0,
+            page: 1,
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: false,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        },
+        session: SessionArgs {
+            again: true,
+            remember: false,
+            forget: false,
+        },
+        color: ColorArgs {
+            color: crate::cli::ColorChoice::Never,
+        },
+    };
+    let search = SearchSettings::resolve(search_args, argv)?;
+    let pattern = search
+        .structural
+        .as_ref()
+        .expect("a structural search compiles its pattern");
+    let text = args.rewrite.take().unwrap_or_default();
+    let template =
+        Template::compile(&text, pattern).map_err(|e| anyhow::anyhow!("--rewrite: {e}"))?;
+    Ok(Mode::Structural {
+        search: Box::new(search),
+        template,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_parse_and_unknown_ones_are_ignored() {
+        assert_eq!(
+            Fault::parse("full-disk-at=3,pause-between=20,nonsense=1,x"),
+            Fault {
+                full_disk_at: Some(3),
+                pause_before_rename_ms: 0,
+                pause_between_ms: 20
+            }
+        );
+        assert_eq!(Fault::parse(""), Fault::default());
+    }
+}

@@ -1,0 +1,666 @@
+//! `scout edit` (#33): structural rewrites as ast-grep makes them, scoped
+//! by the code graph to the lines `--callers-of` shows, exact text, whole
+//! definitions; the refusals that leave every file as it was; the page
+//! and the JSON document; the undo journal; `scout call`'s edit mode.
+//! The faults (a file changed under the edit, a full disk, a kill) are
+//! in `tests/edit_faults.rs`.
+
+mod util;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::Deserialize;
+use util::Fixture;
+
+fn read(fx: &Fixture, rel: &str) -> Vec<u8> {
+    std::fs::read(fx.root().join(rel)).unwrap()
+}
+
+fn text(fx: &Fixture, rel: &str) -> String {
+    String::from_utf8(read(fx, rel)).unwrap()
+}
+
+/// Every file of the fixture (relative path -> bytes).
+fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+const RUST: &str = "fn main() {\n    let v = a.unwrap().unwrap();\n    let w = foo(\n        b,\n    ).unwrap();\n    if x {\n        let z = c.unwrap();\n    }\n}\n";
+
+/// The JSON contract, read strictly: an unknown field is an error.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ReportDoc {
+    mode: String,
+    what: String,
+    lang: Option<String>,
+    written: bool,
+    dry_run: bool,
+    files: u64,
+    files_changed: u64,
+    matches: u64,
+    rewritten: u64,
+    left_alone: u64,
+    changes: Vec<FileDoc>,
+    scope_text: Option<String>,
+    scope: Option<serde_json::Value>,
+    callers: Option<serde_json::Value>,
+    command: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct FileDoc {
+    path: String,
+    matches: u64,
+    rewritten: u64,
+    left_alone: u64,
+    hunks: Vec<HunkDoc>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct HunkDoc {
+    line: u64,
+    last_line: u64,
+    new_line: u64,
+    new_last_line: u64,
+    before: Vec<String>,
+    after: Vec<String>,
+    definition: Option<String>,
+}
+
+fn report(run: &util::Run) -> ReportDoc {
+    serde_json::from_str(run.stdout().trim()).unwrap_or_else(|e| panic!("{e}\n{}", run.describe()))
+}
+
+#[test]
+fn a_structural_rewrite_fills_captures_keeps_indentation_and_leaves_nested_matches() {
+    let fx = Fixture::new();
+    fx.write("src/a.rs", RUST);
+    fx.write("src/b.py", "print(1)\n");
+    let run = fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap()",
+        "--rewrite",
+        "match $X {\n    Some(v) => v,\n    None => return,\n}",
+        "--json",
+    ]);
+    run.expect_code(0);
+    assert_eq!(
+        text(&fx, "src/a.rs"),
+        "fn main() {\n    let v = match a.unwrap() {\n        Some(v) => v,\n        None => return,\n    };\n    let w = match foo(\n        b,\n    ) {\n        Some(v) => v,\n        None => return,\n    };\n    if x {\n        let z = match c {\n            Some(v) => v,\n            None => return,\n        };\n    }\n}\n",
+        "{}",
+        run.describe()
+    );
+    assert_eq!(text(&fx, "src/b.py"), "print(1)\n");
+    let doc = report(&run);
+    assert_eq!(
+        (doc.files, doc.matches, doc.rewritten, doc.left_alone),
+        (1, 4, 3, 1)
+    );
+    assert!(doc.written && !doc.dry_run);
+    assert_eq!(doc.changes[0].path, "src/a.rs");
+    assert_eq!(doc.changes[0].hunks[0].line, 2);
+    assert_eq!(
+        doc.changes[0].hunks[0].definition.as_deref(),
+        Some("function main (1-9)")
+    );
+}
+
+#[test]
+fn dry_run_writes_nothing_and_shows_the_same_page() {
+    let fx = Fixture::new();
+    fx.write("a.rs", RUST);
+    let args = [
+        "edit",
+        "--structural",
+        "--lang",
+        "rs",
+        "$X.unwrap()",
+        "-r",
+        "$X?",
+    ];
+    let dry = fx.run(&[&args[..], &["--dry-run"]].concat());
+    dry.expect_code(0)
+        .expect_stdout_has("dry-run: nothing written")
+        .expect_stdout_has(
+            "    -2:     let v = a.unwrap().unwrap();\n    +2:     let v = a.unwrap()?;\n",
+        )
+        .expect_stdout_has("apply: the same command without --dry-run");
+    assert_eq!(text(&fx, "a.rs"), RUST);
+    let real = fx.run(&args);
+    real.expect_code(0)
+        .expect_stdout_has("files=1 matches=4 rewritten=3 left_alone=1  written")
+        .expect_stdout_has("undo: scout edit --undo");
+    assert_eq!(
+        text(&fx, "a.rs"),
+        "fn main() {\n    let v = a.unwrap()?;\n    let w = foo(\n        b,\n    )?;\n    if x {\n        let z = c?;\n    }\n}\n"
+    );
+}
+
+#[test]
+fn nothing_matched_is_exit_1_and_writes_nothing() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn main() {}\n");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap()",
+        "-r",
+        "$X?",
+    ])
+    .expect_code(1)
+    .expect_stdout_has("no match");
+    fx.run(&["edit", "--old", "nothere", "--new", "x", "a.rs"])
+        .expect_code(1)
+        .expect_stderr_has("no --old text occurs");
+    assert_eq!(text(&fx, "a.rs"), "fn main() {}\n");
+}
+
+/// The lines `scout search --structural ... --callers-of` shows.
+fn searched_lines(fx: &Fixture, pattern: &str, spec: &str) -> BTreeSet<String> {
+    let run = fx.run(&[
+        "search",
+        "--structural",
+        "--lang",
+        "python",
+        "--callers-of",
+        spec,
+        "--json",
+        "--budget-tokens",
+        "0",
+        "-m",
+        "1000",
+        "--again",
+        "-e",
+        pattern,
+    ]);
+    run.expect_code(0);
+    let mut lines = BTreeSet::new();
+    for result in run.json()["results"].as_array().unwrap() {
+        for line in result["lines"].as_array().unwrap() {
+            lines.insert(format!(
+                "{}:{}",
+                result["path"].as_str().unwrap(),
+                line["line"]
+            ));
+        }
+    }
+    lines
+}
+
+#[test]
+fn a_scoped_rewrite_changes_exactly_the_lines_callers_of_shows() {
+    let fx = Fixture::new();
+    fx.write("pkg/__init__.py", "from .config import load\n");
+    fx.write(
+        "pkg/config.py",
+        "import json\n\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\nclass Config:\n    def load(self, path):\n        self.data = load(path)\n        return self\n",
+    );
+    fx.write(
+        "pkg/app.py",
+        "from pkg.config import load, Config\n\n\ndef main(items):\n    data = load('a.json')\n    c = Config()\n    c.load('b.json')\n    other.load('c.json')\n    return data\n",
+    );
+    let shown = searched_lines(&fx, "load($A)", "pkg/config.py#load");
+    let run = fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "python",
+        "load($A)",
+        "--rewrite",
+        "load($A, strict=True)",
+        "--callers-of",
+        "pkg/config.py#load",
+        "--json",
+    ]);
+    run.expect_code(0);
+    let doc = report(&run);
+    let rewritten: BTreeSet<String> = doc
+        .changes
+        .iter()
+        .flat_map(|f| {
+            f.hunks
+                .iter()
+                .map(move |h| format!("{}:{}", f.path, h.line))
+        })
+        .collect();
+    assert_eq!(rewritten, shown, "{}", run.describe());
+    assert_eq!(
+        text(&fx, "pkg/app.py"),
+        "from pkg.config import load, Config\n\n\ndef main(items):\n    data = load('a.json', strict=True)\n    c = Config()\n    c.load('b.json')\n    other.load('c.json')\n    return data\n"
+    );
+    assert!(text(&fx, "pkg/config.py").contains("self.data = load(path, strict=True)"));
+    assert!(text(&fx, "pkg/config.py").contains("json.load(f)\n"));
+    let scope = doc.scope_text.unwrap();
+    assert!(
+        scope.contains("callers-of: function load (pkg/config.py:4)"),
+        "{scope}"
+    );
+    // The text page says what the graph left alone.
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "python",
+        "load($A)",
+        "--rewrite",
+        "load($A, strict=True)",
+        "--callers-of",
+        "pkg/config.py#load",
+        "--dry-run",
+    ])
+    .expect_code(0)
+    .expect_stdout_has("other definitions:")
+    .expect_stdout_has("only the attributed calls were rewritten");
+}
+
+#[test]
+fn text_pairs_apply_in_order_and_a_count_that_does_not_hold_is_refused() {
+    let fx = Fixture::new();
+    fx.write("a.py", "x = 1\nx = 2\ny = 3\n");
+    let run = fx.run(&["edit", "--old", "x = ", "--new", "z = ", "a.py"]);
+    run.expect_code(2)
+        .expect_stderr_has("a.py: --old 'x = ' occurs 2 times (line 1, 2), not once")
+        .expect_stderr_has("nothing written");
+    assert_eq!(text(&fx, "a.py"), "x = 1\nx = 2\ny = 3\n");
+    fx.run(&[
+        "edit", "--old", "x = ", "--new", "z = ", "--count", "3", "a.py",
+    ])
+    .expect_code(2)
+    .expect_stderr_has("not 3 times");
+    // The second pair sees what the first made.
+    fx.run(&[
+        "edit", "--old", "x = 1", "--new", "z = 1", "--old", "z = 1\nx", "--new", "w = 1\nv",
+        "a.py",
+    ])
+    .expect_code(0);
+    assert_eq!(text(&fx, "a.py"), "w = 1\nv = 2\ny = 3\n");
+    fx.run(&["edit", "--old", "w", "--new", "z", "--count", "1", "a.py"])
+        .expect_code(0);
+    assert_eq!(text(&fx, "a.py"), "z = 1\nv = 2\ny = 3\n");
+    fx.run(&["edit", "--old", " = ", "--new", "=", "--all", "a.py"])
+        .expect_code(0)
+        .expect_stdout_has("rewritten=3");
+    assert_eq!(text(&fx, "a.py"), "z=1\nv=2\ny=3\n");
+}
+
+#[test]
+fn line_ends_a_bom_a_missing_final_newline_and_other_bytes_are_kept() {
+    let fx = Fixture::new();
+    fx.write("crlf.py", "def f():\r\n    print(1)\r\n    print(2)\r\n");
+    fx.write("bom.py", "\u{feff}print(1)\nprint(2)");
+    let latin1: &[u8] = b"# caf\xe9\nname = 'old'\n";
+    fx.write("latin1.py", latin1);
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+    ])
+    .expect_code(0);
+    assert_eq!(
+        text(&fx, "crlf.py"),
+        "def f():\r\n    log(1)\r\n    log(2)\r\n"
+    );
+    assert_eq!(text(&fx, "bom.py"), "\u{feff}log(1)\nlog(2)");
+    // Not UTF-8: not parsed for a structural edit, edited as text.
+    assert_eq!(read(&fx, "latin1.py"), latin1);
+    fx.run(&["edit", "--old", "'old'", "--new", "'new'", "latin1.py"])
+        .expect_code(0);
+    assert_eq!(read(&fx, "latin1.py"), b"# caf\xe9\nname = 'new'\n");
+    // Text typed with bare newlines matches a CRLF file, and keeps CRLF.
+    fx.run(&[
+        "edit",
+        "--old",
+        "log(1)\n    log(2)",
+        "--new",
+        "log(3)\n    log(4)",
+        "crlf.py",
+    ])
+    .expect_code(0);
+    assert_eq!(
+        text(&fx, "crlf.py"),
+        "def f():\r\n    log(3)\r\n    log(4)\r\n"
+    );
+}
+
+#[test]
+fn permission_bits_are_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = Fixture::new();
+    fx.write("run.py", "print(1)\n");
+    let path = fx.root().join("run.py");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o751)).unwrap();
+    fx.run(&["edit", "--old", "1", "--new", "2", "run.py"])
+        .expect_code(0);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o751);
+}
+
+#[test]
+fn a_definition_is_replaced_whole_reindented_with_its_decorators_kept() {
+    let fx = Fixture::new();
+    fx.write(
+        "svc.py",
+        "class Service:\n    # loads things\n    @cached\n    def load(self, path):\n        return open(path)\n\n    def other(self):\n        return self.load('x')\n",
+    );
+    fx.write(
+        "use.py",
+        "from svc import Service\n\ndef main():\n    Service().load('y')\n",
+    );
+    fx.write(
+        "new.py",
+        "def load(self, path, strict=False):\n    return open(path, strict)\n",
+    );
+    let run = fx.run(&["edit", "svc.py#Service.load", "--with", "new.py"]);
+    run.expect_code(0);
+    assert_eq!(
+        text(&fx, "svc.py"),
+        "class Service:\n    # loads things\n    @cached\n    def load(self, path, strict=False):\n        return open(path, strict)\n\n    def other(self):\n        return self.load('x')\n",
+        "{}",
+        run.describe()
+    );
+    run.expect_stdout_has("signature changed: method Service.load");
+    // From standard input, the same body again: the signature stays.
+    let again = fx.run_with_stdin(
+        &["edit", "svc.py#Service.load", "--with", "-"],
+        b"    def load(self, path, strict=False):\n        return open(path, not strict)\n",
+    );
+    again.expect_code(0);
+    assert!(
+        !again.stdout().contains("signature changed"),
+        "{}",
+        again.describe()
+    );
+    assert!(text(&fx, "svc.py").contains("        return open(path, not strict)\n"));
+    fx.run(&["edit", "svc.py#nothing", "--with", "new.py"])
+        .expect_code(2)
+        .expect_stderr_has("nothing");
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let fx = Fixture::new();
+    fx.write("a.rs", RUST);
+    fx.write("bin.py", b"print(1)\0\n");
+    let before = snapshot(fx.root());
+    // A rewrite that breaks the parse.
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap()",
+        "-r",
+        "$X.(",
+    ])
+    .expect_code(2)
+    .expect_stderr_has("a.rs:2: the edit would not parse as rust")
+    .expect_stderr_has("nothing written");
+    // An unknown language, a pattern that does not parse, a template name
+    // the pattern does not capture.
+    fx.run(&["edit", "--structural", "--lang", "cobol", "x", "-r", "y"])
+        .expect_code(2)
+        .expect_stderr_has("unknown language");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap(",
+        "-r",
+        "y",
+    ])
+    .expect_code(2)
+    .expect_stderr_has("does not parse");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap()",
+        "-r",
+        "$Y?",
+    ])
+    .expect_code(2)
+    .expect_stderr_has("$Y, which the pattern does not capture");
+    // A binary file, named.
+    fx.run(&["edit", "--old", "print", "--new", "log", "bin.py"])
+        .expect_code(2)
+        .expect_stderr_has("binary");
+    // Outside the directory edited.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("o.py"), "x = 1\n").unwrap();
+    let o = outside.path().join("o.py");
+    fx.run(&["edit", "--old", "x", "--new", "y", o.to_str().unwrap()])
+        .expect_code(2)
+        .expect_stderr_has("outside the directory edited");
+    std::os::unix::fs::symlink(&o, fx.root().join("link.py")).unwrap();
+    fx.run(&["edit", "--old", "x", "--new", "y", "link.py"])
+        .expect_code(2)
+        .expect_stderr_has("outside the directory edited");
+    assert_eq!(std::fs::read(&o).unwrap(), b"x = 1\n");
+    std::fs::remove_file(fx.root().join("link.py")).unwrap();
+    // No edit named.
+    fx.run(&["edit", "a.rs"])
+        .expect_code(2)
+        .expect_stderr_has("say which edit");
+    assert_eq!(snapshot(fx.root()), before);
+}
+
+#[test]
+fn read_only_files_and_directories_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = Fixture::new();
+    fx.write("ro/a.py", "x = 1\n");
+    fx.write("rw/b.py", "x = 1\n");
+    let file = fx.root().join("rw/b.py");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    fx.run(&["edit", "--old", "x", "--new", "y", "rw/b.py"])
+        .expect_code(2)
+        .expect_stderr_has("rw/b.py is read-only");
+    let dir = fx.root().join("ro");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let run = fx.run(&["edit", "--old", "x", "--new", "y", "ro/a.py"]);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    run.expect_code(2).expect_stderr_has("is read-only");
+    assert_eq!(text(&fx, "ro/a.py"), "x = 1\n");
+    assert_eq!(text(&fx, "rw/b.py"), "x = 1\n");
+}
+
+#[test]
+fn undo_restores_refuses_a_file_changed_since_and_never_redoes() {
+    let fx = Fixture::new();
+    fx.write("a.py", "print(1)\n");
+    fx.write("b.py", "print(2)\n");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+    ])
+    .expect_code(0);
+    assert_eq!(text(&fx, "a.py"), "log(1)\n");
+    fx.write("b.py", "changed\n");
+    fx.run(&["edit", "--undo"])
+        .expect_code(2)
+        .expect_stderr_has("b.py changed since the edit");
+    assert_eq!(text(&fx, "a.py"), "log(1)\n");
+    fx.write("b.py", "log(2)\n");
+    fx.run(&["edit", "--undo"])
+        .expect_code(0)
+        .expect_stdout_has("restored 2 files");
+    assert_eq!(
+        (text(&fx, "a.py"), text(&fx, "b.py")),
+        ("print(1)\n".into(), "print(2)\n".into())
+    );
+    fx.run(&["edit", "--undo"])
+        .expect_code(1)
+        .expect_stdout_has("nothing to undo");
+    assert_eq!(text(&fx, "a.py"), "print(1)\n");
+}
+
+#[test]
+fn each_session_undoes_its_own_last_edit() {
+    let mut one = Fixture::new();
+    one.write("a.py", "x = 1\n");
+    one.set_env("SCOUT_SESSION_ID", "one");
+    one.run(&["edit", "--old", "1", "--new", "2", "a.py"])
+        .expect_code(0);
+    // Same state directory, another session: nothing of one's to undo.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scout"))
+        .args(["edit", "--undo"])
+        .current_dir(one.root())
+        .env_clear()
+        .env("PATH", &one.path_var)
+        .env("HOME", one.home.path())
+        .env("XDG_STATE_HOME", one.home.path().join("state"))
+        .env("SCOUT_SESSION_ID", "two")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&one, "a.py"), "x = 2\n");
+    one.run(&["edit", "--undo"]).expect_code(0);
+    assert_eq!(text(&one, "a.py"), "x = 1\n");
+}
+
+#[test]
+fn rewritten_lines_join_the_session_memory() {
+    let mut fx = Fixture::new();
+    fx.set_env("SCOUT_SESSION_ID", "s1");
+    fx.write("a.py", "def f():\n    print(1)\n    print(2)\n");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log_value($A)",
+    ])
+    .expect_code(0);
+    let memory = fx.run(&["memory", "show"]);
+    memory.expect_code(0).expect_stdout_has("a.py");
+    assert!(memory.stdout().contains("2-3"), "{}", memory.describe());
+}
+
+#[test]
+fn pages_are_budgeted_and_last_shows_the_others() {
+    let fx = Fixture::new();
+    for i in 0..40 {
+        fx.write(
+            format!("m{i:02}.py"),
+            format!("def f{i}():\n    print({i})\n"),
+        );
+    }
+    let run = fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+        "--budget-tokens",
+        "300",
+    ]);
+    run.expect_code(0)
+        .expect_stdout_has("files=40 matches=40 rewritten=40")
+        .expect_stdout_has(" files not shown: scout edit --last --page 2");
+    assert!(run.stdout().len() <= 300 * 4, "{}", run.describe());
+    let first: BTreeSet<String> = run
+        .stdout()
+        .lines()
+        .filter(|l| l.ends_with("(1 rewritten)"))
+        .map(String::from)
+        .collect();
+    let mut all = first.clone();
+    let mut page = 2;
+    loop {
+        let next = fx.run(&[
+            "edit",
+            "--last",
+            "--budget-tokens",
+            "300",
+            "--page",
+            &page.to_string(),
+        ]);
+        next.expect_code(0);
+        let files: Vec<String> = next
+            .stdout()
+            .lines()
+            .filter(|l| l.ends_with("(1 rewritten)"))
+            .map(String::from)
+            .collect();
+        if files.is_empty() {
+            break;
+        }
+        for f in files {
+            assert!(all.insert(f), "a file on two pages");
+        }
+        page += 1;
+    }
+    assert_eq!(all.len(), 40);
+}
+
+#[test]
+fn call_mode_edit_answers_with_the_report_and_its_page() {
+    let fx = Fixture::new();
+    fx.write("a.rs", RUST);
+    let request = r#"{"mode":"edit","pattern":"$X.unwrap()","rewrite":"$X?","lang":"rust","dry_run":true,"text":true}"#;
+    let run = fx.run(&["call", request]);
+    run.expect_code(0);
+    let answer = run.json();
+    assert_eq!(answer["mode"], "edit");
+    assert_eq!(answer["result"]["rewritten"], 3);
+    assert_eq!(answer["result"]["dry_run"], true);
+    assert!(answer["text"]
+        .as_str()
+        .unwrap()
+        .contains("+2:     let v = a.unwrap()?;"));
+    assert_eq!(text(&fx, "a.rs"), RUST);
+    let old_new = r#"{"mode":"edit","old":"let w","new":"let ww","path":"a.rs"}"#;
+    fx.run(&["call", old_new]).expect_code(0);
+    assert!(text(&fx, "a.rs").contains("let ww = foo("));
+    let with = r#"{"mode":"edit","symbol":"a.rs#main","with":"fn main() {}\n"}"#;
+    fx.run(&["call", with]).expect_code(0);
+    assert_eq!(text(&fx, "a.rs"), "fn main() {}\n");
+    let bad = fx.run(&["call", r#"{"mode":"edit","with":"x"}"#]);
+    bad.expect_code(2);
+    assert!(bad.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("go together"));
+}

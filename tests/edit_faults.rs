@@ -1,0 +1,231 @@
+//! `scout edit` under faults (#33): a file changed while the edit runs, a
+//! full disk, the process killed at points spread over the writing of 500
+//! files; then edit-and-undo as the identity on bytes, over random
+//! files. Each fault is made to happen deterministically through
+//! `SCOUT_INTERNAL_EDIT_FAULT` (a pause, or a staged write failing as a
+//! full disk would), or by a kill at a chosen moment.
+
+mod util;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use util::Fixture;
+
+/// Every file under `root` (relative path, bytes), sorted.
+fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn staged_copies(root: &Path) -> Vec<String> {
+    snapshot(root)
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| p.contains(".scout-edit."))
+        .collect()
+}
+
+const EDIT: [&str; 7] = [
+    "edit",
+    "--structural",
+    "--lang",
+    "py",
+    "print($A)",
+    "-r",
+    "log($A)",
+];
+
+#[test]
+fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
+    let mut fx = Fixture::new();
+    for name in ["a", "b", "c"] {
+        fx.write(format!("{name}.py"), format!("print('{name}')\n"));
+    }
+    fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-before-rename=1500");
+    let child = fx
+        .command(&EDIT)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once every new copy is staged, the edit pauses before renaming.
+    let started = Instant::now();
+    while staged_copies(fx.root()).len() < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "nothing staged"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(fx.root().join("c.py"), "print('mine')\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("c.py: it changed while the edit ran"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing is changed"), "{stderr}");
+    let files = snapshot(fx.root());
+    assert_eq!(
+        files,
+        [
+            ("a.py".to_string(), b"print('a')\n".to_vec()),
+            ("b.py".to_string(), b"print('b')\n".to_vec()),
+            ("c.py".to_string(), b"print('mine')\n".to_vec()),
+        ]
+    );
+    fx.env.clear();
+    fx.run(&["edit", "--undo"]).expect_code(1);
+}
+
+#[test]
+fn a_full_disk_while_staging_writes_nothing_and_keeps_the_last_undo() {
+    let mut fx = Fixture::new();
+    for name in ["a", "b", "c"] {
+        fx.write(format!("{name}.py"), format!("print('{name}')\n"));
+    }
+    fx.write("first.rs", "fn f() { x.unwrap(); }\n");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "rust",
+        "$X.unwrap()",
+        "-r",
+        "$X?",
+    ])
+    .expect_code(0);
+    let before = snapshot(fx.root());
+    fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "full-disk-at=2");
+    let run = fx.run(&EDIT);
+    run.expect_code(2)
+        .expect_stderr_has("b.py: writing its new copy")
+        .expect_stderr_has("nothing written");
+    assert_eq!(snapshot(fx.root()), before);
+    fx.env.clear();
+    // The edit before it can still be undone.
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("first.rs")).unwrap(),
+        "fn f() { x.unwrap(); }\n"
+    );
+}
+
+#[test]
+fn killed_at_any_point_every_file_is_whole_and_undo_restores_them_all() {
+    const FILES: usize = 500;
+    let old = |i: usize| format!("def f{i}():\n    print({i})\n").into_bytes();
+    let new = |i: usize| format!("def f{i}():\n    log({i})\n").into_bytes();
+    let tree = || {
+        let mut fx = Fixture::new();
+        for i in 0..FILES {
+            fx.write(format!("d{}/m{i:03}.py", i % 7), old(i));
+        }
+        // 3 ms between renames spreads them over a second and a half.
+        fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-between=3");
+        fx
+    };
+    // How long a whole edit takes here, to spread the kills over it.
+    let whole = {
+        let fx = tree();
+        let started = Instant::now();
+        fx.run(&EDIT).expect_code(0);
+        started.elapsed()
+    };
+    let mut partial_rounds = 0;
+    for round in 1..=6u32 {
+        let mut fx = tree();
+        let delay = whole * round / 7;
+        let mut child = fx
+            .command(&EDIT)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let _ = child.kill();
+        let _ = child.wait();
+        let mut renamed = 0;
+        for i in 0..FILES {
+            let bytes = std::fs::read(fx.root().join(format!("d{}/m{i:03}.py", i % 7))).unwrap();
+            if bytes == new(i) {
+                renamed += 1;
+            } else {
+                assert_eq!(bytes, old(i), "round {round} ({delay:?}): file {i} is torn");
+            }
+        }
+        if renamed > 0 && renamed < FILES {
+            partial_rounds += 1;
+        }
+        fx.env.clear();
+        let undo = fx.run(&["edit", "--undo"]);
+        assert!(
+            undo.code() == 0 || (undo.code() == 1 && renamed == 0),
+            "round {round} ({delay:?}, {renamed} renamed): {}",
+            undo.describe()
+        );
+        for i in 0..FILES {
+            let bytes = std::fs::read(fx.root().join(format!("d{}/m{i:03}.py", i % 7))).unwrap();
+            assert_eq!(bytes, old(i), "round {round}: file {i} not restored");
+        }
+        assert_eq!(
+            staged_copies(fx.root()),
+            Vec::<String>::new(),
+            "round {round}"
+        );
+        assert_eq!(snapshot(fx.root()).len(), FILES);
+    }
+    // The kills landed mid-write, not only before or after it.
+    assert!(
+        partial_rounds >= 1,
+        "only {partial_rounds} rounds stopped mid-write ({whole:?} a run)"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Edit then undo gives back every byte: CRLF, a BOM, no final
+    /// newline, bytes that are not UTF-8.
+    #[test]
+    fn edit_then_undo_is_the_identity(
+        head in proptest::collection::vec(any::<u8>().prop_filter("no NUL", |b| *b != 0), 0..200),
+        middle in "[a-z]{3,8}",
+        tail in proptest::collection::vec(any::<u8>().prop_filter("no NUL", |b| *b != 0), 0..200),
+        replacement in "[A-Z\r\n ]{0,12}",
+        bom in any::<bool>(),
+    ) {
+        let fx = Fixture::new();
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend_from_slice("\u{feff}".as_bytes());
+        }
+        bytes.extend_from_slice(&head);
+        bytes.extend_from_slice(middle.as_bytes());
+        bytes.extend_from_slice(&tail);
+        fx.write("f.txt", &bytes);
+        let run = fx.run(&["edit", "--old", &middle, "--new", &replacement, "--all", "f.txt"]);
+        prop_assert_eq!(run.code(), 0, "{}", run.describe());
+        let undo = fx.run(&["edit", "--undo"]);
+        let changed = replacement != middle;
+        prop_assert_eq!(undo.code(), if changed { 0 } else { 1 }, "{}", undo.describe());
+        prop_assert_eq!(std::fs::read(fx.root().join("f.txt")).unwrap(), bytes);
+    }
+}
