@@ -123,6 +123,10 @@ Request fields (unknown fields are an error):
   smart       query (a question in words, required), path, max_results, glob,
               type, budget_tokens
   read        path (required), symbol or range (A:B), budget_tokens, again
+  edit        pattern, rewrite, lang (structural), callers_of, impact, depth;
+              old, new (strings or arrays), count, all; symbol (PATH#SYMBOL)
+              and with (its new code); dry_run, undo, last; path, glob, type,
+              budget_tokens, page
   every mode but read: text (true: the answer also holds what the command prints)
 The answer is one JSON object with `truncated` and counts, or `error`.";
 

@@ -255,7 +255,7 @@ fn a_bad_or_missing_mode_is_an_error_naming_the_modes() {
         let answer = expect_error(&call(&env, request), Some("mode"), "mode");
         assert_eq!(
             answer["error"]["allowed"],
-            json!(["files", "content", "search", "smart", "read"])
+            json!(["files", "content", "search", "smart", "read", "edit"])
         );
     }
 }

@@ -199,10 +199,16 @@ fn allow_edit_adds_a_destructive_edit_tool_and_plain_mcp_refuses_it() {
     );
     let refused = plain.answer(id);
     assert!(
-        refused["error"]["message"].as_str().unwrap_or_default().contains("--allow-edit"),
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--allow-edit"),
         "{refused}"
     );
-    assert_eq!(std::fs::read_to_string(fx.root().join("a.py")).unwrap(), "print(1)\n");
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("a.py")).unwrap(),
+        "print(1)\n"
+    );
 
     let mut client = Client::start_in(fx.command(&["mcp", "--allow-edit"]), json!({}));
     let id = client.request("tools/list", json!({}));
@@ -220,10 +226,16 @@ fn allow_edit_adds_a_destructive_edit_tool_and_plain_mcp_refuses_it() {
     let result = client.answer(id);
     assert_eq!(result["result"]["structuredContent"]["exit"], 0, "{result}");
     assert!(
-        result["result"]["content"][0]["text"].as_str().unwrap().contains("+1: print(2)"),
+        result["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("+1: print(2)"),
         "{result}"
     );
-    assert_eq!(std::fs::read_to_string(fx.root().join("a.py")).unwrap(), "print(2)\n");
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("a.py")).unwrap(),
+        "print(2)\n"
+    );
 }
 
 #[test]

@@ -67,8 +67,13 @@ PAIRS = [
     ("rs-len-zero", "rust", "rust", "rust", "$A.len() == 0", "$A.is_empty()", "identical"),
     ("rs-expect-ml", "rust", "rust", "rust", "$X.expect($M)",
      'match $X {\n    Some(v) => v,\n    None => panic!("{}", $M),\n}', "identical"),
+    ("rs-unsafe-ml", "rust", "rust", "rust", "unsafe { $$$B }",
+     "unsafe {\n    // SAFETY: checked by the caller\n    $$$B\n}", "identical"),
+    ("rs-for-ml", "rust", "rust", "rust", "for $P in $I { $$$B }",
+     "$I.into_iter().for_each(|$P| {\n    $$$B\n});", "identical"),
+    # `} else if let Some(x) = y {` becomes `} else match y {`: not Rust.
     ("rs-iflet-ml", "rust", "rust", "rust", "if let Some($V) = $X { $$$B }",
-     "match $X {\n    Some($V) => {\n        $$$B\n    }\n    None => {}\n}", "identical"),
+     "match $X {\n    Some($V) => {\n        $$$B\n    }\n    None => {}\n}", "refused"),
     # Python
     ("py-print", "python", "py", "py", "print($$$A)", "log($$$A)", "identical"),
     ("py-isinstance", "python", "py", "py", "isinstance($X, $T)", "type($X) is $T", "identical"),
@@ -443,9 +448,10 @@ def print_table(results):
         rep = r0["scout_report"] or {}
         if res["expect"] == "refused":
             ident = "no (scout refuses, expected)" if r0["scout_exit"] == 2 else "no"
+        elif r0["differing"] == 0 and all(r.get("differing", 1) == 0 for r in res["runs"]):
+            ident = "yes"
         else:
-            ident = "yes" if r0["differing"] == 0 and all(
-                r.get("differing", 1) == 0 for r in res["runs"]) else "NO"
+            ident = "NO (" + ", ".join(f"{k} {v['count']}" for k, v in r0.get("classes", {}).items()) + ")"
         pat = res["pattern"].replace("|", "\\|")
         ratio = "-" if res["ratio"] is None else f"{res['ratio']:.2f}"
         print(f"| {res['corpus']} | {res['id']} | {res['lang']} | `{pat}` | {r0['scout_changed']}/{r0['sg_changed']} "

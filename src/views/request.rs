@@ -15,6 +15,7 @@
 //! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
+//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
 //!
 //! Every mode but `read` also takes `text` (a boolean): the answer then
 //! carries, as `text`, what the command prints (the page, rg's lines, the
@@ -70,7 +71,9 @@
 //!   some files could not be read: see `warnings`).
 //!
 //! A request's `cwd` becomes the serving process's working directory;
-//! nothing is written anywhere but the answer.
+//! nothing is written anywhere but the answer, except by mode `edit`,
+//! whose answer is `{"mode":"edit","result":{...scout edit --json...},
+//! "truncated":...,"warnings":[],"text":...,"exit":0}`.
 
 use std::ffi::OsString;
 
@@ -1242,6 +1245,7 @@ mod tests {
                 "content" => CONTENT_FIELDS,
                 "smart" => SMART_FIELDS,
                 "read" => READ_FIELDS,
+                "edit" => EDIT_FIELDS,
                 _ => SEARCH_FIELDS,
             };
             let mut object = Map::new();
@@ -1260,7 +1264,7 @@ mod tests {
             for exclusive in ["callers_of", "impact"] {
                 // The two graph fields exclude each other: each in turn.
                 let mut one = object.clone();
-                if mode == "search" {
+                if mode == "search" || mode == "edit" {
                     one.remove(exclusive);
                 }
                 let text = Value::Object(one).to_string();
@@ -1287,7 +1291,8 @@ mod tests {
                     "content".into(),
                     "search".into(),
                     "smart".into(),
-                    "read".into()
+                    "read".into(),
+                    "edit".into()
                 ])
             );
         }
