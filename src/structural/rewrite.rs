@@ -2,8 +2,10 @@
 //! ast-grep's own replacement machinery ([`TemplateFix`]) fills a
 //! template's `$X` and `$$$X` with what the match captured, re-indented
 //! as ast-grep re-indents a multi-line replacement, over the byte range
-//! ast-grep replaces (the matched node less a trailing `;` or `,` the
-//! pattern did not spell, [`Pattern`]'s own `get_match_len`).
+//! the ast-grep CLI replaces: the whole matched node, even where it holds
+//! more than the pattern spells (`assert $X` matches `assert a, msg`, and
+//! the `, msg` goes with it; `let $A = $B` matches `let a = 1;`, `;`
+//! included), as `ast-grep run -r` does.
 //!
 //! Matches that overlap one already rewritten (an inner `a.unwrap()` of
 //! `a.unwrap().unwrap()`) are left alone, as the ast-grep CLI leaves them:
@@ -152,7 +154,7 @@ impl StructuralPattern {
                     range.end.min(line_end) - line_start,
                 ),
             });
-            let edit = found.make_edit(&self.pattern, &template.fix);
+            let edit = found.replace_by(&template.fix);
             let range = edit.position..edit.position + edit.deleted_length;
             // The tree is walked outer before inner, so a match starting
             // inside the last one rewritten is nested in it (or overlaps
@@ -262,6 +264,18 @@ mod tests {
         assert_eq!(pattern.captures(), ["X"]);
         let go = StructuralPattern::compile("defer $F.Close()", Lang::Go).unwrap();
         assert_eq!(go.captures(), ["F"]);
+    }
+
+    #[test]
+    fn the_whole_matched_node_is_replaced_as_the_cli_replaces_it() {
+        assert_eq!(
+            rewrite(Lang::Python, "assert $X", "assert $X, 'z'", "assert a, 'm'\n"),
+            "assert a, 'z'\n"
+        );
+        assert_eq!(
+            rewrite(Lang::JavaScript, "let $A = $B", "var $A = $B", "let a = 1;\n"),
+            "var a = 1\n"
+        );
     }
 
     #[test]
