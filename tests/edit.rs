@@ -8,10 +8,9 @@
 mod util;
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use serde::Deserialize;
-use util::Fixture;
+use util::{snapshot, Fixture};
 
 fn read(fx: &Fixture, rel: &str) -> Vec<u8> {
     std::fs::read(fx.root().join(rel)).unwrap()
@@ -19,25 +18,6 @@ fn read(fx: &Fixture, rel: &str) -> Vec<u8> {
 
 fn text(fx: &Fixture, rel: &str) -> String {
     String::from_utf8(read(fx, rel)).unwrap()
-}
-
-/// Every file of the fixture (relative path -> bytes).
-fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&path).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 const RUST: &str = "fn main() {\n    let v = a.unwrap().unwrap();\n    let w = foo(\n        b,\n    ).unwrap();\n    if x {\n        let z = c.unwrap();\n    }\n}\n";
@@ -69,6 +49,7 @@ struct ReportDoc {
 #[allow(dead_code)]
 struct FileDoc {
     path: String,
+    lines: Vec<u64>,
     matches: u64,
     rewritten: u64,
     left_alone: u64,

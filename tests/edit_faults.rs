@@ -12,26 +12,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use util::Fixture;
-
-/// Every file under `root` (relative path, bytes), sorted.
-fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&path).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use util::{snapshot, Fixture};
 
 fn staged_copies(root: &Path) -> Vec<String> {
     snapshot(root)

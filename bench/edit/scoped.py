@@ -8,8 +8,8 @@ For each TARGET (PATH#SYMBOL, relative to the tree) and the pattern
     scout search --structural --lang L --callers-of T --json --budget-tokens 0 -m 10000 --again -e P
     scout edit   --structural --lang L --callers-of T --dry-run --json -e P --rewrite R
 
-and reports whether the lines the edit rewrites are exactly the lines the
-search shows (path:line sets), the counts, and the median wall time of
+and reports whether the lines the edit's matches start on (its JSON's
+`lines`) are exactly the lines the search shows (path:line sets), the counts, and the median wall time of
 each with their ratio (edit / search). The rewrite `($F)($$$A)` changes
 every call and keeps it valid code in Python, JavaScript and TypeScript.
 Nothing is written (--dry-run); the state and cache directories are
@@ -74,7 +74,7 @@ def main():
                 rewritten = set()
                 continue
             doc = json.loads(out.stdout)
-            rewritten = {f'{c["path"]}:{h["line"]}' for c in doc["changes"] for h in c["hunks"]}
+            rewritten = {f'{c["path"]}:{n}' for c in doc["changes"] for n in c["lines"]}
         same = shown == rewritten
         failed |= not same
         ms = {k: statistics.median(v) * 1000 for k, v in times.items()}

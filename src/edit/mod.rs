@@ -106,6 +106,10 @@ pub struct Report {
 #[serde(deny_unknown_fields)]
 pub struct FileReport {
     pub path: String,
+    /// The lines the file's matches start on (1-based, in order, each
+    /// once): for a scoped edit, the lines `scout search --callers-of`
+    /// shows.
+    pub lines: Vec<u64>,
     pub matches: u64,
     pub rewritten: u64,
     pub left_alone: u64,
@@ -264,6 +268,7 @@ fn file_report(file: &FileChange) -> FileReport {
     };
     FileReport {
         path: String::from_utf8_lossy(&file.path).into_owned(),
+        lines: file.match_lines.clone(),
         matches: file.matches,
         rewritten: file.rewritten,
         left_alone: file.left_alone,

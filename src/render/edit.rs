@@ -32,7 +32,7 @@
 //! ```json
 //! {"mode":"structural","what":"$X.unwrap() => $X?","lang":"rust","written":true,
 //!  "dry_run":false,"files":2,"files_changed":2,"matches":3,"rewritten":2,"left_alone":1,
-//!  "changes":[{"path":"src/a.rs","matches":2,"rewritten":1,"left_alone":1,
+//!  "changes":[{"path":"src/a.rs","lines":[2],"matches":2,"rewritten":1,"left_alone":1,
 //!    "hunks":[{"line":2,"last_line":2,"new_line":2,"new_last_line":2,
 //!      "before":["    let v = a.unwrap().unwrap();"],"after":["    let v = a.unwrap()?;"],
 //!      "definition":"function main (1-9)"}]}],
@@ -349,6 +349,7 @@ mod tests {
             changes: (0..files)
                 .map(|i| FileReport {
                     path: format!("src/f{i:02}.rs"),
+                    lines: vec![3],
                     matches: 1,
                     rewritten: 1,
                     left_alone: 0,

@@ -269,11 +269,21 @@ mod tests {
     #[test]
     fn the_whole_matched_node_is_replaced_as_the_cli_replaces_it() {
         assert_eq!(
-            rewrite(Lang::Python, "assert $X", "assert $X, 'z'", "assert a, 'm'\n"),
+            rewrite(
+                Lang::Python,
+                "assert $X",
+                "assert $X, 'z'",
+                "assert a, 'm'\n"
+            ),
             "assert a, 'z'\n"
         );
         assert_eq!(
-            rewrite(Lang::JavaScript, "let $A = $B", "var $A = $B", "let a = 1;\n"),
+            rewrite(
+                Lang::JavaScript,
+                "let $A = $B",
+                "var $A = $B",
+                "let a = 1;\n"
+            ),
             "var a = 1\n"
         );
     }
