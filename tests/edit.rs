@@ -627,6 +627,7 @@ fn call_mode_edit_answers_with_the_report_and_its_page() {
     assert_eq!(answer["mode"], "edit");
     assert_eq!(answer["result"]["rewritten"], 3);
     assert_eq!(answer["result"]["dry_run"], true);
+    assert_eq!(answer["truncated"], false);
     assert!(answer["text"]
         .as_str()
         .unwrap()

@@ -77,8 +77,8 @@ pub fn plan(
     after.extend_from_slice(&new_text);
     after.extend_from_slice(&before[end..]);
 
-    let signature_changed = first_code_line(&new_text).map(trim)
-        != Some(trim(old_line.strip_suffix(b"\r").unwrap_or(old_line)));
+    let signature_changed =
+        first_code_line(&new_text).map(<[u8]>::trim_ascii) != Some(old_line.trim_ascii());
     let callers = if signature_changed && graph::graphed(target.lang) {
         Some(callers_of(&target, cache_dir)?)
     } else {
@@ -165,7 +165,7 @@ fn line_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
 /// A line that stands above a definition's signature: a decorator, an
 /// attribute, a comment.
 fn is_preamble(line: &[u8]) -> bool {
-    let t = trim(line);
+    let t = line.trim_ascii();
     t.starts_with(b"@")
         || t.starts_with(b"#[")
         || t.starts_with(b"#!")
@@ -181,11 +181,7 @@ fn is_preamble(line: &[u8]) -> bool {
 fn first_code_line(code: &[u8]) -> Option<&[u8]> {
     code.split(|&b| b == b'\n')
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .find(|l| !trim(l).is_empty())
-}
-
-fn trim(line: &[u8]) -> &[u8] {
-    line.trim_ascii()
+        .find(|l| !l.trim_ascii().is_empty())
 }
 
 /// `code` without blank lines at either end and without the indentation
@@ -196,12 +192,18 @@ fn reindent(code: &[u8], indent: &[u8], crlf: bool) -> Vec<u8> {
         .split(|&b| b == b'\n')
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
         .collect();
-    let first = lines.iter().position(|l| !trim(l).is_empty()).unwrap_or(0);
-    let last = lines.iter().rposition(|l| !trim(l).is_empty()).unwrap_or(0);
+    let first = lines
+        .iter()
+        .position(|l| !l.trim_ascii().is_empty())
+        .unwrap_or(0);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim_ascii().is_empty())
+        .unwrap_or(0);
     let lines = &lines[first..=last];
     let shared = lines
         .iter()
-        .filter(|l| !trim(l).is_empty())
+        .filter(|l| !l.trim_ascii().is_empty())
         .map(|l| l.iter().take_while(|b| **b == b' ' || **b == b'\t').count())
         .min()
         .unwrap_or(0);

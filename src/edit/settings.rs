@@ -151,23 +151,21 @@ impl EditSettings {
         if args.page == 0 {
             bail!("--page starts at 1");
         }
-        let json = args.json;
-        let common = Common {
+        let mode = mode(&mut args, argv, with_text)?;
+        // A structural edit's search has read the session already.
+        let session = match &mode {
+            Mode::Structural { search, .. } => search.session.clone(),
+            _ => crate::search::settings::session_from_env(),
+        };
+        Ok(EditSettings {
+            mode,
             dry_run: args.dry_run,
             budget_bytes: match args.budget_tokens {
                 0 => None,
                 tokens => Some(tokens as usize * crate::search::page::BYTES_PER_TOKEN),
             },
             page: args.page,
-        };
-        let mode = mode(&mut args, argv, with_text)?;
-        let session = crate::search::settings::session_from_env();
-        Ok(EditSettings {
-            mode,
-            dry_run: common.dry_run,
-            budget_bytes: common.budget_bytes,
-            page: common.page,
-            json,
+            json: args.json,
             cwd: std::env::current_dir()?,
             session,
             state_dir: crate::dirs::state_dir(),
@@ -182,12 +180,6 @@ impl EditSettings {
                 .unwrap_or_default(),
         })
     }
-}
-
-struct Common {
-    dry_run: bool,
-    budget_bytes: Option<usize>,
-    page: usize,
 }
 
 /// Which edit the flags ask for, each checked for what it needs.

@@ -26,6 +26,8 @@ use anyhow::{bail, Result};
 
 use super::change::{FileChange, FileStamp};
 use super::settings::Fault;
+use crate::render::scope::plural;
+use crate::search::path_of;
 use crate::session::journal::{fingerprint, Entry, Journal, Manifest};
 use crate::shell;
 
@@ -98,7 +100,7 @@ pub fn write(
                 bail!(
                     "{}: {why}; the edit stopped and the {} written before it have their old bytes again: nothing is changed",
                     shell::quote(&change.path),
-                    plural(n, "file", "files")
+                    plural(n as u64, "file", "files")
                 );
             }
             bail!(
@@ -180,21 +182,9 @@ fn staged_path(real: &Path, n: usize) -> PathBuf {
     real.with_file_name(format!(".{name}.scout-edit.{}.{n}.tmp", std::process::id()))
 }
 
-fn path_of(bytes: &[u8]) -> PathBuf {
-    crate::search::path_of(bytes)
-}
-
 fn pause(ms: u64) {
     if ms > 0 {
         std::thread::sleep(std::time::Duration::from_millis(ms));
-    }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
     }
 }
 

@@ -47,6 +47,7 @@ use anyhow::Result;
 use crate::edit::settings::EditSettings;
 use crate::edit::write::Undone;
 use crate::edit::{FileReport, Report};
+use crate::render::scope::plural;
 use crate::search::page::BYTES_PER_TOKEN;
 
 /// Bytes kept for the line naming the files on later pages.
@@ -71,12 +72,21 @@ pub fn write_report(
         settings.budget_bytes,
         started.elapsed().as_millis(),
     );
-    out.write_all(page.as_bytes())?;
+    out.write_all(page.text.as_bytes())?;
     Ok(())
 }
 
-/// The text of page `number` of `report` within `budget` bytes.
-pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> String {
+/// One page of a report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub text: String,
+    /// Some change is not on this page (on others, or cut from a file
+    /// larger than a page).
+    pub left_out: bool,
+}
+
+/// Page `number` of `report` within `budget` bytes.
+pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> Page {
     let footer = footer(report);
     let blocks: Vec<String> = report.changes.iter().map(block).collect();
     let room = budget.map(|b| {
@@ -87,10 +97,13 @@ pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> 
     let count = pages.len().max(1);
     let shown = pages.get(number - 1).cloned().unwrap_or_default();
     let mut body = String::new();
+    let mut cut = false;
     for &index in &shown {
         match room {
             Some(room) if blocks[index].len() > room => {
-                body.push_str(&cut_block(&report.changes[index], room, &report.command));
+                let (text, left) = cut_block(&report.changes[index], room, &report.command);
+                body.push_str(&text);
+                cut |= left;
             }
             _ => body.push_str(&blocks[index]),
         }
@@ -136,10 +149,13 @@ pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> 
         number,
     );
     let size = head.len() + body.len() + rest.len() + 24;
-    format!(
-        "{head}  ~{}tok {ms}ms\n{body}{rest}",
-        size.div_ceil(BYTES_PER_TOKEN)
-    )
+    Page {
+        text: format!(
+            "{head}  ~{}tok {ms}ms\n{body}{rest}",
+            size.div_ceil(BYTES_PER_TOKEN)
+        ),
+        left_out: cut || shown.len() < report.changes.len(),
+    }
 }
 
 /// Bytes the header may take.
@@ -212,8 +228,9 @@ fn hunk_text<'r>(hunk: &'r crate::edit::HunkReport, heading: &mut Option<&'r str
 }
 
 /// A file's block cut to `room` bytes: the hunks that fit (at least one),
-/// then how many did not and the command that shows them all.
-fn cut_block(file: &FileReport, room: usize, command: &str) -> String {
+/// then how many did not and the command that shows them all; and
+/// whether any was left out.
+fn cut_block(file: &FileReport, room: usize, command: &str) -> (String, bool) {
     let mut out = file_line(file);
     let mut heading: Option<&str> = None;
     let mut shown = 0;
@@ -232,7 +249,7 @@ fn cut_block(file: &FileReport, room: usize, command: &str) -> String {
             if left == 1 { "change" } else { "changes" }
         ));
     }
-    out
+    (out, left > 0)
 }
 
 /// What follows the files: what was left alone, the graph's account, the
@@ -288,14 +305,6 @@ fn footer(report: &Report) -> String {
         out.push_str("apply: the same command without --dry-run\n");
     }
     out
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// What `--undo` did.
@@ -373,7 +382,7 @@ mod tests {
 
     #[test]
     fn a_page_shows_the_hunks_under_their_definition() {
-        let text = page(&report(1), 1, None, 5);
+        let text = page(&report(1), 1, None, 5).text;
         assert!(
             text.starts_with("edit: $X.unwrap() => $X?  mode=structural lang=rust  files=1 matches=1 rewritten=1 left_alone=0  written  page=1/1  ~"),
             "{text}"
@@ -386,6 +395,8 @@ mod tests {
     fn pages_split_files_within_the_budget_and_say_what_follows() {
         let report = report(40);
         let first = page(&report, 1, Some(1200), 0);
+        assert!(first.left_out);
+        let first = first.text;
         assert!(first.len() <= 1200, "{} bytes", first.len());
         let shown = first.matches("rewritten)\n").count();
         assert!(shown > 0 && shown < 40);
@@ -407,6 +418,7 @@ mod tests {
         let total: usize = (1..=pages)
             .map(|p| {
                 page(&report, p, Some(1200), 0)
+                    .text
                     .matches("rewritten)\n")
                     .count()
             })
@@ -427,7 +439,9 @@ mod tests {
                 ..hunk.clone()
             })
             .collect();
-        let text = page(&report, 1, Some(1000), 0);
+        let page = page(&report, 1, Some(1000), 0);
+        assert!(page.left_out);
+        let text = page.text;
         assert!(
             text.contains("more changes in this file: scout edit --last --budget-tokens 0"),
             "{text}"

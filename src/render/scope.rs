@@ -69,7 +69,8 @@ fn bounded(items: impl ExactSizeIterator<Item = String>, sep: &str) -> String {
     out
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
+/// "1 call", "2 calls".
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -890,23 +890,8 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
     };
     let count = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
     let truncated = count("left_out") > 0 || count("pages") > count("page");
-    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
-        .lines()
-        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
-    #[derive(Serialize)]
-    struct SearchAnswer {
-        mode: &'static str,
-        /// `scout search --json`'s document, byte for byte.
-        result: Box<RawValue>,
-        truncated: bool,
-        warnings: Vec<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        exit: u8,
-    }
-    let answer = SearchAnswer {
+    let warnings = warnings(&messages);
+    let answer = DocumentAnswer {
         text,
         mode: "search",
         result: RawValue::from_string(if document.is_empty() {
@@ -919,6 +904,29 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
         exit: status.code(),
     };
     Ok((serde_json::to_vec(&answer)?, status))
+}
+
+/// The answer of a mode whose result is a command's `--json` document
+/// (`search`, `edit`).
+#[derive(Serialize)]
+struct DocumentAnswer {
+    mode: &'static str,
+    /// The command's `--json` document, byte for byte.
+    result: Box<RawValue>,
+    truncated: bool,
+    warnings: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    exit: u8,
+}
+
+/// What a command said on stderr, a warning a line, without `scout: `.
+fn warnings(messages: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(messages)
+        .lines()
+        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 /// The `scout edit` command line of an edit request (the definition's
@@ -999,43 +1007,27 @@ fn edit_answer(request: EditRequest) -> Result<(Vec<u8>, ExitStatus)> {
     let status = crate::edit::run(&settings, &mut document, &mut messages)?;
     let document = String::from_utf8_lossy(&document).trim().to_string();
     let report: Option<crate::edit::Report> = serde_json::from_str(&document).ok();
-    let text = match (&report, request.text == Some(true)) {
-        (Some(report), true) => Some(crate::render::edit::page(
-            report,
-            page,
-            (budget > 0).then(|| budget as usize * crate::search::page::BYTES_PER_TOKEN),
-            started.elapsed().as_millis(),
-        )),
-        (None, true) => Some(document.clone()),
-        _ => None,
+    // The document holds every change; the text is a page of them.
+    let (text, truncated) = match (&report, request.text == Some(true)) {
+        (Some(report), true) => {
+            let page = crate::render::edit::page(
+                report,
+                page,
+                (budget > 0).then(|| budget as usize * crate::search::page::BYTES_PER_TOKEN),
+                started.elapsed().as_millis(),
+            );
+            (Some(page.text), page.left_out)
+        }
+        (None, true) => (Some(document.clone()), false),
+        _ => (None, false),
     };
-    let truncated = report.as_ref().is_some_and(|r| {
-        text.as_deref()
-            .is_some_and(|t| t.contains(" not shown: ") || t.contains(" more change"))
-            || r.changes.is_empty() && r.files_changed > 0
-    });
-    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
-        .lines()
-        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
-    #[derive(Serialize)]
-    struct EditAnswer {
-        mode: &'static str,
-        /// `scout edit --json`'s document, byte for byte.
-        result: Box<RawValue>,
-        truncated: bool,
-        warnings: Vec<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        exit: u8,
-    }
+    let warnings = warnings(&messages);
     let result = if document.starts_with('{') {
         RawValue::from_string(document)?
     } else {
         RawValue::from_string(serde_json::to_string(&document)?)?
     };
-    let answer = EditAnswer {
+    let answer = DocumentAnswer {
         mode: "edit",
         result,
         truncated,
@@ -1096,11 +1088,7 @@ fn smart_answer(request: SmartRequest) -> Result<(Vec<u8>, ExitStatus)> {
             why: h["why"].as_str().unwrap_or_default().to_string(),
         })
         .collect();
-    let warnings: Vec<String> = String::from_utf8_lossy(&messages)
-        .lines()
-        .map(|l| l.strip_prefix("scout: ").unwrap_or(l).to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
+    let warnings = warnings(&messages);
     #[derive(Serialize)]
     struct SmartAnswer {
         mode: &'static str,
