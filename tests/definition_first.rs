@@ -241,3 +241,117 @@ fn regression_24_an_import_is_quoted_after_the_real_uses() {
     let app = run.json_result("src/app.py");
     assert_eq!(app["lines"][0]["line"], 5, "{}", run.describe());
 }
+
+/// A TypeScript tree where the importers of `parseHeader` and `resetAll`
+/// use them more often than their definitions do, and `resetAllCaches`
+/// (another name, holding `resetAll`) uses it most.
+fn case_tree(fx: &Fixture) {
+    fx.write(
+        "src/header.ts",
+        "export const parseHeader = (raw: string): string => {\n  return raw.trim();\n};\n",
+    );
+    fx.write(
+        "src/reset.ts",
+        "export function resetAll() {\n  return 0;\n}\n",
+    );
+    fx.write(
+        "src/caches.ts",
+        "export function resetAllCaches() {\n  resetAll();\n  resetAll();\n  resetAll();\n  return resetAll();\n}\n",
+    );
+    for i in 0..40 {
+        fx.write(
+            format!("src/use{i}.ts"),
+            format!(
+                "import {{ parseHeader }} from \"./header\";\nimport {{ resetAll }} from \"./reset\";\n\
+                 export function f{i}() {{\n  parseHeader(\"a\"); parseHeader(\"b\");\n  resetAll(); resetAll();\n  \
+                 return parseHeader(\"c\") + resetAll();\n}}\n"
+            ),
+        );
+    }
+}
+
+#[test]
+fn regression_34_dash_i_knows_the_definition_in_any_case() {
+    let fx = Fixture::new();
+    case_tree(&fx);
+    for (typed, defining) in [
+        ("parseheader", "src/header.ts"),
+        ("PARSEHEADER", "src/header.ts"),
+        ("resetall", "src/reset.ts"),
+    ] {
+        let run = fx.run(&["search", "-i", typed]);
+        run.expect_code(0);
+        let files = run.files();
+        assert_eq!(
+            files.first().map(|(p, _, def)| (p.as_str(), *def)),
+            Some((defining, true)),
+            "-i {typed}\n{}",
+            run.describe()
+        );
+        // The same file, marked the same way, as the query typed in the
+        // file's own case finds it.
+        let json = fx.run(&["search", "-i", typed, "--json"]);
+        assert_eq!(json.json()["results"][0]["path"], defining, "{typed}");
+    }
+    // `resetAllCaches` holds `resetAll` most often, but does not define it.
+    let run = fx.run(&["search", "-i", "resetall"]);
+    let files: Vec<String> = run.files().into_iter().map(|(p, _, _)| p).collect();
+    let caches = files.iter().position(|p| p == "src/caches.ts").unwrap();
+    assert!(caches > 0, "{}", run.describe());
+    assert!(
+        !run.files()[caches].2,
+        "caches.ts is marked as defining resetall\n{}",
+        run.describe()
+    );
+}
+
+/// JavaScript methods stored under a member's name, in the forms older
+/// code defines them: in a constructor function, on a prototype, on
+/// `exports`, and on an object inside a function.
+fn member_tree(fx: &Fixture) {
+    fx.write(
+        "lib/lexer.js",
+        "function Lexer(input) {\n  this.input = input;\n  this.parse_token = function (s) {\n    return s.trim();\n  };\n}\n\
+         Lexer.prototype.bar_thing = function (x) {\n  return x;\n};\n\
+         exports.load_all = (a, b) => {\n  return a + b;\n};\n\
+         module.exports.xconf_value = { a: 1 };\n\
+         function install(app) {\n  app.handler_fn = async function (req) {\n    return req;\n  };\n}\n",
+    );
+    for i in 0..40 {
+        fx.write(
+            format!("src/use{i}.js"),
+            format!(
+                "const l = require(\"../lib/lexer\");\nfunction use{i}(app) {{\n  l.parse_token(\"a\"); l.parse_token(\"b\");\n  \
+                 l.bar_thing(1); l.bar_thing(2);\n  l.load_all(1, 2); l.load_all(3, 4);\n  \
+                 app.handler_fn(); app.handler_fn(l.xconf_value, l.xconf_value);\n  \
+                 return l.parse_token(l.bar_thing(l.load_all(5))) + app.handler_fn() + l.xconf_value;\n}}\n"
+            ),
+        );
+    }
+}
+
+#[test]
+fn regression_34_javascript_member_assignments_are_definitions() {
+    let fx = Fixture::new();
+    member_tree(&fx);
+    for name in [
+        "parse_token",
+        "bar_thing",
+        "load_all",
+        "xconf_value",
+        "handler_fn",
+    ] {
+        let run = fx.run(&["search", name]);
+        run.expect_code(0);
+        assert_eq!(
+            run.files().first().map(|(p, _, def)| (p.as_str(), *def)),
+            Some(("lib/lexer.js", true)),
+            "{name}\n{}",
+            run.describe()
+        );
+    }
+    // `scout read` finds them by name too.
+    fx.run(&["read", "lib/lexer.js", "-s", "parse_token"])
+        .expect_code(0)
+        .expect_stdout_has("this.parse_token = function (s) {");
+}

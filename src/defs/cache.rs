@@ -309,8 +309,20 @@ impl Shape for Def {
 #[derive(Debug, Clone, Default)]
 pub struct Wanted {
     pub name: Option<String>,
+    /// `name` whatever its ASCII case (`-i`).
+    pub ignore_case: bool,
     /// 1-based lines.
     pub lines: Vec<u64>,
+}
+
+/// Whether a definition named `short` is one of `name` (`ignore_case`:
+/// whatever its ASCII case, as `-i` matched it).
+pub fn same_name(short: &[u8], name: &[u8], ignore_case: bool) -> bool {
+    if ignore_case {
+        short.eq_ignore_ascii_case(name)
+    } else {
+        short == name
+    }
 }
 
 impl Wanted {
@@ -319,7 +331,7 @@ impl Wanted {
         let named = |d: &T| {
             self.name
                 .as_ref()
-                .is_some_and(|n| d.short() == n.as_bytes())
+                .is_some_and(|n| same_name(d.short(), n.as_bytes(), self.ignore_case))
         };
         let mut lines: Vec<u64> = self.lines.clone();
         lines.extend(
@@ -914,6 +926,7 @@ mod tests {
         let all = extract(Lang::Rust, source);
         let wanted = Wanted {
             name: Some("x".into()),
+            ignore_case: false,
             lines: vec![5],
         };
         let kept = wanted.retain(all.clone());
@@ -935,6 +948,7 @@ mod tests {
         // Nothing asked for still leaves the file with a definition.
         let nothing = Wanted {
             name: Some("absent".into()),
+            ignore_case: false,
             lines: vec![],
         };
         assert_eq!(nothing.retain(all.clone()).len(), 1);

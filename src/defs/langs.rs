@@ -253,24 +253,43 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             })
         }
         "assignment_expression" => {
-            // `Foo.prototype.bar = function () {}`, `exports.f = () => {}`.
+            // `Foo.prototype.bar = function () {}`, `exports.f = () => {}`,
+            // `this.parse = function (s) {}` in a constructor function,
+            // `$scope.save = async function () {}` in a controller: a
+            // function stored under a member's name is defined there,
+            // wherever the assignment stands. `exports.x = 1` is a
+            // definition too (the module's own), at the top level.
             let left = node.child_by_field_name("left")?;
-            if !matches!(left.kind(), "member_expression" | "identifier")
-                || !is_function_value(node.child_by_field_name("right"))
-            {
-                return None;
+            let function = is_function_value(node.child_by_field_name("right"));
+            match left.kind() {
+                "identifier" if function => Some(
+                    Spec::new(DefKind::Function, left)
+                        .qualified()
+                        .outside_bodies(),
+                ),
+                "member_expression" => {
+                    let object = left.child_by_field_name("object")?;
+                    let property = left.child_by_field_name("property")?;
+                    if object.kind() == "this" && function {
+                        return Some(Spec::new(DefKind::Method, property));
+                    }
+                    let on_prototype = object
+                        .child_by_field_name("property")
+                        .is_some_and(|p| &src[p.byte_range()] == b"prototype");
+                    let exported =
+                        matches!(&src[object.byte_range()], b"exports" | b"module.exports");
+                    let kind = match (function, on_prototype) {
+                        (true, true) => DefKind::Method,
+                        (true, false) => DefKind::Function,
+                        (false, _) if exported => {
+                            return Some(Spec::new(DefKind::Constant, left).qualified())
+                        }
+                        (false, _) => return None,
+                    };
+                    Some(Spec::new(kind, left).qualified())
+                }
+                _ => None,
             }
-            let mut spec = Spec::new(DefKind::Function, left)
-                .qualified()
-                .outside_bodies();
-            let on_prototype = left
-                .child_by_field_name("object")
-                .and_then(|o| o.child_by_field_name("property"))
-                .is_some_and(|p| &src[p.byte_range()] == b"prototype");
-            if on_prototype {
-                spec.kind = DefKind::Method;
-            }
-            Some(spec)
         }
         _ => None,
     }

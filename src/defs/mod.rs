@@ -45,7 +45,7 @@ pub const MAX_PARSE_BYTES: usize = 2 * 1024 * 1024;
 /// made under another version are ignored and rebuilt, so bump this
 /// whenever a change here or in `langs` can change what [`extract`]
 /// returns for some file.
-pub const RULES_VERSION: u32 = 4;
+pub const RULES_VERSION: u32 = 5;
 
 /// What a definition is. [`DefKind::label`] is the word shown to users,
 /// and its serialized form.

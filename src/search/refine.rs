@@ -4,7 +4,7 @@
 //! the page's files are reordered by the corrected scores (the page keeps
 //! its files, so other pages do not move).
 
-use crate::defs::cache::{DefsCache, Wanted};
+use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
 use crate::search::fold::{cut_around, FileTally, Quote};
 use crate::search::page::{PageSpan, Slot};
@@ -89,7 +89,12 @@ fn refine_span(
         return Refined { defs, modified };
     };
     for (slot, file_defs) in span.slots.iter().zip(&defs) {
-        apply_parser(&mut ranked[slot.file], file_defs, name);
+        apply_parser(
+            &mut ranked[slot.file],
+            file_defs,
+            name,
+            settings.query.ignore_case,
+        );
     }
     Refined {
         defs: reorder(ranked, span, defs),
@@ -150,6 +155,7 @@ fn parse_page(
         // ever used.
         needs.push(Wanted {
             name: settings.query.name.clone(),
+            ignore_case: settings.query.ignore_case,
             lines: tally.quotes.iter().map(|q| q.line).collect(),
         });
     }
@@ -171,13 +177,28 @@ fn parse_page(
 /// parser says define `name` are definition lines (and are quoted first,
 /// read from the file when the fold did not keep them); lexical guesses it
 /// contradicts are not. A file the parser could not read keeps the lexical
-/// verdict.
-fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
+/// verdict. With `-i` (`ignore_case`), a definition of the name in any
+/// ASCII case counts, spelled as the file spells it.
+fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool) {
     if defs.is_empty() {
         return;
     }
-    let def_lines = crate::defs::definition_lines(defs, name);
-    let primary_lines = role::primary_in(defs, name);
+    let mut spellings: Vec<&str> = vec![name];
+    if ignore_case {
+        for def in defs {
+            if same_name(def.short.as_bytes(), name.as_bytes(), true)
+                && !spellings.contains(&&def.short[..])
+            {
+                spellings.push(&def.short);
+            }
+        }
+    }
+    let mut def_lines = Vec::new();
+    let mut primary_lines = Vec::new();
+    for spelled in &spellings {
+        def_lines.extend(crate::defs::definition_lines(defs, spelled));
+        primary_lines.extend(role::primary_in(defs, spelled));
+    }
     let line_score =
         |line: u64| definition_points(def_lines.contains(&line), primary_lines.contains(&line));
     let tally = &mut ranked.tally;
@@ -200,7 +221,10 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
                 let number = number as u64 + 1;
                 if missing.contains(&number) {
                     let body = line.strip_suffix(b"\r").unwrap_or(line);
-                    let at = find(body, name.as_bytes()).unwrap_or(0);
+                    let at = spellings
+                        .iter()
+                        .find_map(|s| find(body, s.as_bytes()))
+                        .unwrap_or(0);
                     let (text, cut_before, cut_after) = cut_around(body, (at, at + name.len()));
                     tally.quotes.push(Quote {
                         line: number,

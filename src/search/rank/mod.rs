@@ -140,6 +140,8 @@ pub struct Scorer {
     words: Vec<Vec<u8>>,
     /// Lower-cased alphanumerics of the name, for file-name matching.
     name_key: Vec<u8>,
+    /// `-i`: the name defined in any ASCII case counts, as rg matched it.
+    ignore_case: bool,
 }
 
 impl Scorer {
@@ -161,6 +163,7 @@ impl Scorer {
                 .map(|w| w.to_ascii_lowercase().into_bytes())
                 .collect(),
             name_key: name_key(key_source.as_bytes()),
+            ignore_case: query.ignore_case,
         }
     }
 
@@ -188,7 +191,7 @@ impl Scorer {
                 }
             }
         }
-        if let (Some(lang), Some(name)) = (lang, &self.name) {
+        if let (Some(lang), Some(name)) = (lang, self.defined_name(line, spans)) {
             if lexical::defines_identifier(lang, line, name) {
                 if is_indented_assignment(line, name) || is_field(lang, line, name) {
                     signals.weak_def = true;
@@ -202,6 +205,22 @@ impl Scorer {
             signals.import = !signals.def && !signals.weak_def && role::is_import(lang, line);
         }
         signals
+    }
+
+    /// The name the lexical rules look for on `line`: the query's, or
+    /// with `-i` the first match that spells it in another case
+    /// (`parseHeader` for `-i parseheader`), so that a definition is one
+    /// whatever case the query was typed in.
+    fn defined_name<'a>(&'a self, line: &'a [u8], spans: &[(usize, usize)]) -> Option<&'a [u8]> {
+        let name = self.name.as_deref()?;
+        if !self.ignore_case {
+            return Some(name);
+        }
+        let spelled = spans.iter().find_map(|&(start, end)| {
+            line.get(start..end)
+                .filter(|text| text.eq_ignore_ascii_case(name))
+        });
+        Some(spelled.unwrap_or(name))
     }
 
     /// The file's score from its tally.
