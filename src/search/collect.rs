@@ -15,6 +15,7 @@ use std::io::Write;
 use anyhow::{bail, Result};
 
 use crate::exit::ExitStatus;
+use crate::render::scope::plural;
 use crate::rg::{
     run_plain, run_streaming, Flow, Matcher, Record, RecordReader, RgOutcome, SearchFlags,
 };
@@ -72,6 +73,30 @@ pub fn collect<'s>(
         }
         fold = second;
         partial = partial.or(status);
+    } else if query.may_be_literal() {
+        // `--kind auto` read code as a regex (`a+b`): the text as written
+        // is counted too, and wins when the regex matched nothing.
+        let mut literal = flags.clone();
+        literal.fixed_strings = true;
+        let (second, status) = fold_search(settings, scorer, options, &literal, err)?;
+        let lines: u64 = second.files.iter().map(|f| f.hits).sum();
+        let command = format!("scout search -F {}", shell::quote(query.text.as_bytes()));
+        if fold.files.is_empty() && lines > 0 {
+            fallback = Some(format!(
+                "as a regex, {} matches no line; showing the lines that hold it as written (-F)",
+                crate::render::quoted(&query.text),
+            ));
+            fold = second;
+            flags = literal;
+            partial = partial.or(status);
+        } else if lines > 0 {
+            fallback = Some(format!(
+                "read as a regex; as written, {} is on {} of {}: {command}",
+                crate::render::quoted(&query.text),
+                plural(lines, "line", "lines"),
+                plural(second.files.len() as u64, "file", "files"),
+            ));
+        }
     }
     Ok(Collected {
         fold,

@@ -194,7 +194,8 @@ fn structural_search(
 pub struct Tallied<'f> {
     /// Files with matches, in any order.
     pub files: Vec<FileTally>,
-    /// The any-word fallback's sentence, when it ran.
+    /// The any-word fallback's sentence, when it ran, or what the text
+    /// finds as written when `--kind auto` read it as a regex.
     pub fallback: Option<String>,
     /// Set when not everything could be searched (exit 3).
     pub partial: Option<ExitStatus>,
@@ -246,7 +247,12 @@ pub fn present(
     let scope_text = scope.as_ref().map(render::scope::text).unwrap_or_default();
     let (hits, matches) = totals(&files);
     let mut ranked = rank(scorer, files);
-    let fallback = fallback.map(|sentence| smart_fallback(settings, &mut ranked, sentence, err));
+    let fallback = match fallback {
+        Some(sentence) if !settings.query.words.is_empty() => {
+            Some(smart_fallback(settings, &mut ranked, sentence, err))
+        }
+        other => other,
+    };
     // What every page prints besides its files, for the budget's reserve;
     // `command` is the base of its next-page command.
     let frame_of = |command| render::text::Frame {

@@ -1,7 +1,8 @@
 //! Query planning: what the typed text means, and whether it can be ranked.
 //!
-//! `--kind auto` reads regex metacharacters as a regex and anything else as
-//! a literal. A pattern with no literal run of at least
+//! `--kind auto` reads a text that uses regex syntax as a regex and
+//! anything else, code such as `$this->app` or `element?.type` among it,
+//! as a literal. A pattern with no literal run of at least
 //! [`MIN_ANCHOR_CHARS`] characters (`[a-z]{2,}`, `\w+\s*\(`) cannot be
 //! ranked meaningfully and passes through to rg (invariant I1). The
 //! identifier whose definitions rank first is derived here too.
@@ -14,7 +15,9 @@ pub const MIN_ANCHOR_CHARS: usize = 3;
 /// How the query text is read (`--kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
-    /// Regex when the text has regex metacharacters, else literal.
+    /// Regex when the text uses regex syntax (an escape, a quantifier, a
+    /// class with a range, an alternation, `^` first or `$` last), else
+    /// the text as written.
     Auto,
     /// The text as a fixed string (`-F`).
     Literal,
@@ -60,13 +63,16 @@ pub struct Query {
     /// ignores case), in the order typed; empty for single words and
     /// regexes.
     pub words: Vec<String>,
+    /// `--kind auto` chose the kind (the text could be read the other way).
+    pub auto: bool,
 }
 
 impl Query {
     /// Plans `text` read as `kind`.
     pub fn plan(text: &str, kind: Kind, ignore_case: bool, word: bool) -> Query {
+        let auto = kind == Kind::Auto;
         let kind = match kind {
-            Kind::Auto if has_regex_meta(text) => Kind::Regex,
+            Kind::Auto if has_regex_meta(text) && does_regex_work(text) => Kind::Regex,
             Kind::Auto => Kind::Literal,
             other => other,
         };
@@ -95,6 +101,7 @@ impl Query {
             anchor,
             name: if words.is_empty() { name } else { None },
             words,
+            auto,
         }
     }
 
@@ -109,7 +116,20 @@ impl Query {
             anchor: String::new(),
             name: None,
             words: Vec::new(),
+            auto: false,
         }
+    }
+
+    /// True when `--kind auto` read the text as a regex although it may be
+    /// code written as it stands: nothing in it but quantifiers and
+    /// anchors (no escape, class or alternation), as in `a+b`, `x ? y`.
+    /// Such a search also counts the text as written, and says so.
+    pub fn may_be_literal(&self) -> bool {
+        self.auto
+            && self.kind == Kind::Regex
+            && !self.text.contains(['\\', '[', '|'])
+            && !self.text.contains(".*")
+            && !self.text.contains(".+")
     }
 
     /// True when the pattern has no literal anchor to rank on.
@@ -146,6 +166,64 @@ fn identifier_in(anchor: &str) -> Option<String> {
 /// True when `text` holds a character that is special in rg's regex syntax.
 pub fn has_regex_meta(text: &str) -> bool {
     text.chars().any(|c| "\\.^$*+?()[]{}|".contains(c))
+}
+
+/// Whether `text` (which has regex metacharacters) uses one as only a
+/// regex would: an escape (`\w`, `\.`), a quantifier (`*`, `+`, `{2,}`,
+/// `?` other than JavaScript's `?.`), an alternation of non-empty branches (`a|b`),
+/// a class with a range or a negation (`[a-z]`, `[^x]`) or followed by a
+/// quantifier, `^` at the start or `$` at the end. Code uses the rest as
+/// it is written, and rg's reading of them matches something else or
+/// nothing: `$this->app` (an end of line before `this`), `element?.type`,
+/// `items[0]`, `f()`, `a || b` (an empty branch matches every line),
+/// `os.path.join` (a dot matches any character, the dot too).
+fn does_regex_work(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let quantified = |j: usize| matches!(chars.get(j), Some('*' | '+' | '?' | '{'));
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => return true,
+            '*' | '+' if i > 0 => return true,
+            '?' if i > 0 && !matches!(chars.get(i + 1), Some('.')) => return true,
+            '{' if counted_repetition(&chars[i + 1..]) => return true,
+            '^' if i == 0 => return true,
+            '|' if i > 0
+                && !matches!(chars[i - 1], '|' | '(')
+                && !matches!(chars.get(i + 1), None | Some('|' | ')')) =>
+            {
+                return true
+            }
+            '$' if i + 1 == chars.len() => return true,
+            '[' => {
+                let (_, width) = atom(&chars, i);
+                let class = &chars[i + 1..(i + width - 1).max(i + 1)];
+                let ranged = class.first() == Some(&'^')
+                    || class.windows(3).any(|w| w[1] == '-' && w[0] != '\\');
+                if ranged || quantified(i + width) {
+                    return true;
+                }
+                i += width;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `rest` (what follows a `{`) is a repetition count: `2}`,
+/// `2,}`, `2,5}`, `,5}`.
+fn counted_repetition(rest: &[char]) -> bool {
+    let Some(close) = rest.iter().position(|&c| c == '}') else {
+        return false;
+    };
+    let inside = &rest[..close];
+    !inside.is_empty()
+        && inside.iter().any(char::is_ascii_digit)
+        && inside.iter().all(|&c| c.is_ascii_digit() || c == ',')
+        && inside.iter().filter(|&&c| c == ',').count() <= 1
 }
 
 /// The longest run of characters a match of the regex `pattern` must
@@ -456,6 +534,43 @@ mod tests {
             assert_eq!(longest_literal_run(pattern), run, "pattern {pattern:?}");
         }
         assert!(Query::plan("\\x41\\x42\\x43", Kind::Auto, false, false).is_passthrough());
+    }
+
+    #[test]
+    fn the_automatic_kind_reads_code_as_written_and_regexes_as_regexes() {
+        for code in [
+            "$this->app",
+            "element?.type",
+            "items[0]",
+            "f()",
+            "a || b",
+            "os.path.join",
+            "${name}",
+            "obj[key]",
+        ] {
+            let query = Query::plan(code, Kind::Auto, false, false);
+            assert_eq!(query.kind, Kind::Literal, "{code}");
+            assert!(query.auto);
+        }
+        for regex in [
+            "get\\w+Name",
+            "^import",
+            "end$",
+            "foo|bar",
+            "(a|b)c",
+            "colou?r",
+            "x{2}",
+            "[a-z]+",
+            "[^x]",
+            "[ab]*",
+            "foo.*bar",
+        ] {
+            let query = Query::plan(regex, Kind::Auto, false, false);
+            assert_eq!(query.kind, Kind::Regex, "{regex}");
+        }
+        assert!(Query::plan("total+1", Kind::Auto, false, false).may_be_literal());
+        assert!(!Query::plan("get\\w+Name", Kind::Auto, false, false).may_be_literal());
+        assert!(!Query::plan("total+1", Kind::Regex, false, false).may_be_literal());
     }
 
     #[test]

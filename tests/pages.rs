@@ -1,0 +1,71 @@
+//! Every page tells the truth (#34): the automatic kind reads code as
+//! code, pages and `-l` agree in text and JSON, `--again` keeps the
+//! pages' files, budgets hold, a repeat is never larger than the first
+//! run, and exit 1 means nothing on stdout.
+
+mod util;
+
+use util::Fixture;
+
+#[test]
+fn regression_34_the_automatic_kind_reads_code_as_written() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.php",
+        "<?php\nclass A {\n  function f() {\n    return $this->app->make(1);\n  }\n}\n",
+    );
+    fx.write(
+        "ui.js",
+        "const t = element?.type;\nconst u = elementXtype;\nconst w = elemenXtype;\nitems[0] = 1;\nitems0 = 2;\n",
+    );
+    for (query, expected) in [
+        ("$this->app", "app.php:4:    return $this->app->make(1);"),
+        ("element?.type", "ui.js:1:const t = element?.type;"),
+        ("items[0]", "ui.js:4:items[0] = 1;"),
+    ] {
+        let run = fx.run(&["search", query]);
+        run.expect_code(0);
+        assert_eq!(
+            run.stdout().lines().next(),
+            Some(expected),
+            "{query}\n{}",
+            run.describe()
+        );
+        // Exactly what rg finds for the text as written.
+        let (hits, _) = fx.rg_counts(&["-F", query]);
+        let json = fx.run(&["search", query, "--json"]);
+        assert_eq!(json.json()["hits"], hits, "{query}");
+        assert_eq!(json.json()["kind"], "literal", "{query}");
+    }
+    // A real regex stays one.
+    let json = fx.run(&["search", r"elemen\w*type", "--json"]);
+    assert_eq!(json.json()["kind"], "regex");
+    assert_eq!(json.json()["hits"], 2);
+}
+
+#[test]
+fn regression_34_a_regex_that_may_be_code_says_what_the_text_as_written_finds() {
+    let fx = Fixture::new();
+    fx.write("a.py", "x = total+1\ny = totall1\n");
+    // Read as a regex (`l+`), the written text is counted too.
+    let run = fx.run(&["search", "total+1", "--json"]);
+    run.expect_code(0);
+    let doc = run.json();
+    assert_eq!(doc["kind"], "regex");
+    assert_eq!(doc["hits"], 1, "{}", run.describe());
+    assert_eq!(
+        doc["fallback"],
+        "read as a regex; as written, \"total+1\" is on 1 line of 1 file: scout search -F total+1"
+    );
+    // A regex that matches nothing gives way to the text as written.
+    fx.write("b.py", "z = totalx+1\n");
+    let run = fx.run(&["search", "totalx+1"]);
+    run.expect_code(0);
+    assert_eq!(run.stdout(), "b.py:1:z = totalx+1\n", "{}", run.describe());
+    assert!(
+        run.stderr()
+            .contains("as a regex, \"totalx+1\" matches no line"),
+        "{}",
+        run.describe()
+    );
+}
