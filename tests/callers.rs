@@ -627,12 +627,17 @@ fn regression_23_the_footer_shows_when_nothing_is_attributed_and_repro_keeps_no_
     fx.write("a.py", "def load():\n    pass\n");
     fx.write("b.py", "def load():\n    pass\n\nload()\n");
     let run = fx.run(&["search", "--callers-of", "a.py#load", "--again"]);
-    run.expect_code(1)
-        .expect_stdout_has("callers-of: function load (a.py:1): 0 calls attributed")
-        .expect_stdout_has("other definitions: 1 call: b.py:1 load (1)")
-        .expect_stdout_has(
-            "repro: scout search --callers-of 'a.py#load' --budget-tokens 0 -m 10000 --again -e ''",
-        );
+    // Exit 1 means nothing on stdout (#34): the graph's account is on
+    // stderr.
+    run.expect_code(1);
+    assert_eq!(run.stdout(), "", "{}", run.describe());
+    for line in [
+        "callers-of: function load (a.py:1): 0 calls attributed",
+        "other definitions: 1 call: b.py:1 load (1)",
+        "repro: scout search --callers-of 'a.py#load' --budget-tokens 0 -m 10000 --again -e ''",
+    ] {
+        assert!(run.stderr().contains(line), "{line}\n{}", run.describe());
+    }
     // A language without a graph lists the calls spelled `name(`, and says so.
     fx.write("r/a.rb", "def load(x)\n  x\nend\n\nload(1)\n");
     let run = fx.run(&["search", "--callers-of", "r/a.rb#load", "--again"]);

@@ -69,3 +69,82 @@ fn regression_34_a_regex_that_may_be_code_says_what_the_text_as_written_finds() 
         run.describe()
     );
 }
+
+/// 30 files with `foo(` calls, enough for two pages at 300 tokens.
+fn calls_tree(fx: &Fixture) {
+    for i in 0..30 {
+        fx.write(
+            format!("src/m{i:02}.py"),
+            format!("def use{i}():\n    foo(1)\n    foo(2)\n    return boo({i})\n"),
+        );
+    }
+}
+
+#[test]
+fn regression_34_an_anchorless_pattern_honours_dash_l_and_page_as_the_json_does() {
+    let fx = Fixture::new();
+    calls_tree(&fx);
+    // `-l` lists files, every file rg finds.
+    let run = fx.run(&["search", "-l", "oo"]);
+    run.expect_code(0);
+    let mut listed: Vec<String> = run.files().into_iter().map(|(p, _, _)| p).collect();
+    listed.sort();
+    let mut expected: Vec<String> = fx
+        .rg_lines(&["-l", "oo", "."])
+        .into_iter()
+        .map(|l| {
+            String::from_utf8(l)
+                .unwrap()
+                .trim_start_matches("./")
+                .to_string()
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(listed, expected, "{}", run.describe());
+    // A page that does not exist is one, in text and in JSON.
+    let args = ["search", r"\w+\(", "--budget-tokens", "300"];
+    for json in [false, true] {
+        let mut argv = args.to_vec();
+        argv.extend(["--page", "500"]);
+        if json {
+            argv.push("--json");
+        }
+        let run = fx.run(&argv);
+        run.expect_code(2);
+        assert!(
+            run.stderr().contains("there is no page 500"),
+            "{}",
+            run.describe()
+        );
+    }
+    // Page 2 holds the files the JSON's page 2 holds.
+    let mut argv = args.to_vec();
+    argv.extend(["--page", "2"]);
+    let text = fx.run(&argv);
+    text.expect_code(0);
+    argv.push("--json");
+    let json = fx.run(&argv).json();
+    let json_files: Vec<String> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect();
+    let text_files: Vec<String> = text.files().into_iter().map(|(p, _, _)| p).collect();
+    assert!(!text_files.is_empty(), "{}", text.describe());
+    assert_eq!(text_files, json_files, "{}", text.describe());
+}
+
+#[test]
+fn regression_34_callers_of_with_nothing_attributed_prints_nothing_on_stdout() {
+    let fx = Fixture::new();
+    fx.write("a.py", "def lonely():\n    return 1\n");
+    let run = fx.run(&["search", "--callers-of", "a.py#lonely", "-e", ""]);
+    run.expect_code(1);
+    assert_eq!(run.stdout(), "", "{}", run.describe());
+    assert!(
+        run.stderr().contains("0 calls attributed"),
+        "{}",
+        run.describe()
+    );
+}

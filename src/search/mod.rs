@@ -81,7 +81,13 @@ pub fn search(
         graph_search(settings, request, started, out, err)
     } else if let Some(pattern) = &settings.structural {
         structural_search(settings, pattern, started, out, err)
-    } else if settings.query.is_passthrough() && !settings.json {
+    } else if settings.query.is_passthrough()
+        && !settings.json
+        && !settings.files_only
+        && settings.page == 1
+    {
+        // rg's own lines (I1); `-l` and a later page are the ranked
+        // pages' files and pages, as the JSON has them.
         passthrough::passthrough(settings, out, err)
     } else {
         ranked(settings, started, out, err)
@@ -480,7 +486,7 @@ fn emit(
             || page_fits(page.text.len(), report.elapsed_ms, plain.bytes))
     }) else {
         warn_changed(&changed, err)?;
-        return emit_page(settings, report, &page, &code, &painter, out);
+        return emit_page(settings, report, &page, &code, &painter, out, err);
     };
     warn_changed(&verify::verify_plain(since, &mut plain), err)?;
     if let Some(fallback) = &report.fallback {
@@ -528,12 +534,14 @@ fn emit_page(
     code: &render::style::Styled,
     painter: &render::style::Painter,
     out: &mut dyn Write,
+    err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
     if report.ranked.is_empty() {
         // Nothing attributed still says what the graph made of the calls
-        // it saw (another definition's, or cannot tell).
+        // it saw (another definition's, or cannot tell): on stderr, since
+        // exit 1 means nothing on stdout.
         if !report.scope_text.is_empty() {
-            painter.write(out, &page.text)?;
+            err.write_all(page.text.plain())?;
         }
         return Ok(Vec::new());
     }
