@@ -148,3 +148,49 @@ fn regression_34_callers_of_with_nothing_attributed_prints_nothing_on_stdout() {
         run.describe()
     );
 }
+
+/// Files of every page of a search, page by page.
+fn pages_of(fx: &Fixture, args: &[&str]) -> Vec<Vec<String>> {
+    let first = fx.run(args);
+    first.expect_code(0);
+    let count: usize = first
+        .header_field("page")
+        .and_then(|p| p.split('/').nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no page=N/M\n{}", first.describe()));
+    (1..=count)
+        .map(|page| {
+            let page = page.to_string();
+            let mut argv = args.to_vec();
+            argv.extend(["--page", &page]);
+            let run = fx.run(&argv);
+            run.expect_code(0);
+            run.files().into_iter().map(|(p, _, _)| p).collect()
+        })
+        .collect()
+}
+
+/// 150 files of different path lengths and match counts.
+fn varied_tree(fx: &Fixture) {
+    for i in 0..150 {
+        let dir = "d".repeat(1 + i % 7);
+        let lines: String = (0..1 + i % 4)
+            .map(|j| format!("    read_value({j}) + read_other{}\n", "x".repeat(i % 11)))
+            .collect();
+        fx.write(
+            format!("{dir}/file_{i}.py"),
+            format!("def f{i}():\n{lines}"),
+        );
+    }
+}
+
+#[test]
+fn regression_34_again_keeps_every_pages_files() {
+    let fx = Fixture::new();
+    varied_tree(&fx);
+    let args = ["search", "read_", "--budget-tokens", "400"];
+    let plain = pages_of(&fx, &args);
+    assert!(plain.len() > 10, "{} pages", plain.len());
+    let mut again_args = args.to_vec();
+    again_args.push("--again");
+    assert_eq!(pages_of(&fx, &again_args), plain);
+}

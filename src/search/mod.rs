@@ -275,10 +275,20 @@ pub fn present(
         structural: structural.is_some(),
         scope: &scope_text,
     };
-    let frame = frame_of(&settings.command);
+    // Pages are cut as if `--again` were typed, so that a page re-run
+    // with it (to see what the memory collapsed) holds the same files.
+    let as_again = |command: &str| match settings.again {
+        true => command.to_string(),
+        false => format!("{command} --again"),
+    };
+    let (command, ranked_command) = (
+        as_again(&settings.command),
+        as_again(&settings.ranked_command),
+    );
+    let frame = frame_of(&command);
     let index = settings.page - 1;
     let (mut pages, mut held) = if settings.files_only {
-        let ranked_frame = frame_of(&settings.ranked_command);
+        let ranked_frame = frame_of(&ranked_command);
         layout::paginate_listing(settings, &ranked, &frame, &ranked_frame)?
     } else {
         (layout::paginate(settings, &ranked, &frame)?, Vec::new())
