@@ -807,6 +807,53 @@ fn missing_paths_are_named_and_the_rest_is_searched() {
     );
 }
 
+/// #34: `scout search a nonexist file.txt` printed `1:a`: rg names the
+/// files whenever it is given several paths, missing ones included, and
+/// scout decided by the paths left after dropping the missing one.
+#[test]
+fn regression_34_a_missing_path_among_several_keeps_the_file_names() {
+    let mut fx = Fixture::new();
+    fx.write("file.txt", "a\nalpha_beta here\n");
+    // What rg prints for the same arguments (and on stderr, the missing one).
+    let rg_stdout = |pattern: &str| {
+        let out = fx.rg(&["-n", "--no-heading", "-e", pattern, "nonexist", "file.txt"]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Passthrough (no literal anchor) and rg's own lines (smaller than a
+    // page): both are rg's lines.
+    for pattern in ["a", "alpha_beta"] {
+        let run = fx.run(&["search", pattern, "nonexist", "file.txt"]);
+        run.expect_code(3).expect_stderr_has("nonexist");
+        assert_eq!(run.stdout(), rg_stdout(pattern), "\n{}", run.describe());
+        assert!(
+            run.stdout().starts_with("file.txt:"),
+            "\n{}",
+            run.describe()
+        );
+    }
+    // The JSON's repro line prints what the page printed.
+    let doc = fx
+        .run(&["search", "alpha_beta", "nonexist", "file.txt", "--json"])
+        .json();
+    assert_eq!(
+        doc["repro"],
+        "rg -n --no-heading --with-filename -F -e alpha_beta file.txt"
+    );
+    // One file typed alone is still unnamed, as in rg.
+    fx.run(&["search", "a", "file.txt"])
+        .expect_code(0)
+        .expect_lines(&["1:a", "2:alpha_beta here"]);
+    // rg's plain lines read without records (an rg config in effect).
+    fx.write(".rgconfig", "");
+    let config = fx.root().join(".rgconfig");
+    let expected = rg_stdout("a");
+    fx.set_env("RIPGREP_CONFIG_PATH", config.as_os_str());
+    let run = fx.run(&["search", "a", "nonexist", "file.txt"]);
+    run.expect_code(3);
+    assert_eq!(run.stdout(), expected, "\n{}", run.describe());
+}
+
 #[test]
 fn an_unreadable_directory_is_exit_3_and_the_rest_is_searched() {
     use std::os::unix::fs::PermissionsExt;

@@ -28,6 +28,11 @@ pub struct SearchFlags {
     /// Paths to search; empty means rg's default (the current directory,
     /// printed without a `./` prefix).
     pub paths: Vec<OsString>,
+    /// `--with-filename` in rg's plain lines (and the `repro:` line), for
+    /// a search left with one file of the several paths typed (the others
+    /// missing): rg names the files when it is given more than one path,
+    /// whether or not they exist (#34).
+    pub with_filename: bool,
 }
 
 /// A full rg argument list (without the binary), and where rg runs.
@@ -137,6 +142,9 @@ impl SearchFlags {
     /// passthrough and for printing rg's own lines when they are smaller.
     pub fn plain(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["-n".into(), "--no-heading".into()];
+        if self.with_filename {
+            args.push("--with-filename".into());
+        }
         args.push("--sort".into());
         args.push("path".into());
         args.extend(self.common());
@@ -146,6 +154,9 @@ impl SearchFlags {
     /// The `repro:` line: the plain rg command with the same counts.
     pub fn repro(&self) -> String {
         let mut words = vec!["rg".to_string(), "-n".into(), "--no-heading".into()];
+        if self.with_filename {
+            words.push("--with-filename".into());
+        }
         words.extend(
             self.common()
                 .iter()
@@ -620,6 +631,21 @@ mod tests {
         assert_eq!(flags.repro(), "rg -n --no-heading -F -e -foo -- -dir");
         let json: Vec<_> = flags.json().args;
         assert_eq!(json, ["--json", "-F", "-e", "-foo", "--", "-dir"]);
+    }
+
+    #[test]
+    fn plain_lines_name_the_file_when_asked() {
+        let flags = SearchFlags {
+            patterns: vec!["x".into()],
+            paths: vec!["a.rs".into()],
+            with_filename: true,
+            ..SearchFlags::default()
+        };
+        assert_eq!(
+            flags.repro(),
+            "rg -n --no-heading --with-filename -e x a.rs"
+        );
+        assert!(flags.plain().args.contains(&"--with-filename".into()));
     }
 
     #[test]
