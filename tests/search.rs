@@ -430,6 +430,131 @@ fn i4_quotes_are_byte_identical_or_marked_cuts() {
     );
 }
 
+/// The `LINE: TEXT` quotes of a text page (ranked files or attached
+/// code), as (path, line number, text bytes).
+fn page_quotes(stdout: &[u8]) -> Vec<(String, usize, Vec<u8>)> {
+    let mut path = String::new();
+    let mut quotes = Vec::new();
+    for line in stdout.split(|&b| b == b'\n') {
+        let text = String::from_utf8_lossy(line);
+        if let Some(rest) = text.strip_prefix("code: ") {
+            path = rest.split("  ").next().unwrap().to_string();
+            continue;
+        }
+        if !line.starts_with(b" ") && !line.first().is_some_and(u8::is_ascii_digit) {
+            if let Some((head, _)) = text.split_once("  (") {
+                path = head.to_string();
+            }
+            continue;
+        }
+        let trimmed = line.trim_ascii_start();
+        let Some(colon) = trimmed.windows(2).position(|w| w == b": ") else {
+            continue;
+        };
+        let Ok(number) = std::str::from_utf8(&trimmed[..colon]).unwrap().parse() else {
+            continue;
+        };
+        quotes.push((path.clone(), number, trimmed[colon + 2..].to_vec()));
+    }
+    quotes
+}
+
+/// #34: a CRLF file's `\r` was dropped from ranked pages, `--json` text
+/// and attached code, while rg's lines (passthrough, or rg's own lines
+/// when smaller) keep it (I4: every quoted line is the file's, byte for
+/// byte, as rg prints it).
+#[test]
+fn regression_34_crlf_lines_keep_their_cr_on_every_page() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/config.rs",
+        "pub fn load_config() -> u8 {\r\n    7\r\n}\r\n",
+    );
+    for i in 0..30 {
+        fx.write(
+            format!("src/use{i:02}.rs"),
+            format!("let c{i} = load_config(); // a use, long enough to make rg's output long\r\n")
+                .repeat(3),
+        );
+    }
+    let file_line = |path: &str, n: usize| -> Vec<u8> {
+        let content = std::fs::read(fx.root().join(path)).unwrap();
+        content.split(|&b| b == b'\n').nth(n - 1).unwrap().to_vec()
+    };
+    // The ranked text page.
+    let run = fx.run(&["search", "load_config"]);
+    run.expect_code(0);
+    assert!(run.stdout().starts_with("query: "), "{}", run.describe());
+    let quotes = page_quotes(&run.output.stdout);
+    assert!(quotes.len() > 5, "{}", run.describe());
+    for (path, n, text) in &quotes {
+        assert_eq!(
+            String::from_utf8_lossy(text),
+            String::from_utf8_lossy(&file_line(path, *n)),
+            "{path}:{n}\n{}",
+            run.describe()
+        );
+        assert!(text.ends_with(b"\r"), "{path}:{n}");
+    }
+    // The same text in rg's own lines.
+    let rg = fx.rg_lines(&["-F", "-e", "load_config"]);
+    let (path, n, text) = &quotes[0];
+    let mut expected = format!("{path}:{n}:").into_bytes();
+    expected.extend_from_slice(text);
+    assert!(
+        rg.contains(&expected),
+        "{:?}",
+        String::from_utf8_lossy(&expected)
+    );
+    // --json text.
+    let doc = fx.run(&["search", "load_config", "--json"]).json();
+    let mut checked = 0;
+    for result in doc["results"].as_array().unwrap() {
+        let path = result["path"].as_str().unwrap();
+        for quote in result["lines"].as_array().unwrap() {
+            let n = quote["line"].as_u64().unwrap() as usize;
+            let text = quote["text"].as_str().unwrap().as_bytes();
+            assert_eq!(text, &file_line(path, n)[..], "{path}:{n}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5, "{doc}");
+    // Attached code, after rg's own lines (a rare name).
+    fx.write(
+        "calc.py",
+        "def compute_total(n):\r\n    return n\r\n\r\ndef report():\r\n    compute_total(0)\r\n",
+    );
+    let run = fx.run(&["search", "compute_total"]);
+    run.expect_code(0);
+    run.expect_stdout_has(
+        "code: calc.py  function compute_total (1-2)\n1: def compute_total(n):\r\n2:     return n\r\n",
+    );
+    let doc = fx.run(&["search", "compute_total", "--json"]).json();
+    assert_eq!(
+        doc["code"][0]["lines"][0]["text"], "def compute_total(n):\r",
+        "{doc}"
+    );
+    // A structural match's quote.
+    let doc = fx
+        .run(&[
+            "search",
+            "--structural",
+            "--lang",
+            "rust",
+            "load_config()",
+            "--json",
+        ])
+        .json();
+    let first = &doc["results"][0]["lines"][0];
+    assert!(
+        first["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("load_config(); // a use, long enough to make rg's output long\r"),
+        "{doc}"
+    );
+}
+
 #[test]
 fn i5_identical_runs_print_identical_bytes() {
     let fx = Fixture::new();

@@ -199,9 +199,9 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str) {
             for (number, line) in source.split(|&b| b == b'\n').enumerate() {
                 let number = number as u64 + 1;
                 if missing.contains(&number) {
-                    let body = line.strip_suffix(b"\r").unwrap_or(line);
-                    let at = find(body, name.as_bytes()).unwrap_or(0);
-                    let (text, cut_before, cut_after) = cut_around(body, (at, at + name.len()));
+                    // Its `\r`, if any, is quoted too (I4, #34).
+                    let at = find(line, name.as_bytes()).unwrap_or(0);
+                    let (text, cut_before, cut_after) = cut_around(line, (at, at + name.len()));
                     tally.quotes.push(Quote {
                         line: number,
                         last_line: 0,
