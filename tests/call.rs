@@ -55,6 +55,22 @@ fn files_mode_lists_files_newest_first() {
     );
 }
 
+/// #34: a glob holding a `/` is anchored at `path`, as in `scout files`.
+#[test]
+fn regression_34_files_mode_anchors_a_slashed_glob_at_path() {
+    let env = tree();
+    env.write("src/dir/a.h", "x\n").write("dir/b.h", "x\n");
+    let run = call(
+        &env,
+        json!({"mode": "files", "pattern": "dir/*.h", "path": "src"}),
+    );
+    expect_answer(
+        &run,
+        json!({"mode": "files", "files": ["src/dir/a.h"], "shown": 1, "total": 1,
+               "truncated": false, "timed_out": false, "warnings": [], "exit": 0}),
+    );
+}
+
 #[test]
 fn content_mode_answers_in_each_output_mode() {
     let env = tree();

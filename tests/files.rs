@@ -68,6 +68,66 @@ fn a_glob_with_a_slash_is_anchored_at_the_listed_directory() {
         .expect_lines(&["test_top.py", "src/test_two.py", "src/tests/test_one.py"]);
 }
 
+/// #34: `scout files 'dir/*.h' PATH` anchored the glob at the working
+/// directory (as `rg --files -g GLOB PATH` does), not at PATH.
+#[test]
+fn regression_34_a_glob_with_a_slash_is_anchored_at_path_not_at_the_cwd() {
+    let env = Env::new();
+    env.write("sub/dir/a.h", "x\n")
+        .write("sub/c.h", "x\n")
+        .write("sub/deeper/dir/d.h", "x\n")
+        .write("dir/b.h", "x\n");
+    env.touch("sub/dir/a.h", 2_000)
+        .touch("sub/c.h", 1_000)
+        .touch("sub/deeper/dir/d.h", 3_000);
+    // What rg lists from inside PATH, with PATH in front: the README's
+    // "anchored at PATH".
+    let from_inside = |glob: &str| -> Vec<String> {
+        let out = std::process::Command::new(viewenv::real_rg())
+            .args(["--files", "-g", glob])
+            .current_dir(env.root.join("sub"))
+            .env_clear()
+            .output()
+            .unwrap();
+        let mut files: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| format!("sub/{l}"))
+            .collect();
+        files.sort();
+        files
+    };
+    for glob in ["dir/*.h", "/dir/*.h", "**/dir/*.h", "!dir/*.h", "*.h"] {
+        let run = env.run(&["files", glob, "sub"]);
+        run.expect_code(0);
+        assert_eq!(
+            sorted(run.lines()),
+            from_inside(glob),
+            "{glob}\n{}",
+            run.describe()
+        );
+    }
+    env.run(&["files", "dir/*.h", "sub"])
+        .expect_lines(&["sub/dir/a.h"]);
+    // The same through a path spelled otherwise, and from outside the cwd.
+    env.run(&["files", "dir/*.h", "./sub/"])
+        .expect_lines(&["sub/dir/a.h"]);
+    env.run(&["files", "dir/*.h", env.root.join("sub").to_str().unwrap()])
+        .expect_lines(&["sub/dir/a.h"]);
+    let elsewhere = env.outside().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("dir")).unwrap();
+    std::fs::write(elsewhere.join("dir/x.h"), "x").unwrap();
+    std::fs::write(elsewhere.join("y.h"), "x").unwrap();
+    env.run(&["files", "dir/*.h", "../elsewhere"])
+        .expect_code(0)
+        .expect_lines(&[elsewhere.join("dir/x.h").to_str().unwrap()]);
+    // With ignore rules on, the second listing (without the glob) runs in
+    // PATH too, so the two agree.
+    env.run(&["files", "dir/*.h", "sub", "--respect-ignore", "--no-hidden"])
+        .expect_code(0)
+        .expect_lines(&["sub/dir/a.h"]);
+}
+
 #[test]
 fn path_narrows_the_listing_and_paths_stay_relative_to_the_cwd() {
     let env = tree();

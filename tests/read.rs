@@ -336,9 +336,43 @@ fn non_utf8_lines_are_printed_as_they_are() {
     fx.write("latin1.txt", b"caf\xe9\r\nok\n");
     let run = fx.run(&["read", "latin1.txt"]);
     run.expect_code(0);
+    // The `\r` is the file's (#34).
     assert_eq!(
         run.output.stdout,
-        b"latin1.txt  (1-2 of 2 lines)\n1: caf\xe9\n2: ok\n"
+        b"latin1.txt  (1-2 of 2 lines)\n1: caf\xe9\r\n2: ok\n"
+    );
+}
+
+/// #34: a CRLF file's lines lost their `\r`; every line shown is the
+/// file's, byte for byte, as `scout search` and rg quote it (I4). The
+/// comments above a definition are still found, and a blank `\r\n` line
+/// still ends them.
+#[test]
+fn regression_34_crlf_lines_keep_their_cr() {
+    let fx = Fixture::new();
+    fx.write(
+        "crlf.rs",
+        "// header\r\n\r\n/// Handles it.\r\n#[inline]\r\npub fn handle() {\r\n    1\r\n}\r\n",
+    );
+    let run = fx.run(&["read", "crlf.rs", "--symbol", "handle"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.stdout(),
+        "crlf.rs  function handle (4-7), comments and attributes from 3\n\
+         3: /// Handles it.\r\n\
+         4: #[inline]\r\n\
+         5: pub fn handle() {\r\n\
+         6:     1\r\n\
+         7: }\r\n",
+        "{}",
+        run.describe()
+    );
+    let run = fx.run(&["read", "crlf.rs", "--range", "1:2"]);
+    assert_eq!(
+        run.stdout(),
+        "crlf.rs  (1-2 of 7 lines)\n1: // header\r\n2: \r\n",
+        "{}",
+        run.describe()
     );
 }
 

@@ -430,6 +430,131 @@ fn i4_quotes_are_byte_identical_or_marked_cuts() {
     );
 }
 
+/// The `LINE: TEXT` quotes of a text page (ranked files or attached
+/// code), as (path, line number, text bytes).
+fn page_quotes(stdout: &[u8]) -> Vec<(String, usize, Vec<u8>)> {
+    let mut path = String::new();
+    let mut quotes = Vec::new();
+    for line in stdout.split(|&b| b == b'\n') {
+        let text = String::from_utf8_lossy(line);
+        if let Some(rest) = text.strip_prefix("code: ") {
+            path = rest.split("  ").next().unwrap().to_string();
+            continue;
+        }
+        if !line.starts_with(b" ") && !line.first().is_some_and(u8::is_ascii_digit) {
+            if let Some((head, _)) = text.split_once("  (") {
+                path = head.to_string();
+            }
+            continue;
+        }
+        let trimmed = line.trim_ascii_start();
+        let Some(colon) = trimmed.windows(2).position(|w| w == b": ") else {
+            continue;
+        };
+        let Ok(number) = std::str::from_utf8(&trimmed[..colon]).unwrap().parse() else {
+            continue;
+        };
+        quotes.push((path.clone(), number, trimmed[colon + 2..].to_vec()));
+    }
+    quotes
+}
+
+/// #34: a CRLF file's `\r` was dropped from ranked pages, `--json` text
+/// and attached code, while rg's lines (passthrough, or rg's own lines
+/// when smaller) keep it (I4: every quoted line is the file's, byte for
+/// byte, as rg prints it).
+#[test]
+fn regression_34_crlf_lines_keep_their_cr_on_every_page() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/config.rs",
+        "pub fn load_config() -> u8 {\r\n    7\r\n}\r\n",
+    );
+    for i in 0..30 {
+        fx.write(
+            format!("src/use{i:02}.rs"),
+            format!("let c{i} = load_config(); // a use, long enough to make rg's output long\r\n")
+                .repeat(3),
+        );
+    }
+    let file_line = |path: &str, n: usize| -> Vec<u8> {
+        let content = std::fs::read(fx.root().join(path)).unwrap();
+        content.split(|&b| b == b'\n').nth(n - 1).unwrap().to_vec()
+    };
+    // The ranked text page.
+    let run = fx.run(&["search", "load_config"]);
+    run.expect_code(0);
+    assert!(run.stdout().starts_with("query: "), "{}", run.describe());
+    let quotes = page_quotes(&run.output.stdout);
+    assert!(quotes.len() > 5, "{}", run.describe());
+    for (path, n, text) in &quotes {
+        assert_eq!(
+            String::from_utf8_lossy(text),
+            String::from_utf8_lossy(&file_line(path, *n)),
+            "{path}:{n}\n{}",
+            run.describe()
+        );
+        assert!(text.ends_with(b"\r"), "{path}:{n}");
+    }
+    // The same text in rg's own lines.
+    let rg = fx.rg_lines(&["-F", "-e", "load_config"]);
+    let (path, n, text) = &quotes[0];
+    let mut expected = format!("{path}:{n}:").into_bytes();
+    expected.extend_from_slice(text);
+    assert!(
+        rg.contains(&expected),
+        "{:?}",
+        String::from_utf8_lossy(&expected)
+    );
+    // --json text.
+    let doc = fx.run(&["search", "load_config", "--json"]).json();
+    let mut checked = 0;
+    for result in doc["results"].as_array().unwrap() {
+        let path = result["path"].as_str().unwrap();
+        for quote in result["lines"].as_array().unwrap() {
+            let n = quote["line"].as_u64().unwrap() as usize;
+            let text = quote["text"].as_str().unwrap().as_bytes();
+            assert_eq!(text, &file_line(path, n)[..], "{path}:{n}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5, "{doc}");
+    // Attached code, after rg's own lines (a rare name).
+    fx.write(
+        "calc.py",
+        "def compute_total(n):\r\n    return n\r\n\r\ndef report():\r\n    compute_total(0)\r\n",
+    );
+    let run = fx.run(&["search", "compute_total"]);
+    run.expect_code(0);
+    run.expect_stdout_has(
+        "code: calc.py  function compute_total (1-2)\n1: def compute_total(n):\r\n2:     return n\r\n",
+    );
+    let doc = fx.run(&["search", "compute_total", "--json"]).json();
+    assert_eq!(
+        doc["code"][0]["lines"][0]["text"], "def compute_total(n):\r",
+        "{doc}"
+    );
+    // A structural match's quote.
+    let doc = fx
+        .run(&[
+            "search",
+            "--structural",
+            "--lang",
+            "rust",
+            "load_config()",
+            "--json",
+        ])
+        .json();
+    let first = &doc["results"][0]["lines"][0];
+    assert!(
+        first["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("load_config(); // a use, long enough to make rg's output long\r"),
+        "{doc}"
+    );
+}
+
 #[test]
 fn i5_identical_runs_print_identical_bytes() {
     let fx = Fixture::new();
@@ -808,6 +933,53 @@ fn missing_paths_are_named_and_the_rest_is_searched() {
         "{}",
         mixed.describe()
     );
+}
+
+/// #34: `scout search a nonexist file.txt` printed `1:a`: rg names the
+/// files whenever it is given several paths, missing ones included, and
+/// scout decided by the paths left after dropping the missing one.
+#[test]
+fn regression_34_a_missing_path_among_several_keeps_the_file_names() {
+    let mut fx = Fixture::new();
+    fx.write("file.txt", "a\nalpha_beta here\n");
+    // What rg prints for the same arguments (and on stderr, the missing one).
+    let rg_stdout = |pattern: &str| {
+        let out = fx.rg(&["-n", "--no-heading", "-e", pattern, "nonexist", "file.txt"]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Passthrough (no literal anchor) and rg's own lines (smaller than a
+    // page): both are rg's lines.
+    for pattern in ["a", "alpha_beta"] {
+        let run = fx.run(&["search", pattern, "nonexist", "file.txt"]);
+        run.expect_code(3).expect_stderr_has("nonexist");
+        assert_eq!(run.stdout(), rg_stdout(pattern), "\n{}", run.describe());
+        assert!(
+            run.stdout().starts_with("file.txt:"),
+            "\n{}",
+            run.describe()
+        );
+    }
+    // The JSON's repro line prints what the page printed.
+    let doc = fx
+        .run(&["search", "alpha_beta", "nonexist", "file.txt", "--json"])
+        .json();
+    assert_eq!(
+        doc["repro"],
+        "rg -n --no-heading --with-filename -F -e alpha_beta file.txt"
+    );
+    // One file typed alone is still unnamed, as in rg.
+    fx.run(&["search", "a", "file.txt"])
+        .expect_code(0)
+        .expect_lines(&["1:a", "2:alpha_beta here"]);
+    // rg's plain lines read without records (an rg config in effect).
+    fx.write(".rgconfig", "");
+    let config = fx.root().join(".rgconfig");
+    let expected = rg_stdout("a");
+    fx.set_env("RIPGREP_CONFIG_PATH", config.as_os_str());
+    let run = fx.run(&["search", "a", "nonexist", "file.txt"]);
+    run.expect_code(3);
+    assert_eq!(run.stdout(), expected, "\n{}", run.describe());
 }
 
 #[test]

@@ -15,10 +15,10 @@
 //! (`PATH  (0 lines)` for an empty file). PATH is the FILE as typed, KIND
 //! a definition kind (`function`, `method`, `class`, ...), A-B 1-based and
 //! inclusive. Then one `LINE: TEXT` line per line, not indented, TEXT
-//! byte-identical to the file's line without its terminator (`\n` or
-//! `\r\n`; bytes that are not UTF-8 are printed as they are). A line
-//! longer than 200 bytes shows its first 200 bytes (never splitting a
-//! UTF-8 character), then `… [cut K of M bytes]`.
+//! byte-identical to the file's line without its `\n` (a `\r` before it
+//! is kept, as rg prints it; bytes that are not UTF-8 are printed as they
+//! are). A line longer than 200 bytes shows its first 200 bytes (never
+//! splitting a UTF-8 character), then `… [cut K of M bytes]`.
 //!
 //! When the output would pass the budget (`--budget-tokens`, bytes / 4),
 //! whole lines are shown while they fit (at least one), and every line

@@ -120,6 +120,7 @@ fn callers_of(target: &graph::Target, cache_dir: Option<std::path::PathBuf>) -> 
         types: Vec::new(),
         hidden: false,
         paths: Vec::new(),
+        with_filename: false,
     };
     let scope = graph::callers(&rg, &flags, target.clone(), cache_dir)?;
     let own = target.canon.clone();

@@ -424,10 +424,11 @@ pub fn tallies(scope: &mut Scope, matcher: Option<&Matcher>, keep: usize) -> Vec
             let Some(line) = lines.get(site.line as usize - 1) else {
                 continue;
             };
-            let body = line.strip_suffix(b"\r").unwrap_or(line);
+            // Matched without its `\r`, quoted with it (I4, #34).
+            let body = *line;
             let mut spans = Vec::new();
             match matcher {
-                Some(m) => m.spans(body, &mut spans),
+                Some(m) => m.spans(strip_terminator(body), &mut spans),
                 None => spans.extend(
                     sites
                         .iter()

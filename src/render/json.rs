@@ -29,7 +29,8 @@
 //!   hits` (I6). `already_shown` is for session memory and is 0 without it.
 //! - `results` are this page's files in rank order; `lines` are quoted in
 //!   display order (definitions first, then by line number). `text` is the
-//!   quoted bytes (lossy UTF-8 where the file is not UTF-8); `cut_before` and
+//!   quoted bytes (lossy UTF-8 where the file is not UTF-8), a `\r` ending
+//!   the line in a CRLF file included, as rg prints it; `cut_before` and
 //!   `cut_after` count the bytes of the line left out on either side.
 //! - `tokens` estimates the text page of the same request; pages are cut
 //!   identically for text and JSON.

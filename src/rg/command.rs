@@ -28,12 +28,21 @@ pub struct SearchFlags {
     /// Paths to search; empty means rg's default (the current directory,
     /// printed without a `./` prefix).
     pub paths: Vec<OsString>,
+    /// `--with-filename` in rg's plain lines (and the `repro:` line), for
+    /// a search left with one file of the several paths typed (the others
+    /// missing): rg names the files when it is given more than one path,
+    /// whether or not they exist (#34).
+    pub with_filename: bool,
 }
 
-/// A full rg argument list (without the binary).
+/// A full rg argument list (without the binary), and where rg runs.
 #[derive(Debug, Clone)]
 pub struct RgCommand {
     pub args: Vec<OsString>,
+    /// The directory rg runs in; `None` is scout's own. rg anchors a
+    /// `-g` glob holding a `/` at its working directory, so a listing
+    /// whose globs are anchored at PATH runs in PATH (#34).
+    pub cwd: Option<OsString>,
 }
 
 impl SearchFlags {
@@ -90,7 +99,7 @@ impl SearchFlags {
             }
             .common(),
         );
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 
     /// `rg -l`: the files with a match, one path a line, with the same
@@ -98,14 +107,14 @@ impl SearchFlags {
     pub fn files_with_matches(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["-l".into()];
         args.extend(self.common());
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 
     /// The command scout runs: `rg --json ...`.
     pub fn json(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["--json".into()];
         args.extend(self.common());
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 
     /// The search as plain records (`rg/records`): the path ended by a
@@ -118,7 +127,7 @@ impl SearchFlags {
             .map(OsString::from)
             .collect();
         args.extend(self.common());
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 
     /// [`records`](Self::records) in a deterministic order (`--sort path`),
@@ -133,15 +142,21 @@ impl SearchFlags {
     /// passthrough and for printing rg's own lines when they are smaller.
     pub fn plain(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["-n".into(), "--no-heading".into()];
+        if self.with_filename {
+            args.push("--with-filename".into());
+        }
         args.push("--sort".into());
         args.push("path".into());
         args.extend(self.common());
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 
     /// The `repro:` line: the plain rg command with the same counts.
     pub fn repro(&self) -> String {
         let mut words = vec!["rg".to_string(), "-n".into(), "--no-heading".into()];
+        if self.with_filename {
+            words.push("--with-filename".into());
+        }
         words.extend(
             self.common()
                 .iter()
@@ -157,12 +172,24 @@ impl RgCommand {
     pub fn single_threaded(&self) -> RgCommand {
         let mut args: Vec<OsString> = vec!["-j1".into()];
         args.extend(self.args.iter().cloned());
-        RgCommand { args }
+        RgCommand {
+            args,
+            cwd: self.cwd.clone(),
+        }
     }
 
-    /// The command as a shell line, starting with `rg`.
+    /// The command as a shell line, starting with `rg` (with
+    /// `cd DIR && ` before it when it runs elsewhere).
     pub fn shell_line(&self) -> String {
-        let mut words = vec!["rg".to_string()];
+        let mut words = Vec::new();
+        if let Some(dir) = &self.cwd {
+            words.extend([
+                "cd".to_string(),
+                shell::quote(dir.as_encoded_bytes()),
+                "&&".into(),
+            ]);
+        }
+        words.push("rg".to_string());
         words.extend(self.args.iter().map(|a| shell::quote(a.as_encoded_bytes())));
         words.join(" ")
     }
@@ -263,7 +290,7 @@ impl GrepFlags {
         args.extend(vcs_exclusions());
         args.extend(["-e".into(), self.pattern.clone().into()]);
         args.extend(path_args(self.path.as_ref()));
-        RgCommand { args }
+        RgCommand { args, cwd: None }
     }
 }
 
@@ -278,7 +305,11 @@ pub struct FilesFlags {
     pub no_ignore: bool,
     /// `--hidden`: list hidden files and descend into hidden folders.
     pub hidden: bool,
-    /// The directory to list; `None` is the current directory.
+    /// The directory to list; `None` is the current directory. rg runs in
+    /// it, with no path operand, so that a glob holding a `/` is anchored
+    /// there (rg anchors `-g` globs at its working directory, not at the
+    /// path it is given, #34); [`FilesFlags::full_path`] puts it back in
+    /// front of what rg lists.
     pub path: Option<OsString>,
 }
 
@@ -303,8 +334,10 @@ impl FilesFlags {
         let mut args = self.base();
         args.extend(["-g".into(), self.glob.clone().into()]);
         args.extend(vcs_exclusions());
-        args.extend(path_args(self.path.as_ref()));
-        RgCommand { args }
+        RgCommand {
+            args,
+            cwd: self.path.clone(),
+        }
     }
 
     /// `rg --files` without the glob: every file the ignore and hidden
@@ -316,8 +349,43 @@ impl FilesFlags {
         }
         let mut args = self.base();
         args.extend(vcs_exclusions());
-        args.extend(path_args(self.path.as_ref()));
-        Some(RgCommand { args })
+        Some(RgCommand {
+            args,
+            cwd: self.path.clone(),
+        })
+    }
+
+    /// A path the listing printed (relative to the listed directory) as
+    /// rg prints it when given that directory as its operand: `PATH/FILE`.
+    pub fn full_path(&self, listed: &[u8]) -> Vec<u8> {
+        let Some(dir) = &self.path else {
+            return listed.to_vec();
+        };
+        let dir = dir.as_encoded_bytes();
+        let mut full = Vec::with_capacity(dir.len() + 1 + listed.len());
+        full.extend_from_slice(dir);
+        if !dir.ends_with(b"/") {
+            full.push(b'/');
+        }
+        full.extend_from_slice(listed);
+        full
+    }
+
+    /// A line rg wrote to stderr while listing, with the folder it names
+    /// as it would name it given the listed directory as its operand:
+    /// `./locked: Permission denied` becomes `PATH/locked: ...`.
+    pub fn full_warning(&self, line: &str) -> String {
+        let (tag, rest) = match line.strip_prefix("rg: ") {
+            Some(rest) => ("rg: ", rest),
+            None => ("", line),
+        };
+        match (&self.path, rest.strip_prefix("./")) {
+            (Some(_), Some(inside)) => format!(
+                "{tag}{}",
+                String::from_utf8_lossy(&self.full_path(inside.as_bytes()))
+            ),
+            _ => line.to_string(),
+        }
     }
 }
 
@@ -507,6 +575,45 @@ mod tests {
     }
 
     #[test]
+    fn a_listing_of_a_path_runs_in_it_and_names_files_from_here() {
+        let flags = FilesFlags {
+            glob: "dir/*.h".into(),
+            no_ignore: false,
+            hidden: true,
+            path: Some("sub".into()),
+        };
+        // rg anchors the glob at its working directory (#34).
+        for line in [
+            flags.matching().shell_line(),
+            flags.allowed().unwrap().shell_line(),
+        ] {
+            assert!(
+                line.starts_with("cd sub && rg --no-config --files "),
+                "{line}"
+            );
+            assert!(!line.ends_with(" sub"), "{line}");
+        }
+        assert_eq!(flags.full_path(b"dir/a.h"), b"sub/dir/a.h");
+        assert_eq!(
+            flags.full_warning("./locked: Permission denied (os error 13)"),
+            "sub/locked: Permission denied (os error 13)"
+        );
+        assert_eq!(flags.full_warning("rg: ./x: y"), "rg: sub/x: y");
+        let root = FilesFlags {
+            path: Some("/".into()),
+            ..flags.clone()
+        };
+        assert_eq!(root.full_path(b"etc/x"), b"/etc/x");
+        let here = FilesFlags {
+            path: None,
+            ..flags
+        };
+        assert_eq!(here.full_path(b"dir/a.h"), b"dir/a.h");
+        assert_eq!(here.full_warning("./x: y"), "./x: y");
+        assert!(here.matching().cwd.is_none());
+    }
+
+    #[test]
     fn count_lines_split_at_the_last_colon() {
         assert_eq!(parse_count_line(b"a:b.rs:12"), Some((&b"a:b.rs"[..], 12)));
         assert_eq!(parse_count_line(b"nocount"), None);
@@ -524,6 +631,21 @@ mod tests {
         assert_eq!(flags.repro(), "rg -n --no-heading -F -e -foo -- -dir");
         let json: Vec<_> = flags.json().args;
         assert_eq!(json, ["--json", "-F", "-e", "-foo", "--", "-dir"]);
+    }
+
+    #[test]
+    fn plain_lines_name_the_file_when_asked() {
+        let flags = SearchFlags {
+            patterns: vec!["x".into()],
+            paths: vec!["a.rs".into()],
+            with_filename: true,
+            ..SearchFlags::default()
+        };
+        assert_eq!(
+            flags.repro(),
+            "rg -n --no-heading --with-filename -e x a.rs"
+        );
+        assert!(flags.plain().args.contains(&"--with-filename".into()));
     }
 
     #[test]

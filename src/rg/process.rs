@@ -177,7 +177,17 @@ fn stderr_file() -> Option<(File, File)> {
 
 /// Starts rg with stdin closed, stdout piped and stderr to `stderr`.
 fn start(rg: &Rg, command: &RgCommand, stderr: Stdio) -> Result<Child> {
-    Command::new(&rg.path)
+    let mut child = match &command.cwd {
+        // A relative rg path (`SCOUT_RG=bin/rg`) names a file from here,
+        // not from the directory rg runs in.
+        Some(dir) => {
+            let mut child = Command::new(std::path::absolute(&rg.path)?);
+            child.current_dir(dir);
+            child
+        }
+        None => Command::new(&rg.path),
+    };
+    child
         .args(&command.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

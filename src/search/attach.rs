@@ -44,8 +44,8 @@ pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
             .skip(def.start_line as usize - 1)
             .take((def.end_line - def.start_line + 1) as usize)
             .map(|(i, line)| {
-                let body = line.strip_suffix(b"\r").unwrap_or(line);
-                let (text, cut_before, cut_after) = cut_around(body, (0, 0));
+                // Its `\r`, if any, is quoted too (I4, #34).
+                let (text, cut_before, cut_after) = cut_around(line, (0, 0));
                 Quote {
                     line: i as u64 + 1,
                     last_line: 0,

@@ -264,7 +264,7 @@ impl<'s> Fold<'s> {
             &mut file.quotes,
             self.options.keep,
             number,
-            body,
+            strip_newline(line),
             self.spans.first().copied(),
             signals,
         );
@@ -314,7 +314,13 @@ fn digits(mut n: u64) -> u64 {
     d
 }
 
-/// `line` without its `\n` or `\r\n`.
+/// `line` without its `\n`: the text a quote holds. A `\r` before the
+/// `\n` is the file's, and rg prints it: a quote keeps it (I4, #34).
+pub fn strip_newline(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}
+
+/// `line` without its `\n` or `\r\n`: what is scored and matched.
 pub fn strip_terminator(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)

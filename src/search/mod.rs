@@ -444,6 +444,7 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
         "{} FILE",
         SearchFlags {
             paths: Vec::new(),
+            with_filename: false,
             ..flags.clone()
         }
         .repro()

@@ -14,7 +14,7 @@ use crate::render;
 use crate::render::style::{Color, Painter, Role, Styled};
 use crate::rg::{run_plain, Flow, Matcher, Record, RecordReader};
 use crate::search::collect::check_rg;
-use crate::search::fold::{cut_around, strip_terminator, Quote, MAX_QUOTE_BYTES};
+use crate::search::fold::{cut_around, strip_newline, strip_terminator, Quote, MAX_QUOTE_BYTES};
 use crate::search::settings::SearchSettings;
 
 /// Prints rg's lines for an anchorless pattern, within the cap.
@@ -217,11 +217,13 @@ impl Piece<'_> {
         let Piece::Line { path, number, text } = self else {
             return None;
         };
-        let body = strip_terminator(text);
         spans.clear();
-        matcher.spans(body, spans);
-        let (window, cut_before, cut_after) =
-            cut_around(body, spans.first().copied().unwrap_or((0, 0)));
+        matcher.spans(strip_terminator(text), spans);
+        // A cut quotes the `\r` rg prints, as a ranked page does (#34).
+        let (window, cut_before, cut_after) = cut_around(
+            strip_newline(text),
+            spans.first().copied().unwrap_or((0, 0)),
+        );
         let quote = Quote {
             line: *number,
             last_line: 0,

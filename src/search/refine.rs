@@ -220,12 +220,12 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool
             for (number, line) in source.split(|&b| b == b'\n').enumerate() {
                 let number = number as u64 + 1;
                 if missing.contains(&number) {
-                    let body = line.strip_suffix(b"\r").unwrap_or(line);
+                    // Its `\r`, if any, is quoted too (I4, #34).
                     let at = spellings
                         .iter()
-                        .find_map(|s| find(body, s.as_bytes()))
+                        .find_map(|s| find(line, s.as_bytes()))
                         .unwrap_or(0);
-                    let (text, cut_before, cut_after) = cut_around(body, (at, at + name.len()));
+                    let (text, cut_before, cut_after) = cut_around(line, (at, at + name.len()));
                     tally.quotes.push(Quote {
                         line: number,
                         last_line: 0,

@@ -31,7 +31,8 @@ pub struct SearchSettings {
     /// Requested paths that are not searched: missing, or special files
     /// (named on stderr; exit 3).
     pub missing: Vec<Skipped>,
-    /// Plain rg output would name the file on each line.
+    /// Plain rg output would name the file on each line: unless the one
+    /// path typed is a file (rg counts the paths typed, missing ones too).
     pub with_filename: bool,
     /// Page budget in bytes; `None` means no limit.
     pub budget_bytes: Option<usize>,
@@ -321,8 +322,12 @@ impl SearchSettings {
             // Without --structural, --lang is --type (as it always was).
             types.append(&mut args.filter.langs);
         }
+        // rg names the files unless it is given one path and that path is
+        // a file: it counts the paths typed, missing ones too (#34).
+        let typed = paths.len();
         let (paths, missing) = existing_paths(paths)?;
-        let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
+        let one_file = paths.len() == 1 && Path::new(&paths[0]).is_file();
+        let with_filename = !(typed == 1 && one_file);
 
         let rg = Rg::from_env()?;
         let rg_config = crate::rg::config_in_effect();
@@ -335,6 +340,7 @@ impl SearchSettings {
             types,
             hidden: args.filter.hidden,
             paths,
+            with_filename: with_filename && one_file,
         };
         let keep = args
             .output

@@ -189,8 +189,8 @@ fn tally(path: Vec<u8>, lang: Lang, found: &[Found], source: &[u8], keep: usize)
             .filter(|f| f.line == number)
             .min_by_key(|f| (f.span.0, std::cmp::Reverse(f.last_line)));
         let (span, last_line) = first.map_or(((0, 0), number), |f| (f.span, f.last_line));
-        let body = line.strip_suffix(b"\r").unwrap_or(line);
-        let (text, cut_before, cut_after) = cut_around(body, span);
+        // Its `\r`, if any, is quoted too (I4, #34).
+        let (text, cut_before, cut_after) = cut_around(line, span);
         quotes.push(Quote {
             line: number,
             last_line: if last_line > number { last_line } else { 0 },

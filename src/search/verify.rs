@@ -18,7 +18,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::search::fold::{strip_terminator, Plain, Quote};
+use crate::search::fold::{strip_newline, Plain, Quote};
 use crate::search::page::PageSpan;
 use crate::search::rank::Ranked;
 
@@ -125,7 +125,7 @@ fn quote_holds(quote: &Quote, bytes: &[u8]) -> bool {
     let Some(line) = line_at(bytes, quote.line) else {
         return false;
     };
-    let line = strip_terminator(line);
+    let line = strip_newline(line);
     line.len() == quote.cut_before + quote.text.len() + quote.cut_after
         && line[quote.cut_before..quote.cut_before + quote.text.len()] == quote.text[..]
 }
@@ -154,8 +154,15 @@ mod tests {
             cut_after: 1,
             ..Quote::default()
         };
-        assert!(quote_holds(&quote, b"x\nabcdef\r\n"));
+        assert!(quote_holds(&quote, b"x\nabcdef\n"));
         assert!(!quote_holds(&quote, b"x\nabcXef\n"));
+        // A `\r` is part of the line a quote holds (#34).
+        assert!(!quote_holds(&quote, b"x\nabcdef\r\n"));
+        let crlf = Quote {
+            cut_after: 2,
+            ..quote.clone()
+        };
+        assert!(quote_holds(&crlf, b"x\nabcdef\r\n"));
         // A change outside the window leaves a faithful, marked cut.
         assert!(quote_holds(&quote, b"x\nXbcdeX\n"));
         assert!(!quote_holds(&quote, b"x\nabcdefg\n"));

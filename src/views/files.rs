@@ -7,6 +7,8 @@
 //! skipped, a second `rg --files` without the glob lists what those rules
 //! allow, and only files on both lists are kept. (globset plus a walk of
 //! our own would re-implement rg's glob and ignore semantics, and drift.)
+//! Both listings run in PATH, since rg anchors a glob holding a `/` at
+//! its working directory and the glob is to be anchored at PATH (#34).
 //!
 //! Ordering, the cap and the time limit are this module's; rg's command
 //! lines are [`crate::rg::FilesFlags`]'.
@@ -175,6 +177,12 @@ pub fn list(settings: &FilesSettings) -> Result<FileList> {
         let allowed: HashSet<Vec<u8>> = allowed.into_iter().collect();
         paths.retain(|p| allowed.contains(p));
     }
+    // rg listed PATH from inside it (see `FilesFlags::path`).
+    let paths: Vec<Vec<u8>> = paths.iter().map(|p| settings.flags.full_path(p)).collect();
+    let warnings: Vec<String> = warnings
+        .iter()
+        .map(|w| settings.flags.full_warning(w))
+        .collect();
     if timed_out {
         let after = settings.timeout.unwrap_or_else(|| started.elapsed());
         if paths.is_empty() {
