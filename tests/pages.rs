@@ -194,3 +194,78 @@ fn regression_34_again_keeps_every_pages_files() {
     again_args.push("--again");
     assert_eq!(pages_of(&fx, &again_args), plain);
 }
+
+/// Asserts that every page of `args` (pages 1 to the last) prints at
+/// most `budget` tokens of 4 bytes, whatever its milliseconds.
+fn assert_pages_within(fx: &Fixture, args: &[&str], budget: usize) {
+    let budget_text = budget.to_string();
+    let mut argv = args.to_vec();
+    argv.extend(["--budget-tokens", &budget_text]);
+    let first = fx.run(&argv);
+    let count: usize = first
+        .header_field("page")
+        .and_then(|p| p.split('/').nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no page=N/M\n{}", first.describe()));
+    for page in 1..=count.min(3) {
+        let page_text = page.to_string();
+        let mut argv = argv.clone();
+        argv.extend(["--page", &page_text]);
+        let run = fx.run(&argv);
+        run.expect_code(0);
+        // The header's milliseconds weighed at six digits: the page must
+        // hold however long the search took.
+        let stdout = run.stdout();
+        let ms = stdout
+            .lines()
+            .next()
+            .and_then(|h| h.rsplit(' ').next())
+            .map_or(0, str::len);
+        let timeless = stdout.len() - ms + "999999ms".len();
+        assert!(
+            timeless <= budget * 4,
+            "page {page} of {args:?} at {budget} tokens: {timeless} bytes\n{}",
+            run.describe()
+        );
+    }
+}
+
+#[test]
+fn regression_34_every_page_holds_its_budget() {
+    let fx = Fixture::new();
+    fx.write("lib/core.py", "def lonely_helper(x):\n    return x\n");
+    for i in 0..60 {
+        fx.write(
+            format!("app/module_with_a_long_name_{i:02}.py"),
+            format!("from lib.core import lonely_helper\n\n\ndef caller_{i}():\n    return lonely_helper({i})\n"),
+        );
+    }
+    for budget in [150, 300] {
+        assert_pages_within(
+            &fx,
+            &[
+                "search",
+                "--callers-of",
+                "lib/core.py#lonely_helper",
+                "-e",
+                "",
+            ],
+            budget,
+        );
+    }
+    // Headings past their share of the budget: the page is trimmed to
+    // fit, and lands a few bytes under it; at budgets a token apart,
+    // some page lands within the width of its milliseconds.
+    for i in 0..12 {
+        let body: String = (0..3)
+            .map(|j| {
+                format!(
+                    "class Holder{i}Number{j}WithAVeryLongName:\n    def method_{j}_with_a_long_descriptive_name(self):\n        return shared_value_{j}\n\n"
+                )
+            })
+            .collect();
+        fx.write(format!("pkg/holders_{i:02}.py"), body);
+    }
+    for budget in (120..=320).step_by(4) {
+        assert_pages_within(&fx, &["search", "shared_value_"], budget);
+    }
+}

@@ -15,7 +15,7 @@ use crate::search::settings::SearchSettings;
 use crate::search::Parts;
 
 /// Lines taken off a page at most to bring its headings within budget.
-const MAX_TRIMS: usize = 64;
+const MAX_TRIMS: usize = 256;
 
 /// Percent of a page's body budget left for definition headings.
 const HEADINGS_SHARE: usize = 15;
@@ -161,11 +161,23 @@ pub fn fit(
         // The time-independent estimate: the bytes would include the
         // elapsed milliseconds and make the cut depend on timing.
         let page = render::text::page(&report);
-        if page.tokens * page::BYTES_PER_TOKEN <= budget {
+        // Its bytes with the milliseconds weighed at six digits, so that
+        // neither the time nor the cut depends on how long it took.
+        let shown_ms = format!(" {elapsed_ms}ms").len();
+        let timeless = page.text.plain().len().saturating_sub(shown_ms) + " 999999ms".len();
+        if timeless <= budget {
             return Some((page, elapsed_ms));
         }
-        let Some(slot) = pages[index].slots.iter_mut().rev().find(|s| s.lines > 1) else {
-            return Some((page, elapsed_ms));
+        // Lines beyond the first go first, from the last file up; then
+        // first lines, so that a page of one-line files fits too (their
+        // files stay on the page, counted as lines not quoted).
+        let slots = &mut pages[index].slots;
+        let slot = match slots.iter().rposition(|s| s.lines > 1) {
+            Some(at) => &mut slots[at],
+            None => match slots.iter_mut().rev().find(|s| s.lines > 0) {
+                Some(slot) => slot,
+                None => return Some((page, elapsed_ms)),
+            },
         };
         slot.lines -= 1;
     }
