@@ -537,3 +537,26 @@ fn concurrent_calls_on_one_connection_leave_one_valid_memory() {
         assert_eq!(again["structuredContent"]["result"]["shown"], 0, "{again}");
     }
 }
+
+/// A search rg refuses is a tool error (`isError: true`), worded as the
+/// command line words it, never an empty page (#34).
+#[test]
+fn regression_34_a_search_rg_refuses_is_a_tool_error() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    for (arguments, said) in [
+        (
+            json!({"query": "Widget", "glob": "["}),
+            "error parsing glob '['",
+        ),
+        (
+            json!({"query": "Widget", "type": "nolang"}),
+            "unrecognized file type: nolang",
+        ),
+    ] {
+        let result = client.call("search", arguments.clone());
+        assert_eq!(result["isError"], true, "{arguments}: {result}");
+        assert!(text(&result).contains(said), "{arguments}: {result}");
+    }
+}

@@ -1388,3 +1388,54 @@ fn a_query_with_a_control_character_keeps_the_header_on_its_lines() {
     );
     assert!(lines[2].starts_with("f"), "{}", run.describe());
 }
+
+/// Bad input is exit 2 with rg's message (or scout's), never an empty
+/// page that reads as "no match" (#34): a malformed glob, an unknown
+/// type, a line break in the query (whose multi-word fallback must not
+/// run in its place); and the advice is what works for scout search.
+#[test]
+fn regression_34_bad_input_is_an_error_not_an_empty_page() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "hello world\na\nb\n");
+    for (args, said) in [
+        (
+            &["search", "hello", "-g", "["][..],
+            "error parsing glob '['",
+        ),
+        (
+            &["search", "hello", "-g", "[", "--json"],
+            "error parsing glob '['",
+        ),
+        (
+            &["search", "hello", "--type", "nolang"],
+            "unrecognized file type: nolang",
+        ),
+        (&["search", "-F", "a\nb"], "holds a line break"),
+        (&["search", "a\nb"], "holds a line break"),
+        (
+            &["search", "--kind", "regex", "a\\nb"],
+            "is not allowed in a regex",
+        ),
+    ] {
+        let run = fx.run(args);
+        run.expect_code(2).expect_stderr_has(said);
+        assert_eq!(run.stdout(), "", "{}", run.describe());
+        assert!(
+            !run.stderr().contains("no line has"),
+            "no fallback for a search rg never ran\n{}",
+            run.describe()
+        );
+    }
+    let newline = fx.run(&["search", "--kind", "regex", "a\\nb"]);
+    assert!(
+        !newline.stderr().contains("--multiline"),
+        "scout search has no --multiline\n{}",
+        newline.describe()
+    );
+    newline.expect_stderr_has("scout grep -U");
+    // What rg could search is still a page with warnings, exit 3: a path
+    // that is not there is not bad input of this kind.
+    fx.run(&["search", "hello", ".", "nope"])
+        .expect_code(3)
+        .expect_stdout_has("a.txt");
+}

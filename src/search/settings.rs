@@ -310,6 +310,14 @@ impl SearchSettings {
         if args.output.page == 0 {
             bail!("--page starts at 1");
         }
+        if !args.structural && text.contains('\n') {
+            // No line holds a line break: rg refuses the pattern, and the
+            // multi-word fallback must not run in its place (#34).
+            bail!(
+                "the query {text:?} holds a line break\n{}",
+                crate::search::collect::MULTILINE_ADVICE
+            );
+        }
         let (mut query, structural) = plan(&text, &args)?;
         if graph.is_some() {
             // The page holds calls, never definitions: no line of it is
