@@ -434,7 +434,7 @@ pub struct FileArgs {
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
 
-    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    /// Only files of rg's type NAME (`rg --type-list`) or of a language (python, typescript, tsx, ...: rg's py, ts, ...); repeatable.
     #[arg(
         short = 't',
         long = "type",
@@ -453,7 +453,11 @@ impl FileArgs {
     pub fn flags(&self, paths: Vec<OsString>) -> crate::rg::SearchFlags {
         crate::rg::SearchFlags {
             globs: self.globs.clone(),
-            types: self.types.clone(),
+            types: self
+                .types
+                .iter()
+                .map(|t| crate::lang::rg_type_name(t))
+                .collect(),
             hidden: self.hidden,
             paths,
             ..crate::rg::SearchFlags::default()
@@ -553,7 +557,7 @@ pub struct FilterArgs {
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
 
-    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    /// Only files of rg's type NAME (`rg --type-list`) or of a --lang language (python is rg's py, typescript its ts); repeatable.
     #[arg(short = 't', long = "type", value_name = "NAME")]
     pub types: Vec<String>,
 

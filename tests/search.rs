@@ -1439,3 +1439,29 @@ fn regression_34_bad_input_is_an_error_not_an_empty_page() {
         .expect_code(3)
         .expect_stdout_has("a.txt");
 }
+
+/// `--lang` takes every name its help lists, on a text search too, and
+/// `--type` takes them as well: scout's names become rg's types (#34).
+#[test]
+fn regression_34_every_lang_name_works_on_a_text_search() {
+    let fx = Fixture::new();
+    fx.write("a.py", "hello = 1\n")
+        .write("b.ts", "const hello = 2;\n")
+        .write("c.tsx", "const hello = 3;\n")
+        .write("d.rs", "let hello = 4;\n");
+    for (flag, name, expected) in [
+        ("--lang", "python", &["a.py"][..]),
+        ("--lang", "py", &["a.py"]),
+        ("--lang", "typescript", &["b.ts", "c.tsx"]),
+        ("--lang", "tsx", &["c.tsx"]),
+        ("--lang", "rust", &["d.rs"]),
+        ("--type", "python", &["a.py"]),
+        ("--type", "tsx", &["c.tsx"]),
+    ] {
+        let run = fx.run(&["search", "hello", flag, name, "-l"]);
+        run.expect_code(0);
+        let files: BTreeSet<String> = run.files().into_iter().map(|(path, _, _)| path).collect();
+        let expected: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
+        assert_eq!(files, expected, "{flag} {name}\n{}", run.describe());
+    }
+}

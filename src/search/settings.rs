@@ -329,6 +329,9 @@ impl SearchSettings {
             // Without --structural, --lang is --type (as it always was).
             types.append(&mut args.filter.langs);
         }
+        // scout's language names are rg's types too: --lang python is
+        // rg's --type py (#34).
+        let types: Vec<String> = types.iter().map(|t| crate::lang::rg_type_name(t)).collect();
         let (paths, missing) = existing_paths(paths)?;
         let with_filename = !(paths.len() == 1 && Path::new(&paths[0]).is_file());
 
