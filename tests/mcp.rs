@@ -560,3 +560,14 @@ fn regression_34_a_search_rg_refuses_is_a_tool_error() {
         assert!(text(&result).contains(said), "{arguments}: {result}");
     }
 }
+
+/// A query that starts with '-' is the query over MCP too (#34).
+#[test]
+fn regression_34_a_query_that_starts_with_a_dash_is_the_query() {
+    let fx = Fixture::new();
+    fx.write("app/Repo.php", "<?php\n$rows = $query->where('id', 1);\n");
+    let mut client = Client::start(&fx, json!({}));
+    let result = client.call("search", json!({"query": "->where(", "kind": "literal"}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert!(text(&result).contains("app/Repo.php"), "{result}");
+}

@@ -1465,3 +1465,58 @@ fn regression_34_every_lang_name_works_on_a_text_search() {
         assert_eq!(files, expected, "{flag} {name}\n{}", run.describe());
     }
 }
+
+/// A query that starts with '-' and is not a flag of scout search is the
+/// query, with flags before and after it; -e and -- keep working; a word
+/// that is no flag after the query is still clap's error (#34).
+#[test]
+fn regression_34_a_query_that_starts_with_a_dash_is_searched() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/Repo.php",
+        "<?php\n$rows = $query->where('id', 1)->get();\n",
+    )
+    .write(
+        "docs/push.md",
+        "Pass --force to overwrite.\n<!-- draft -->\n",
+    )
+    .write("src/sign.py", "offset = -1\n");
+    for (args, line) in [
+        (
+            // (Without -F, `(` makes it a regex, and an invalid one: the
+            // query's kind is another matter than its dash.)
+            &["search", "-F", "->where("][..],
+            "$rows = $query->where('id', 1)->get();",
+        ),
+        (&["search", "-i", "->where", "app", "--json"], "->where("),
+        (&["search", "-->"], "<!-- draft -->"),
+        (&["search", "-1", "--budget-tokens", "500"], "offset = -1"),
+        (&["search", "--force", "docs"], "Pass --force to overwrite."),
+        (
+            &["search", "-e", "--force", "docs"],
+            "Pass --force to overwrite.",
+        ),
+        (
+            &["search", "--", "--force", "docs"],
+            "Pass --force to overwrite.",
+        ),
+    ] {
+        fx.run(args).expect_code(0).expect_stdout_has(line);
+    }
+    fx.run(&["search", "force", "--pagee", "2"])
+        .expect_code(2)
+        .expect_stderr_has("--page");
+    let help = fx.run(&["search", "--help"]);
+    help.expect_code(0);
+    let said = help
+        .stdout()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needle in [
+        "One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too",
+        "-e QUERY and -- QUERY work as well",
+    ] {
+        assert!(said.contains(needle), "{needle}\n{}", help.describe());
+    }
+}
