@@ -14,7 +14,7 @@ const SEARCH_EXAMPLES: &str = "\
 Examples:
   scout search useState                 ranked page for an identifier, definitions first
   scout search 'parse args' src         a phrase; falls back to any word when absent
-  scout search -e '-verbose' --type py  a pattern starting with '-'
+  scout search '->where' --lang php     a query starting with '-' (-e QUERY works too)
   scout search 'fn \\w+_cache' --kind regex -g '!tests/**'
   scout search useState --page 2        the next page of the same ranked order
   scout search useState --json          one JSON document (schema in the README)
@@ -80,7 +80,7 @@ Examples:
   scout grep useState                       files that match, newest first
   scout grep 'fn \\w+_cache' src --output-mode content -C 2
   scout grep TODO --output-mode count --glob '*.{ts,tsx}'
-  scout grep -e '--verbose' --type py       a pattern starting with '-'
+  scout grep '--verbose' --type py          a pattern starting with '-' (-e PATTERN works too)
   scout grep 'struct \\{[^}]*\\}' -U --output-mode content   a pattern spanning lines
   scout grep useState --output-mode content --offset 250   the next page
 
@@ -337,7 +337,7 @@ pub enum Command {
 
 #[derive(Debug, PartialEq, Args)]
 pub struct SearchArgs {
-    /// What to search for (an identifier, a phrase or a regex). With -e, every positional is a PATH.
+    /// What to search for (an identifier, a phrase or a regex). One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
     #[arg(
         value_name = "QUERY",
         required_unless_present_any = ["regexp", "forget", "callers_of", "impact"]
@@ -348,7 +348,7 @@ pub struct SearchArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
 
-    /// The query, for one that starts with '-'.
+    /// The query, as rg's -e takes a pattern (for one spelled like a flag of scout's: -e -l).
     #[arg(
         short = 'e',
         long = "regexp",
@@ -391,13 +391,22 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct SmartArgs {
-    /// The question, in words: what the code does ("where are expired keys deleted").
-    #[arg(value_name = "QUESTION")]
-    pub question: String,
+    /// The question, in words: what the code does ("where are expired keys deleted"). One that starts with '-' and is not a flag of scout smart is the question too. With -e, every positional is a PATH.
+    #[arg(value_name = "QUESTION", required_unless_present = "question_flag")]
+    pub question: Option<String>,
 
     /// Files or directories to search [default: the current directory].
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
+
+    /// The question, as rg's -e takes a pattern: every positional is then a PATH.
+    #[arg(
+        short = 'e',
+        long = "question",
+        value_name = "QUESTION",
+        allow_hyphen_values = true
+    )]
+    pub question_flag: Option<String>,
 
     /// Hits shown, at most.
     #[arg(long, value_name = "N", default_value_t = 10)]
@@ -434,7 +443,7 @@ pub struct FileArgs {
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
 
-    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    /// Only files of rg's type NAME (`rg --type-list`) or of a language (python, typescript, tsx, ...: rg's py, ts, ...); repeatable.
     #[arg(
         short = 't',
         long = "type",
@@ -453,7 +462,11 @@ impl FileArgs {
     pub fn flags(&self, paths: Vec<OsString>) -> crate::rg::SearchFlags {
         crate::rg::SearchFlags {
             globs: self.globs.clone(),
-            types: self.types.clone(),
+            types: self
+                .types
+                .iter()
+                .map(|t| crate::lang::rg_type_name(t))
+                .collect(),
             hidden: self.hidden,
             paths,
             ..crate::rg::SearchFlags::default()
@@ -553,7 +566,7 @@ pub struct FilterArgs {
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
 
-    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    /// Only files of rg's type NAME (`rg --type-list`) or of a --lang language (python is rg's py, typescript its ts); repeatable.
     #[arg(short = 't', long = "type", value_name = "NAME")]
     pub types: Vec<String>,
 
@@ -608,19 +621,15 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args)]
 pub struct GrepArgs {
-    /// The regex to search for (rg syntax). With -e, the positional is the PATH.
-    #[arg(
-        value_name = "PATTERN",
-        required_unless_present = "regexp",
-        allow_hyphen_values = true
-    )]
+    /// The regex to search for (rg syntax). One that starts with '-' and is not a flag of scout grep is the pattern too; -e PATTERN and -- PATTERN work as well. With -e, the positional is the PATH.
+    #[arg(value_name = "PATTERN", required_unless_present = "regexp")]
     pub pattern: Option<String>,
 
     /// The file or directory to search [default: the current directory].
     #[arg(value_name = "PATH")]
     pub path: Option<OsString>,
 
-    /// The pattern, for one that starts with '-'.
+    /// The pattern, as rg's -e takes it (for one spelled like a flag of scout's: -e -i).
     #[arg(
         short = 'e',
         long = "regexp",
@@ -783,11 +792,11 @@ pub struct ReadArgs {
 /// `scout edit`: which edit, on which files, and how its report is shown.
 #[derive(Debug, PartialEq, Args)]
 pub struct EditArgs {
-    /// With --structural: PATTERN, then the PATHs to walk [default: .]. With --with: PATH#SYMBOL (or PATH:LINE). With --old/--new: the FILEs.
+    /// With --structural: PATTERN (one that starts with '-' and is not a flag of scout edit is the pattern too), then the PATHs to walk [default: .]. With --with: PATH#SYMBOL (or PATH:LINE). With --old/--new: the FILEs.
     #[arg(value_name = "ARGS")]
     pub args: Vec<OsString>,
 
-    /// The structural pattern, for one that starts with '-'; every positional is then a PATH.
+    /// The structural pattern, as rg's -e takes a pattern; every positional is then a PATH.
     #[arg(
         short = 'e',
         long = "regexp",
@@ -1022,6 +1031,127 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// Parses `argv` as clap does, once a query that starts with '-' is made
+/// explicit ([`explicit_hyphen_query`]); errors are clap's, formatted.
+pub fn parse(argv: &[OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Cli::command();
+    let rewritten = explicit_hyphen_query(&command, argv);
+    let mut matches = command.try_get_matches_from_mut(rewritten.as_deref().unwrap_or(argv))?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+}
+
+/// The commands whose first positional is a pattern, and the id of the
+/// flag that takes it explicitly. `scout edit`'s first positional is a
+/// pattern only with `--structural`.
+const PATTERN_COMMANDS: [(&str, &str); 4] = [
+    ("search", "regexp"),
+    ("grep", "regexp"),
+    ("smart", "question_flag"),
+    ("edit", "regexp"),
+];
+
+/// `argv` with a query that starts with '-' made explicit (`-e QUERY`),
+/// or `None` when there is none (#34). A word starting with '-' that no
+/// flag of the command spells, where the query is due (no positional and
+/// no `-e` before it), is the query: `'->where('`, `'-->'`, `-1`,
+/// `--force`, as a Search tool takes them, rather than clap's "unexpected
+/// argument". A word is a flag when it is one of the command's long names
+/// (`--json`, `--glob=X`) or a cluster of its short ones (`-iw`, `-m3`,
+/// `-g*.rs`: a short that takes a value ends the cluster with it). A
+/// word not a flag after the query is left to clap, which names it and
+/// the flag it is close to (`--pagee`); before the query, a word close
+/// to a flag is the query, as rg would read it after -e.
+pub fn explicit_hyphen_query(command: &clap::Command, argv: &[OsString]) -> Option<Vec<OsString>> {
+    let name = argv.get(1)?.to_str()?;
+    let (_, explicit_id) = PATTERN_COMMANDS.iter().find(|(c, _)| *c == name)?;
+    let sub = command.find_subcommand(name)?;
+    let rest = &argv[2..];
+    if name == "edit"
+        && !rest
+            .iter()
+            .take_while(|a| *a != "--")
+            .any(|a| a == "--structural")
+    {
+        return None;
+    }
+    let mut positionals = 0;
+    let mut explicit = false;
+    let mut at = 0;
+    while let Some(word) = rest.get(at) {
+        let bytes = word.as_encoded_bytes();
+        if bytes == b"--" {
+            return None;
+        }
+        if bytes.len() < 2 || bytes[0] != b'-' {
+            positionals += 1;
+            at += 1;
+            continue;
+        }
+        let Some(text) = word.to_str() else {
+            at += 1;
+            continue;
+        };
+        match flag_of(sub, text) {
+            Some((id, takes_next)) => {
+                explicit |= id == *explicit_id;
+                at += 1 + usize::from(takes_next);
+            }
+            None if positionals == 0 && !explicit => {
+                let mut rewritten = argv[..2 + at].to_vec();
+                rewritten.push("-e".into());
+                rewritten.extend_from_slice(&argv[2 + at..]);
+                return Some(rewritten);
+            }
+            None => at += 1,
+        }
+    }
+    None
+}
+
+/// The id of the flag of `command` that `word` (starting with '-') spells,
+/// and whether its value is the next word; `None` when no flag does.
+fn flag_of(command: &clap::Command, word: &str) -> Option<(String, bool)> {
+    let takes_value = |arg: &clap::Arg| arg.get_action().takes_values();
+    if let Some(long) = word.strip_prefix("--") {
+        let (name, value) = match long.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (long, false),
+        };
+        if name == "help" {
+            return Some(("help".into(), false));
+        }
+        let arg = command.get_arguments().find(|arg| {
+            arg.get_all_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .chain(arg.get_long())
+                .any(|n| n == name)
+        })?;
+        return Some((arg.get_id().to_string(), takes_value(arg) && !value));
+    }
+    let mut id = None;
+    for (i, c) in word.char_indices().skip(1) {
+        if c == 'h' {
+            id = Some("help".to_string());
+            continue;
+        }
+        let arg = command.get_arguments().find(|arg| {
+            arg.get_all_short_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .chain(arg.get_short())
+                .any(|s| s == c)
+        })?;
+        if takes_value(arg) {
+            let attached = i + c.len_utf8() < word.len();
+            return Some((arg.get_id().to_string(), !attached));
+        }
+        id = Some(arg.get_id().to_string());
+    }
+    id.map(|id| (id, false))
+}
+
 /// `scout search QUERY [PATH]...` with no flag: the arguments clap would
 /// give, without building clap's parser. Building it (every subcommand's
 /// arguments) cost a search ~0.3 ms and 60 page faults before rg could
@@ -1088,7 +1218,7 @@ mod tests {
 
     /// What clap makes of `argv`, when it is a search.
     fn clap_search(argv: &[OsString]) -> Option<SearchArgs> {
-        match Cli::try_parse_from(argv).ok()?.command? {
+        match parse(argv).ok()?.command? {
             Command::Search(args) => Some(args),
             _ => None,
         }
@@ -1142,6 +1272,145 @@ mod tests {
         assert_eq!(plain_search(&argv), None);
     }
 
+    /// The query and paths of a search, the pattern and path of a grep,
+    /// the question of smart, or the pattern of a structural edit.
+    fn query_of(argv: &[&str]) -> (Option<String>, Vec<String>) {
+        let paths = |p: &[OsString]| p.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        match parse(&os(argv))
+            .unwrap_or_else(|e| panic!("{argv:?}: {e}"))
+            .command
+        {
+            Some(Command::Search(a)) => match a.regexp {
+                Some(q) => (
+                    Some(q),
+                    a.query.into_iter().chain(paths(&a.paths)).collect(),
+                ),
+                None => (a.query, paths(&a.paths)),
+            },
+            Some(Command::Grep(a)) => match a.regexp {
+                Some(q) => (Some(q), a.pattern.into_iter().collect()),
+                None => (
+                    a.pattern,
+                    a.path
+                        .iter()
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .collect(),
+                ),
+            },
+            Some(Command::Smart(a)) => match a.question_flag {
+                Some(q) => (
+                    Some(q),
+                    a.question.into_iter().chain(paths(&a.paths)).collect(),
+                ),
+                None => (a.question, paths(&a.paths)),
+            },
+            Some(Command::Edit(a)) => match a.regexp {
+                Some(q) => (Some(q), paths(&a.args)),
+                None => {
+                    let mut all: Vec<String> = paths(&a.args);
+                    let first = (!all.is_empty()).then(|| all.remove(0));
+                    (first, all)
+                }
+            },
+            other => panic!("{argv:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn regression_34_a_query_that_starts_with_a_dash_is_the_query() {
+        let q = |argv: &[&str], query: &str, rest: &[&str]| {
+            let (got, paths) = query_of(argv);
+            assert_eq!(got.as_deref(), Some(query), "{argv:?}");
+            assert_eq!(paths, rest, "{argv:?}");
+        };
+        for query in ["->where(", "-->", "-1", "--force", "-", "--force=yes"] {
+            q(&["scout", "search", query], query, &[]);
+            q(&["scout", "search", query, "src"], query, &["src"]);
+            q(
+                &["scout", "search", "-i", query, "src", "--json"],
+                query,
+                &["src"],
+            );
+            q(
+                &["scout", "search", "--glob", "*.php", query, "-w"],
+                query,
+                &[],
+            );
+            q(&["scout", "search", "-e", query, "src"], query, &["src"]);
+            q(&["scout", "search", "--", query, "src"], query, &["src"]);
+            q(&["scout", "grep", query, "src"], query, &["src"]);
+            q(
+                &["scout", "grep", "-i", query, "--output-mode", "content"],
+                query,
+                &[],
+            );
+            q(&["scout", "smart", query, "src"], query, &["src"]);
+            q(&["scout", "smart", "-e", query, "src"], query, &["src"]);
+            q(
+                &[
+                    "scout",
+                    "edit",
+                    "--structural",
+                    "--lang",
+                    "ts",
+                    query,
+                    "-r",
+                    "x",
+                ],
+                query,
+                &[],
+            );
+        }
+        // Flags stay flags: clusters, attached values, aliases, --flag=value.
+        q(&["scout", "search", "-m3", "-iw", "x"], "x", &[]);
+        q(
+            &["scout", "search", "-g*.rs", "--kind=literal", "x"],
+            "x",
+            &[],
+        );
+        q(
+            &["scout", "search", "--lang", "py", "-e", "-x", "src"],
+            "-x",
+            &["src"],
+        );
+        q(&["scout", "grep", "-C1", "x", "src"], "x", &["src"]);
+        q(&["scout", "grep", "-iC", "2", "-U", "x"], "x", &[]);
+        q(
+            &[
+                "scout",
+                "smart",
+                "--type",
+                "py",
+                "--max-results",
+                "3",
+                "-retry",
+            ],
+            "-retry",
+            &[],
+        );
+        let search = |argv: &[&str]| match parse(&os(argv)).unwrap().command {
+            Some(Command::Search(a)) => a,
+            other => panic!("{other:?}"),
+        };
+        let a = search(&["scout", "search", "-m3", "-g*.rs", "-1"]);
+        assert_eq!(
+            (a.output.max_count, a.filter.globs),
+            (Some(3), vec!["*.rs".to_string()])
+        );
+        // A flag's value is its own, whatever it looks like.
+        assert!(parse(&os(&["scout", "search", "--budget-tokens", "-1", "x"])).is_err());
+        // After the query, a word that is no flag is clap's error (--page?).
+        let typo = parse(&os(&["scout", "search", "x", "--pagee", "2"])).unwrap_err();
+        assert!(typo.to_string().contains("--page"), "{typo}");
+        // Help is help.
+        for argv in [&["scout", "search", "--help"][..], &["scout", "grep", "-h"]] {
+            let help = parse(&os(argv)).unwrap_err();
+            assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp, "{argv:?}");
+        }
+        // --old/--new's FILEs are never a pattern.
+        assert!(parse(&os(&["scout", "edit", "--old", "a", "--new", "b", "-f"])).is_err());
+    }
+
     #[test]
     fn the_command_is_well_formed() {
         Cli::command().debug_assert();
@@ -1191,6 +1460,8 @@ mod tests {
             &["scout", "doctor", "--json"],
             &["scout", "grep", "useState"],
             &["scout", "grep", "-foo", "src"],
+            &["scout", "search", "->where(", "--json"],
+            &["scout", "search", "--force", "docs", "-l"],
             &["scout", "grep", "-e", "-foo", "src"],
             &["scout", "grep", "x", "--", "-dir"],
             &[
@@ -1256,7 +1527,7 @@ mod tests {
             &["scout", "man"],
             &["scout", "man", "--dir", "/tmp/man1"],
         ] {
-            if let Err(e) = Cli::try_parse_from(argv) {
+            if let Err(e) = parse(&os(argv)) {
                 panic!("{argv:?} did not parse: {e}");
             }
         }
@@ -1289,7 +1560,7 @@ mod tests {
             &["scout", "search", "x", "--color", "sometimes"],
             &["scout", "files", "*", "--color", "always"],
         ] {
-            assert!(Cli::try_parse_from(argv).is_err(), "{argv:?} parsed");
+            assert!(parse(&os(argv)).is_err(), "{argv:?} parsed");
         }
     }
 }
@@ -1322,7 +1593,7 @@ mod fuzz {
             let mut argv = vec![OsString::from("scout"), OsString::from(command)];
             argv.extend(words.iter().map(OsString::from));
             if let Some(plain) = plain_search(&argv) {
-                let clap = match Cli::try_parse_from(&argv) {
+                let clap = match parse(&argv) {
                     Ok(Cli { command: Some(Command::Search(args)), .. }) => Some(args),
                     _ => None,
                 };

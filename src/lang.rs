@@ -103,6 +103,30 @@ impl Lang {
         Some(lang)
     }
 
+    /// rg's file type for the language (`rg --type-list`): `py` for
+    /// Python, `ts` for TypeScript (rg's `ts` holds `.tsx` too), ... For
+    /// `tsx` and `luau`, which not every rg defines, the search defines
+    /// the type itself ([`crate::rg::SearchFlags`]).
+    pub fn rg_type(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "py",
+            Lang::JavaScript => "js",
+            Lang::TypeScript => "ts",
+            Lang::Tsx => "tsx",
+            Lang::Go => "go",
+            Lang::Ruby => "ruby",
+            Lang::Java => "java",
+            Lang::Kotlin => "kotlin",
+            Lang::CSharp => "csharp",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Php => "php",
+            Lang::Lua => "lua",
+            Lang::Luau => "luau",
+        }
+    }
+
     /// A short lower-case name (`rust`, `tsx`, `csharp`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -123,6 +147,14 @@ impl Lang {
             Lang::Luau => "luau",
         }
     }
+}
+
+/// rg's file type for a `--type` or `--lang` NAME: a language's name or
+/// alias as [`Lang::from_name`] reads it becomes rg's type for it
+/// (`python` → `py`, `typescript` → `ts`); any other name is rg's own
+/// (`md`, `toml`, a type of the rg config) and is kept as given (#34).
+pub fn rg_type_name(name: &str) -> String {
+    Lang::from_name(name).map_or_else(|| name.to_string(), |lang| lang.rg_type().to_string())
 }
 
 #[cfg(test)]
@@ -156,5 +188,24 @@ mod tests {
             assert_eq!(Lang::from_name(alias), Some(lang), "{alias}");
         }
         assert_eq!(Lang::from_name("cobol"), None);
+    }
+
+    #[test]
+    fn regression_34_every_language_name_is_an_rg_type() {
+        for (name, rg) in [
+            ("python", "py"),
+            ("py", "py"),
+            ("typescript", "ts"),
+            ("tsx", "tsx"),
+            ("javascript", "js"),
+            ("rust", "rust"),
+            ("rb", "ruby"),
+            ("c++", "cpp"),
+            ("cs", "csharp"),
+            ("md", "md"),
+            ("toml", "toml"),
+        ] {
+            assert_eq!(rg_type_name(name), rg, "{name}");
+        }
     }
 }

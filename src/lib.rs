@@ -44,7 +44,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 
 use cli::{Cli, ColorChoice, Command};
 use exit::ExitStatus;
@@ -64,7 +64,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
     if let Some(args) = cli::plain_search(&argv) {
         return search(args, &argv, out, err);
     }
-    let cli = match Cli::try_parse_from(&argv) {
+    let cli = match cli::parse(&argv) {
         Ok(cli) => cli,
         // A hook never fails, whatever its arguments (#14).
         Err(e)

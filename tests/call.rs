@@ -539,3 +539,52 @@ fn read_mode_answers_the_lines_scout_read_prints() {
     );
     expect_error(&call(&env, json!({"mode": "read"})), Some("path"), "path");
 }
+
+/// A search rg refuses is an error answer, exit 2, not an empty result
+/// with the reason in `warnings` (#34); so is a smart question's.
+#[test]
+fn regression_34_a_search_rg_refuses_is_an_error_answer() {
+    let env = tree();
+    for (request, said) in [
+        (
+            json!({"mode": "search", "query": "config", "glob": "["}),
+            "error parsing glob '['",
+        ),
+        (
+            json!({"mode": "search", "query": "config", "type": "nolang"}),
+            "unrecognized file type: nolang",
+        ),
+        (
+            json!({"mode": "search", "query": "a\nb", "kind": "literal"}),
+            "holds a line break",
+        ),
+        (
+            json!({"mode": "smart", "query": "load the config", "glob": "["}),
+            "error parsing glob '['",
+        ),
+    ] {
+        let answer = expect_error(&call(&env, request.clone()), None, said);
+        assert!(answer.get("warnings").is_none(), "{request}: {answer}");
+    }
+}
+
+/// A query that starts with '-' survives the request layer's command
+/// line: it is the query in every mode that takes one (#34).
+#[test]
+fn regression_34_a_query_that_starts_with_a_dash_is_the_query_in_every_mode() {
+    let env = tree();
+    env.write("src/repo.php", "<?php\n$rows = $query->where('id', 1);\n");
+    for request in [
+        json!({"mode": "search", "query": "->where(", "kind": "literal"}),
+        json!({"mode": "content", "pattern": "->where\\(", "output_mode": "content"}),
+        json!({"mode": "smart", "query": "->where rows"}),
+    ] {
+        let run = call(&env, request.clone());
+        run.expect_code(0);
+        assert!(
+            run.stdout().contains("src/repo.php"),
+            "{request}\n{}",
+            run.describe()
+        );
+    }
+}

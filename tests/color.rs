@@ -286,12 +286,13 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         let plain = on_terminal(vars);
         assert!(plain.contains("query: fetch_records"), "{plain:?}");
         assert!(!plain.contains('\x1b'), "{vars:?}: {plain:?}");
-        // A usage error follows the same rules.
-        let error = on_terminal_with("search --bogus x", vars);
+        // A usage error follows the same rules (a word that is no flag
+        // after the query; before it, it would be the query, #34).
+        let error = on_terminal_with("search x --bogus", vars);
         assert!(error.contains("--bogus"), "{error:?}");
         assert!(!error.contains('\x1b'), "{vars:?}: {error:?}");
     }
-    let error = on_terminal_with("search --bogus x", &[("TERM", "xterm")]);
+    let error = on_terminal_with("search x --bogus", &[("TERM", "xterm")]);
     assert!(error.contains('\x1b'), "{error:?}");
 }
 

@@ -646,3 +646,28 @@ fn call_mode_edit_answers_with_the_report_and_its_page() {
         .unwrap()
         .contains("go together"));
 }
+
+/// A structural pattern that starts with '-' is the pattern, as in
+/// scout search (#34): no `-e` needed.
+#[test]
+fn regression_34_a_structural_pattern_that_starts_with_a_dash_is_the_pattern() {
+    let fx = Fixture::new();
+    fx.write("src/a.ts", "const y = -x;\n");
+    let run = fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "ts",
+        "-$X",
+        "--rewrite",
+        "neg($X)",
+        "src",
+    ]);
+    run.expect_code(0);
+    assert_eq!(
+        text(&fx, "src/a.ts"),
+        "const y = neg(x);\n",
+        "{}",
+        run.describe()
+    );
+}

@@ -552,3 +552,21 @@ fn help_states_defaults_and_examples() {
         .expect_stdout_has("files_with_matches")
         .expect_stdout_has("--offset 250");
 }
+
+/// A pattern that starts with '-' and is not a flag is the pattern, and a
+/// short flag with its value attached (`-C1`) is a flag, not the pattern
+/// (#34).
+#[test]
+fn regression_34_a_pattern_that_starts_with_a_dash_is_searched() {
+    let env = tree();
+    env.write("src/sign.py", "offset = -1\nlimit = 2\n");
+    env.run(&["grep", "-1", "src"])
+        .expect_code(0)
+        .expect_stdout_has("src/sign.py");
+    env.run(&["grep", "--output-mode", "content", "-C1", "limit", "src"])
+        .expect_code(0)
+        .expect_stdout_has("src/sign.py-1-offset = -1");
+    env.run(&["grep", "-e", "-1", "src"])
+        .expect_code(0)
+        .expect_stdout_has("src/sign.py");
+}

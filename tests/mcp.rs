@@ -330,7 +330,8 @@ fn errors_are_tool_results_worded_as_on_the_command_line() {
     let fx = Fixture::new();
     tree(&fx);
     let mut client = Client::start(&fx, json!({}));
-    let regex = client.call("search", json!({"query": "(Widget"}));
+    // `--kind auto` reads `(Widget` as code (#34); as a regex it is bad.
+    let regex = client.call("search", json!({"query": "(Widget", "kind": "regex"}));
     assert_eq!(regex["isError"], true, "{regex}");
     assert!(
         text(&regex).contains("use -F: scout search -F '(Widget'"),
@@ -536,4 +537,38 @@ fn concurrent_calls_on_one_connection_leave_one_valid_memory() {
         );
         assert_eq!(again["structuredContent"]["result"]["shown"], 0, "{again}");
     }
+}
+
+/// A search rg refuses is a tool error (`isError: true`), worded as the
+/// command line words it, never an empty page (#34).
+#[test]
+fn regression_34_a_search_rg_refuses_is_a_tool_error() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    for (arguments, said) in [
+        (
+            json!({"query": "Widget", "glob": "["}),
+            "error parsing glob '['",
+        ),
+        (
+            json!({"query": "Widget", "type": "nolang"}),
+            "unrecognized file type: nolang",
+        ),
+    ] {
+        let result = client.call("search", arguments.clone());
+        assert_eq!(result["isError"], true, "{arguments}: {result}");
+        assert!(text(&result).contains(said), "{arguments}: {result}");
+    }
+}
+
+/// A query that starts with '-' is the query over MCP too (#34).
+#[test]
+fn regression_34_a_query_that_starts_with_a_dash_is_the_query() {
+    let fx = Fixture::new();
+    fx.write("app/Repo.php", "<?php\n$rows = $query->where('id', 1);\n");
+    let mut client = Client::start(&fx, json!({}));
+    let result = client.call("search", json!({"query": "->where(", "kind": "literal"}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert!(text(&result).contains("app/Repo.php"), "{result}");
 }

@@ -1563,3 +1563,135 @@ fn a_query_with_a_control_character_keeps_the_header_on_its_lines() {
     );
     assert!(lines[2].starts_with("f"), "{}", run.describe());
 }
+
+/// Bad input is exit 2 with rg's message (or scout's), never an empty
+/// page that reads as "no match" (#34): a malformed glob, an unknown
+/// type, a line break in the query (whose multi-word fallback must not
+/// run in its place); and the advice is what works for scout search.
+#[test]
+fn regression_34_bad_input_is_an_error_not_an_empty_page() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "hello world\na\nb\n");
+    for (args, said) in [
+        (
+            &["search", "hello", "-g", "["][..],
+            "error parsing glob '['",
+        ),
+        (
+            &["search", "hello", "-g", "[", "--json"],
+            "error parsing glob '['",
+        ),
+        (
+            &["search", "hello", "--type", "nolang"],
+            "unrecognized file type: nolang",
+        ),
+        (&["search", "-F", "a\nb"], "holds a line break"),
+        (&["search", "a\nb"], "holds a line break"),
+        (
+            &["search", "--kind", "regex", "a\\nb"],
+            "is not allowed in a regex",
+        ),
+    ] {
+        let run = fx.run(args);
+        run.expect_code(2).expect_stderr_has(said);
+        assert_eq!(run.stdout(), "", "{}", run.describe());
+        assert!(
+            !run.stderr().contains("no line has"),
+            "no fallback for a search rg never ran\n{}",
+            run.describe()
+        );
+    }
+    let newline = fx.run(&["search", "--kind", "regex", "a\\nb"]);
+    assert!(
+        !newline.stderr().contains("--multiline"),
+        "scout search has no --multiline\n{}",
+        newline.describe()
+    );
+    newline.expect_stderr_has("scout grep -U");
+    // What rg could search is still a page with warnings, exit 3: a path
+    // that is not there is not bad input of this kind.
+    fx.run(&["search", "hello", ".", "nope"])
+        .expect_code(3)
+        .expect_stdout_has("a.txt");
+}
+
+/// `--lang` takes every name its help lists, on a text search too, and
+/// `--type` takes them as well: scout's names become rg's types (#34).
+#[test]
+fn regression_34_every_lang_name_works_on_a_text_search() {
+    let fx = Fixture::new();
+    fx.write("a.py", "hello = 1\n")
+        .write("b.ts", "const hello = 2;\n")
+        .write("c.tsx", "const hello = 3;\n")
+        .write("d.rs", "let hello = 4;\n");
+    for (flag, name, expected) in [
+        ("--lang", "python", &["a.py"][..]),
+        ("--lang", "py", &["a.py"]),
+        ("--lang", "typescript", &["b.ts", "c.tsx"]),
+        ("--lang", "tsx", &["c.tsx"]),
+        ("--lang", "rust", &["d.rs"]),
+        ("--type", "python", &["a.py"]),
+        ("--type", "tsx", &["c.tsx"]),
+    ] {
+        let run = fx.run(&["search", "hello", flag, name, "-l"]);
+        run.expect_code(0);
+        let files: BTreeSet<String> = run.files().into_iter().map(|(path, _, _)| path).collect();
+        let expected: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
+        assert_eq!(files, expected, "{flag} {name}\n{}", run.describe());
+    }
+}
+
+/// A query that starts with '-' and is not a flag of scout search is the
+/// query, with flags before and after it; -e and -- keep working; a word
+/// that is no flag after the query is still clap's error (#34).
+#[test]
+fn regression_34_a_query_that_starts_with_a_dash_is_searched() {
+    let fx = Fixture::new();
+    fx.write(
+        "app/Repo.php",
+        "<?php\n$rows = $query->where('id', 1)->get();\n",
+    )
+    .write(
+        "docs/push.md",
+        "Pass --force to overwrite.\n<!-- draft -->\n",
+    )
+    .write("src/sign.py", "offset = -1\n");
+    for (args, line) in [
+        (
+            // (Without -F, `(` makes it a regex, and an invalid one: the
+            // query's kind is another matter than its dash.)
+            &["search", "-F", "->where("][..],
+            "$rows = $query->where('id', 1)->get();",
+        ),
+        (&["search", "-i", "->where", "app", "--json"], "->where("),
+        (&["search", "-->"], "<!-- draft -->"),
+        (&["search", "-1", "--budget-tokens", "500"], "offset = -1"),
+        (&["search", "--force", "docs"], "Pass --force to overwrite."),
+        (
+            &["search", "-e", "--force", "docs"],
+            "Pass --force to overwrite.",
+        ),
+        (
+            &["search", "--", "--force", "docs"],
+            "Pass --force to overwrite.",
+        ),
+    ] {
+        fx.run(args).expect_code(0).expect_stdout_has(line);
+    }
+    fx.run(&["search", "force", "--pagee", "2"])
+        .expect_code(2)
+        .expect_stderr_has("--page");
+    let help = fx.run(&["search", "--help"]);
+    help.expect_code(0);
+    let said = help
+        .stdout()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needle in [
+        "One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too",
+        "-e QUERY and -- QUERY work as well",
+    ] {
+        assert!(said.contains(needle), "{needle}\n{}", help.describe());
+    }
+}

@@ -412,3 +412,20 @@ fn no_configured_agent_says_how_to_configure_one() {
         .expect_code(2)
         .expect_stderr_has("no agent configured; set SCOUT_SMART_AGENT");
 }
+
+/// A question that starts with '-' is the question, not clap's error
+/// (#34); `-e QUESTION` takes one too, every positional then a PATH.
+#[test]
+fn regression_34_a_question_that_starts_with_a_dash_is_the_question() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/push.py",
+        "def force_push(remote):\n    \"\"\"Push with --force to the remote.\"\"\"\n    return remote\n",
+    );
+    for args in [
+        &["smart", "--force push"][..],
+        &["smart", "-e", "--force push", "src"],
+    ] {
+        fx.run(args).expect_code(0).expect_stdout_has("src/push.py");
+    }
+}

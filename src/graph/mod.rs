@@ -197,8 +197,8 @@ fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<
         paths.push(strip_terminator(line).to_vec());
         Flow::Continue
     })?;
-    if let Some(reason) = outcome.regex_error(&[]) {
-        bail!("rg: {reason}");
+    if let Some(reason) = outcome.rejection(&[]) {
+        bail!("rg refused the search:\n{reason}");
     }
     paths.sort();
     Ok(paths)

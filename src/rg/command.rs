@@ -35,6 +35,11 @@ pub struct SearchFlags {
     pub with_filename: bool,
 }
 
+/// File types of scout's languages that not every rg defines (rg 13 has
+/// neither), defined with `--type-add` wherever they are asked for:
+/// adding a glob a type already has changes nothing.
+const TYPES_DEFINED_HERE: [(&str, &str); 2] = [("tsx", "tsx:*.tsx"), ("luau", "luau:*.luau")];
+
 /// A full rg argument list (without the binary), and where rg runs.
 #[derive(Debug, Clone)]
 pub struct RgCommand {
@@ -62,6 +67,10 @@ impl SearchFlags {
             args.push(glob.into());
         }
         for ty in &self.types {
+            if let Some((_, definition)) = TYPES_DEFINED_HERE.iter().find(|(name, _)| name == ty) {
+                args.push("--type-add".into());
+                args.push(definition.into());
+            }
             args.push("--type".into());
             args.push(ty.into());
         }
@@ -656,6 +665,19 @@ mod tests {
             ..SearchFlags::default()
         };
         assert_eq!(flags.repro(), "rg -n --no-heading -g '!*.md' -e 'fn main('");
+    }
+
+    #[test]
+    fn regression_34_types_rg_may_lack_are_defined_first() {
+        let flags = SearchFlags {
+            patterns: vec!["x".into()],
+            types: vec!["py".into(), "tsx".into()],
+            ..SearchFlags::default()
+        };
+        assert_eq!(
+            flags.repro(),
+            "rg -n --no-heading --type py --type-add 'tsx:*.tsx' --type tsx -e x"
+        );
     }
 
     #[test]

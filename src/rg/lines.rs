@@ -69,22 +69,9 @@ impl LinesOutcome {
     }
 
     /// rg's reason when it rejected the request itself (exit 2 before
-    /// searching): a regex that does not compile, an unknown file type, a
-    /// malformed glob or flag.
+    /// searching): see [`super::process::rejection`].
     pub fn rejection(&self, patterns: &[String]) -> Option<String> {
-        let text = String::from_utf8_lossy(&self.stderr);
-        let rejected = [
-            "regex parse error",
-            "error parsing regex",
-            "unrecognized file type",
-            "error parsing glob",
-            "error parsing flag",
-            "error: Found argument",
-            "the literal",
-        ]
-        .iter()
-        .any(|needle| text.contains(needle));
-        (self.code == Some(2) && rejected).then(|| super::process::version_free(&text, patterns))
+        super::process::rejection(self.code, &self.stderr, patterns)
     }
 
     /// True when rg failed because a thread or process could not be

@@ -55,6 +55,11 @@ impl RgOutcome {
         Some(version_free(&text, patterns))
     }
 
+    /// rg's reason when it refused the search itself: see [`rejection`].
+    pub fn rejection(&self, patterns: &[String]) -> Option<String> {
+        rejection(self.code, &self.stderr, patterns)
+    }
+
     /// rg's stderr as lines, for warnings.
     pub fn stderr_lines(&self) -> Vec<String> {
         String::from_utf8_lossy(&self.stderr)
@@ -63,6 +68,44 @@ impl RgOutcome {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// What rg says, at the start of a line of its stderr (after rg 14's
+/// `rg: `), when it refuses a search before reading any file: a regex
+/// that does not compile, a literal line break in a pattern (without
+/// `-U`), an unknown file type, a malformed glob or flag. Unlike a file
+/// it could not read (after which it searched the rest), these are bad
+/// input: nothing was searched (#34).
+const REFUSALS: [&str; 7] = [
+    "regex parse error",
+    "error parsing regex",
+    "unrecognized file type",
+    "error parsing glob",
+    "error parsing flag",
+    "error: Found argument",
+    "the literal '",
+];
+
+/// The first line of rg's refusal of a pattern with a line break in it,
+/// `the literal '"\n"' is not allowed in a regex`, when `reason` (a
+/// [`rejection`]) is that refusal. rg goes on to advise `--multiline`
+/// (`-U`): a flag of rg's and `scout grep`'s, not of every command's, so
+/// each command words its own advice.
+pub fn newline_refusal(reason: &str) -> Option<&str> {
+    let first = reason.lines().next()?;
+    (first.starts_with("the literal") && first.contains("not allowed")).then_some(first)
+}
+
+/// rg's reason, worded as rg 13 words it ([`version_free`]), when it
+/// exited 2 having refused the search itself (see [`REFUSALS`]); `None`
+/// when it ran (a file it could not read is a warning, not this).
+pub fn rejection(code: Option<i32>, stderr: &[u8], patterns: &[String]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let refused = text.lines().any(|line| {
+        let line = line.strip_prefix("rg: ").unwrap_or(line);
+        REFUSALS.iter().any(|needle| line.starts_with(needle))
+    });
+    (code == Some(2) && refused).then(|| version_free(&text, patterns))
 }
 
 /// rg's error text as rg 13 words it, whatever rg's version: a regex
@@ -326,6 +369,35 @@ mod tests {
             version_free("rg: unrecognized file type: xyz\n", &[]),
             "unrecognized file type: xyz"
         );
+    }
+
+    #[test]
+    fn refusals_are_told_from_files_rg_could_not_read() {
+        let refused = |stderr: &str| rejection(Some(2), stderr.as_bytes(), &[]);
+        for stderr in [
+            "error parsing glob '[': unclosed character class; missing ']'\n",
+            "rg: error parsing glob '[': unclosed character class; missing ']'\n",
+            "unrecognized file type: foo\n",
+            "the literal '\"\\n\"' is not allowed in a regex\n\nConsider enabling multiline mode\n",
+        ] {
+            assert!(refused(stderr).is_some(), "{stderr}");
+        }
+        assert_eq!(refused("rg: ./a: Permission denied (os error 13)\n"), None);
+        // A path that happens to hold the words is not a refusal.
+        assert_eq!(
+            refused("./the literal error parsing glob: Permission denied (os error 13)\n"),
+            None
+        );
+        assert_eq!(
+            rejection(Some(1), b"unrecognized file type: foo\n", &[]),
+            None
+        );
+        let newline = refused("the literal '\"\\n\"' is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\n").unwrap();
+        assert_eq!(
+            newline_refusal(&newline),
+            Some("the literal '\"\\n\"' is not allowed in a regex")
+        );
+        assert_eq!(newline_refusal("unrecognized file type: foo"), None);
     }
 
     #[test]

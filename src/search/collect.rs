@@ -218,9 +218,12 @@ fn is_garbage(record: &Record<'_>) -> bool {
     }
 }
 
-/// Warns about what rg said on stderr and maps its exit code. A regex that
-/// rg cannot compile is bad input, with a hint to use `-F` when the text
-/// reads like a literal.
+/// Warns about what rg said on stderr and maps its exit code. A search rg
+/// refused before reading a file is bad input, never "no match" nor a
+/// partial page (#34): a regex it cannot compile (with a hint to use `-F`
+/// when the text reads like a literal), a line break in the pattern, an
+/// unknown file type, a malformed glob. A file it could not read is a
+/// warning, and the page holds the rest (exit 3).
 pub fn check_rg(
     settings: &SearchSettings,
     outcome: &RgOutcome,
@@ -241,6 +244,12 @@ pub fn check_rg(
             String::new()
         };
         bail!("invalid regex {:?}:\n{reason}{hint}", settings.query.text);
+    }
+    if let Some(reason) = outcome.rejection(&settings.flags.patterns) {
+        if let Some(refusal) = crate::rg::newline_refusal(&reason) {
+            bail!("{refusal}\n{MULTILINE_ADVICE}");
+        }
+        bail!("rg refused the search:\n{reason}");
     }
     if outcome.unparsed > 0 {
         writeln!(
@@ -264,6 +273,10 @@ pub fn check_rg(
         }
     }
 }
+
+/// What scout search offers for a pattern that spans lines (it has no
+/// `--multiline`, which rg's own message advises).
+pub const MULTILINE_ADVICE: &str = "scout search matches one line at a time: search for one of the lines, or, for a pattern spanning lines, use scout grep -U PATTERN --output-mode content";
 
 #[cfg(test)]
 mod tests {

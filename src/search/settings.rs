@@ -311,6 +311,14 @@ impl SearchSettings {
         if args.output.page == 0 {
             bail!("--page starts at 1");
         }
+        if !args.structural && text.contains('\n') {
+            // No line holds a line break: rg refuses the pattern, and the
+            // multi-word fallback must not run in its place (#34).
+            bail!(
+                "the query {text:?} holds a line break\n{}",
+                crate::search::collect::MULTILINE_ADVICE
+            );
+        }
         let (mut query, structural) = plan(&text, &args)?;
         if graph.is_some() {
             // The page holds calls, never definitions: no line of it is
@@ -325,6 +333,9 @@ impl SearchSettings {
         // rg names the files unless it is given one path and that path is
         // a file: it counts the paths typed, missing ones too (#34).
         let typed = paths.len();
+        // scout's language names are rg's types too: --lang python is
+        // rg's --type py (#34).
+        let types: Vec<String> = types.iter().map(|t| crate::lang::rg_type_name(t)).collect();
         let (paths, missing) = existing_paths(paths)?;
         let one_file = paths.len() == 1 && Path::new(&paths[0]).is_file();
         let with_filename = !(typed == 1 && one_file);

@@ -122,6 +122,10 @@ pub fn collect(
         }
         Flow::Continue
     })?;
+    if let Some(reason) = outcome.rejection(&[]) {
+        // A glob or type rg cannot use: bad input, not a partial answer (#34).
+        bail!("rg refused the search:\n{reason}");
+    }
     let partial = match outcome.code {
         Some(0 | 1) => None,
         Some(2) => {

@@ -115,8 +115,17 @@ impl MeaningSettings {
 
 impl SmartSettings {
     /// Validates the flags of `scout smart`.
-    pub fn resolve(args: SmartArgs) -> Result<SmartSettings> {
-        let question = args.question.trim().to_string();
+    pub fn resolve(mut args: SmartArgs) -> Result<SmartSettings> {
+        let question = match (args.question_flag.take(), args.question.take()) {
+            (Some(question), Some(first_path)) => {
+                // With -e, every positional is a PATH.
+                args.paths.insert(0, first_path.into());
+                question
+            }
+            (Some(question), None) | (None, Some(question)) => question,
+            (None, None) => String::new(),
+        };
+        let question = question.trim().to_string();
         if question.is_empty() {
             bail!("the question is empty; describe what the code does, e.g. scout smart \"where are expired keys deleted\"");
         }
