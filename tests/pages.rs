@@ -269,3 +269,67 @@ fn regression_34_every_page_holds_its_budget() {
         assert_pages_within(&fx, &["search", "shared_value_"], budget);
     }
 }
+
+/// `text` with the header's milliseconds taken out.
+fn timeless(text: &str) -> String {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let header = match header.rsplit_once(' ') {
+        Some((before, ms)) if ms.ends_with("ms") => before,
+        _ => header,
+    };
+    std::iter::once(header)
+        .chain(lines)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn regression_34_a_repeated_search_is_never_larger_than_the_first() {
+    let mut fx = Fixture::new();
+    for i in 0..12 {
+        let body: String = (0..3)
+            .map(|j| {
+                format!(
+                    "class Holder{i}Number{j}WithAVeryLongName:\n    def method_{j}_with_a_long_descriptive_name(self):\n        return shared_value_{j}\n\n"
+                )
+            })
+            .collect();
+        fx.write(format!("pkg/holders_{i:02}.py"), body);
+    }
+    fx.set_env("SCOUT_SESSION_ID", "repeats");
+    let searches: [&[&str]; 2] = [
+        &["search", "shared_value_", "--budget-tokens", "300"],
+        &[
+            "search",
+            "--structural",
+            "--lang",
+            "python",
+            "return $X",
+            "--budget-tokens",
+            "300",
+        ],
+    ];
+    for args in searches {
+        let first = fx.run(args);
+        first.expect_code(0);
+        let first_len = timeless(&first.stdout()).len();
+        for _ in 0..3 {
+            let again = fx.run(args);
+            again.expect_code(0);
+            assert!(
+                timeless(&again.stdout()).len() <= first_len,
+                "{args:?}: {} bytes after {first_len}\n{}\n{}",
+                timeless(&again.stdout()).len(),
+                first.describe(),
+                again.describe()
+            );
+            assert_eq!(
+                again.header_field("shown").as_deref(),
+                Some("0"),
+                "{}",
+                again.describe()
+            );
+        }
+    }
+}

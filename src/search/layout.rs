@@ -14,6 +14,10 @@ use crate::search::remember::Recalled;
 use crate::search::settings::SearchSettings;
 use crate::search::Parts;
 
+/// Header bytes kept for ` already_shown=N` (N at 20 digits), which a
+/// page the memory collapses shows.
+const ALREADY_SHOWN_RESERVE: usize = " already_shown=".len() + 20;
+
 /// Lines taken off a page at most to bring its headings within budget.
 const MAX_TRIMS: usize = 256;
 
@@ -154,18 +158,26 @@ pub fn fit(
     started: Instant,
 ) -> Option<(render::text::Page, u64)> {
     let budget = settings.budget_bytes?;
+    // The page is sized as it would be shown with no memory (with room
+    // for its header's `already_shown=`), then shown as the memory
+    // collapses it, never larger: so a repeated search keeps the first
+    // run's lines, all of them already shown, instead of spending what
+    // collapsing saved on lines the first run left out.
+    let remembered = recalled.any(parts.ranked, &pages[index]);
     for _ in 0..MAX_TRIMS {
-        let seen = recalled.seen(parts.ranked, &pages[index]);
-        let report = parts.report(settings, started, pages, index, seen);
+        let report = parts.report(settings, started, pages, index, Vec::new());
         let elapsed_ms = report.elapsed_ms;
-        // The time-independent estimate: the bytes would include the
-        // elapsed milliseconds and make the cut depend on timing.
         let page = render::text::page(&report);
         // Its bytes with the milliseconds weighed at six digits, so that
         // neither the time nor the cut depends on how long it took.
         let shown_ms = format!(" {elapsed_ms}ms").len();
-        let timeless = page.text.plain().len().saturating_sub(shown_ms) + " 999999ms".len();
+        let timeless = page.text.plain().len().saturating_sub(shown_ms)
+            + " 999999ms".len()
+            + ALREADY_SHOWN_RESERVE;
         if timeless <= budget {
+            if remembered {
+                return None;
+            }
             return Some((page, elapsed_ms));
         }
         // Lines beyond the first go first, from the last file up; then
