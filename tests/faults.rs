@@ -539,6 +539,7 @@ fn a_truncated_or_garbage_memory_file_is_ignored_once_and_replaced() {
 fn truncated_or_garbage_cache_entries_are_rebuilt_silently() {
     let fx = Fixture::new();
     tree(&fx);
+    fx.settle();
     let first = fx.run(&["search", "widget_maker"]);
     first.expect_code(0);
     let defs = fx.home.path().join("cache/scout/defs");

@@ -412,3 +412,23 @@ fn no_configured_agent_says_how_to_configure_one() {
         .expect_code(2)
         .expect_stderr_has("no agent configured; set SCOUT_SMART_AGENT");
 }
+
+/// #34: `scout smart` named the definition a file had before it was
+/// replaced by a file of the same size under the same mtime.
+#[test]
+fn regression_34_a_file_replaced_with_its_size_and_mtime_is_ranked_as_it_is() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn first() {\n    widget(1);\n}\n");
+    fx.set_mtime(
+        "a.rs",
+        std::time::SystemTime::now() - std::time::Duration::from_secs(3600),
+    );
+    fx.settle();
+    let name = |fx: &Fixture| {
+        let run = fx.run(&["smart", "first widget", "--json"]);
+        run.json()["hits"][0]["def"]["name"].clone()
+    };
+    assert_eq!(name(&fx), "first");
+    fx.replace_keeping_mtime("a.rs", "fn other() {\n    widget(1);\n}\n");
+    assert_eq!(name(&fx), "other");
+}
