@@ -134,7 +134,21 @@ impl Fixture {
 
     /// The scout command, in the fixture's root, with a cleared environment.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_scout"));
+        self.command_via(&[], args)
+    }
+
+    /// [`Fixture::command`] run by `wrapper` (a program and its first
+    /// arguments, which runs scout with the rest), or by none when empty.
+    pub fn command_via(&self, wrapper: &[&str], args: &[&str]) -> Command {
+        let scout = env!("CARGO_BIN_EXE_scout");
+        let mut cmd = match wrapper.split_first() {
+            Some((program, first)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(first).arg(scout);
+                cmd
+            }
+            None => Command::new(scout),
+        };
         cmd.args(args)
             .current_dir(self.root())
             .env_clear()
