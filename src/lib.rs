@@ -7,7 +7,8 @@
 //!   `scout read`.
 //! - [`rg`]: everything about rg; [`render`]: everything printed;
 //!   [`session`]: the memory; [`defs`]: definitions and their cache;
-//!   [`structural`]: ast-grep's matcher over scout's grammars.
+//!   [`structural`]: ast-grep's matcher over scout's grammars;
+//!   [`stamp`]: what the caches and the memory know a file by.
 //! - [`commands`]: one module per command, from settings to an exit
 //!   status; `scout call` answers JSON requests with any of them.
 //!
@@ -34,6 +35,7 @@ pub mod session;
 pub mod setup;
 pub mod shell;
 pub mod smart;
+pub mod stamp;
 pub mod structural;
 #[cfg(test)]
 mod testing;

@@ -2,8 +2,9 @@
 //!
 //! Inside an agent session (`SCOUT_SESSION_ID`, else
 //! `CLAUDE_CODE_SESSION_ID`, else `CODEX_THREAD_ID`), `scout search`
-//! remembers the lines it quoted, per file, keyed by the file's size and
-//! modification time, in `$XDG_STATE_HOME/scout/seen/<hash of the id>.json`.
+//! remembers the lines it quoted, per file, keyed by the file's
+//! [`Stamp`] (size, modification and status-change times, inode), in
+//! `$XDG_STATE_HOME/scout/seen/<hash of the id>.json`.
 //! A repeated search collapses what the session already saw. Outside a
 //! session nothing is read or written.
 //!
@@ -22,6 +23,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+
+use crate::stamp::fnv1a64;
+pub use crate::stamp::Stamp;
 
 pub mod hook_log;
 pub mod journal;
@@ -164,13 +168,21 @@ pub struct Memory {
     pub files: BTreeMap<String, FileMemory>,
 }
 
-/// What was shown of one file, while it had this size and mtime.
+/// What was shown of one file, while it had this [`Stamp`] (its fields,
+/// one by one; those a memory written before #34 lacks read as 0, and
+/// so as another file).
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileMemory {
     /// Bytes.
     pub size: u64,
     /// Nanoseconds since the Unix epoch.
-    pub mtime_ns: i128,
+    pub mtime_ns: i64,
+    #[serde(default)]
+    pub ctime_ns: i64,
+    #[serde(default)]
+    pub ino: u64,
+    #[serde(default)]
+    pub dev: u64,
     /// Shown line ranges, 1-based, inclusive, sorted and merged.
     pub ranges: Vec<(u64, u64)>,
     /// When lines were last added, in seconds since the Unix epoch (0 in
@@ -187,27 +199,29 @@ pub struct Shown {
     pub lines: Vec<u64>,
 }
 
-/// A file's size and modification time: when either changes, what was
-/// shown of it no longer counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp {
-    pub size: u64,
-    pub mtime_ns: i128,
-}
+impl FileMemory {
+    /// The stamp the file had when its lines were shown.
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            size: self.size,
+            mtime_ns: self.mtime_ns,
+            ctime_ns: self.ctime_ns,
+            ino: self.ino,
+            dev: self.dev,
+        }
+    }
 
-impl Stamp {
-    /// The stamp of the file at `path` now.
-    pub fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::metadata(path).ok()?;
-        let mtime = meta.modified().ok()?;
-        let mtime_ns = match mtime.duration_since(UNIX_EPOCH) {
-            Ok(d) => d.as_nanos() as i128,
-            Err(e) => -(e.duration().as_nanos() as i128),
-        };
-        Some(Stamp {
-            size: meta.len(),
-            mtime_ns,
-        })
+    /// Nothing shown yet of the file whose stamp is `stamp`.
+    pub fn empty(stamp: Stamp) -> FileMemory {
+        FileMemory {
+            size: stamp.size,
+            mtime_ns: stamp.mtime_ns,
+            ctime_ns: stamp.ctime_ns,
+            ino: stamp.ino,
+            dev: stamp.dev,
+            ranges: Vec::new(),
+            shown_at: 0,
+        }
     }
 }
 
@@ -215,18 +229,13 @@ impl Memory {
     /// The lines shown of `path`, if it still has the stamp it had then.
     pub fn seen(&self, path: &str, now: Stamp) -> Option<&[(u64, u64)]> {
         let file = self.files.get(path)?;
-        (file.size == now.size && file.mtime_ns == now.mtime_ns).then_some(&file.ranges[..])
+        (file.stamp() == now).then_some(&file.ranges[..])
     }
 
     fn add(&mut self, shown: &Shown) {
         let entry = self.files.entry(shown.path.clone()).or_default();
-        if entry.size != shown.stamp.size || entry.mtime_ns != shown.stamp.mtime_ns {
-            *entry = FileMemory {
-                size: shown.stamp.size,
-                mtime_ns: shown.stamp.mtime_ns,
-                ranges: Vec::new(),
-                shown_at: 0,
-            };
+        if entry.stamp() != shown.stamp {
+            *entry = FileMemory::empty(shown.stamp);
         }
         entry.shown_at = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -337,16 +346,6 @@ fn prune(dir: &Path, keep: &Path) {
     }
 }
 
-/// FNV-1a, 64 bits: a file name from a session id, stable across builds.
-pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +364,7 @@ mod tests {
             stamp: Stamp {
                 size: 10,
                 mtime_ns: 5,
+                ..Stamp::default()
             },
             lines: lines.to_vec(),
         }
@@ -401,9 +401,22 @@ mod tests {
         let stamp = Stamp {
             size: 10,
             mtime_ns: 5,
+            ..Stamp::default()
         };
         assert_eq!(memory.seen("/x.rs", stamp), Some(&[(3, 5), (9, 9)][..]));
         assert_eq!(memory.seen("/x.rs", Stamp { size: 11, ..stamp }), None);
+        // Another inode, or a later status change (#34).
+        assert_eq!(memory.seen("/x.rs", Stamp { ino: 1, ..stamp }), None);
+        assert_eq!(
+            memory.seen(
+                "/x.rs",
+                Stamp {
+                    ctime_ns: 6,
+                    ..stamp
+                }
+            ),
+            None
+        );
         assert_eq!(memory.seen("/y.rs", stamp), None);
     }
 

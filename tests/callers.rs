@@ -711,3 +711,29 @@ fn regression_23_a_function_held_in_a_top_level_const_is_its_own_definition() {
     let (sites, _, json) = callers(&fx, "src/a.ts#helper");
     assert_eq!(sites, set(&["src/a.ts:2", "src/b.ts:2"]), "{json:#}");
 }
+
+/// #34: a file put in place with the old one's size and mtime (`cp -p`,
+/// `rsync -t`, `tar -x`) kept its cached facts, and `--callers-of`
+/// reported a call on a line that now read `y = 10000`.
+#[test]
+fn regression_34_a_file_replaced_with_its_size_and_mtime_is_read_again() {
+    let fx = Fixture::new();
+    fx.write("lib.py", "def load(path):\n    return path\n");
+    fx.write(
+        "app.py",
+        "from lib import load\n\n\ndef main():\n    load('a')\n",
+    );
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for file in ["lib.py", "app.py"] {
+        fx.set_mtime(file, hour_ago);
+    }
+    fx.settle();
+    let (sites, _, json) = callers(&fx, "lib.py#load");
+    assert_eq!(sites, set(&["app.py:5"]), "{json:#}");
+    fx.replace_keeping_mtime(
+        "app.py",
+        "from lib import load\n\n\ndef main():\n    y = 10000\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "lib.py#load");
+    assert!(sites.is_empty() && unsettled.is_empty(), "{json:#}");
+}

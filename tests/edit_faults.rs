@@ -76,6 +76,50 @@ fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
     fx.run(&["edit", "--undo"]).expect_code(1);
 }
 
+/// #34: the edit checked a file's size, mtime and inode before replacing
+/// it, so a same-size rewrite in place under the old mtime (an editor,
+/// `touch -r`) was overwritten with the edit's copy of the old bytes.
+#[test]
+fn regression_34_a_same_size_rewrite_under_the_old_mtime_is_not_overwritten() {
+    let mut fx = Fixture::new();
+    for name in ["a", "b"] {
+        fx.write(format!("{name}.py"), format!("print('{name}')\n"));
+    }
+    fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-before-rename=1500");
+    let child = fx
+        .command(&EDIT)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while staged_copies(fx.root()).len() < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "nothing staged"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let b = fx.root().join("b.py");
+    let mtime = std::fs::metadata(&b).unwrap().modified().unwrap();
+    std::fs::write(&b, "print('B')\n").unwrap();
+    fx.set_mtime("b.py", mtime);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("b.py: it changed while the edit ran"),
+        "{stderr}"
+    );
+    assert_eq!(
+        snapshot(fx.root()),
+        [
+            ("a.py".to_string(), b"print('a')\n".to_vec()),
+            ("b.py".to_string(), b"print('B')\n".to_vec()),
+        ]
+    );
+}
+
 #[test]
 fn a_full_disk_while_staging_writes_nothing_and_keeps_the_last_undo() {
     let mut fx = Fixture::new();

@@ -104,10 +104,10 @@ fn tree() -> Fixture {
     fx
 }
 
-/// Sets every file's modification time to a fixed one in the past (the
-/// vector cache does not store a file changed in the last moments), but
+/// Sets every file's modification time to a fixed one in the past, but
 /// for files already older: those keep theirs, so that only files written
-/// since look changed.
+/// since look changed; then waits for the tree to settle (the vector
+/// cache does not store a file changed in the last moments, #34).
 fn age(fx: &Fixture) {
     let recent = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     let old = std::time::UNIX_EPOCH
@@ -123,6 +123,7 @@ fn age(fx: &Fixture) {
             .set_modified(old)
             .unwrap();
     }
+    fx.settle();
 }
 
 const QUESTION: &str = "wait longer after each failed attempt";

@@ -310,22 +310,47 @@ fn sigint_and_sigterm_mid_search_leave_the_memory_whole() {
         assert!(before
             .iter()
             .any(|(p, _)| p.extension().is_some_and(|e| e == "json")));
-        // rg prints everything, then its pipe stays open: scout is still
-        // reading when the signal comes.
-        fake_rg(&mut fx, "\"$REAL_RG\" \"$@\"\nexec sleep 5");
+        // rg prints everything, says so, then keeps its pipe open until
+        // the test closes it: scout is reading when the signal comes, and
+        // cannot finish first however late the signal is. A fixed sleep
+        // was not enough (#34): with the test stalled past rg's 5 s, scout
+        // had printed its page and exited 0, and `kill` hit its zombie.
+        let printed = fx.home.path().join("rg-printed");
+        let marker = printed.display();
+        fake_rg(
+            &mut fx,
+            &format!("\"$REAL_RG\" \"$@\"\necho $$ > '{marker}.tmp' && mv '{marker}.tmp' '{marker}'\nexec sleep 600"),
+        );
+        // The signals as a foreground job has them: a shell that runs the
+        // tests in the background (`cargo test &`) makes them ignore
+        // SIGINT, and scout would inherit that and never see it (#34).
         let child = fx
-            .command(&["search", "widget_maker"])
+            .command_via(
+                &["env", "--default-signal=INT,TERM"],
+                &["search", "widget_maker"],
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(500));
+        let started = Instant::now();
+        let rg = loop {
+            if let Ok(pid) = std::fs::read_to_string(&printed) {
+                break pid.trim().to_string();
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "rg never ran");
+            std::thread::sleep(Duration::from_millis(10));
+        };
         let killed = std::process::Command::new("kill")
             .args([format!("-{signal}"), child.id().to_string()])
             .status()
             .unwrap();
         assert!(killed.success());
         let output = child.wait_with_output().unwrap();
+        // rg's `sleep`, which holds the pipe scout no longer reads.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &rg])
+            .status();
         assert!(
             output.status.signal().is_some(),
             "{signal}: {:?}",
@@ -539,6 +564,7 @@ fn a_truncated_or_garbage_memory_file_is_ignored_once_and_replaced() {
 fn truncated_or_garbage_cache_entries_are_rebuilt_silently() {
     let fx = Fixture::new();
     tree(&fx);
+    fx.settle();
     let first = fx.run(&["search", "widget_maker"]);
     first.expect_code(0);
     let defs = fx.home.path().join("cache/scout/defs");

@@ -494,6 +494,9 @@ fn real_memory(dir: &std::path::Path) -> Vec<u8> {
         stamp: Stamp {
             size: 120,
             mtime_ns: 1_700_000_000_000_000_000,
+            ctime_ns: 1_700_000_000_000_000_001,
+            ino: 12,
+            dev: 2049,
         },
         lines: vec![3, 4, 9],
     }];
@@ -530,7 +533,7 @@ proptest! {
         }
         let shown = [Shown {
             path: "/src/b.rs".to_string(),
-            stamp: Stamp { size: 1, mtime_ns: 2 },
+            stamp: Stamp { size: 1, mtime_ns: 2, ..Stamp::default() },
             lines: vec![1],
         }];
         let warning = session.record(&shown);
@@ -538,7 +541,7 @@ proptest! {
         if loaded.writable {
             prop_assert_eq!(warning, None);
             prop_assert!(after.warning.is_none());
-            let stamp = Stamp { size: 1, mtime_ns: 2 };
+            let stamp = Stamp { size: 1, mtime_ns: 2, ..Stamp::default() };
             prop_assert!(after.memory.seen("/src/b.rs", stamp).is_some());
         } else {
             // A foreign or future file is left as it is.
@@ -554,7 +557,7 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let session = session_in(dir.path());
-        let stamp = Stamp { size: 10, mtime_ns: -5 };
+        let stamp = Stamp { size: 10, mtime_ns: -5, ..Stamp::default() };
         for lines in &searches {
             let shown = [Shown { path: "/a".to_string(), stamp, lines: lines.clone() }];
             prop_assert_eq!(session.record(&shown), None);
@@ -599,19 +602,31 @@ fn entry() -> impl Strategy<Value = Entry> {
         any::<u32>(),
         "[a-z+#]{0,12}",
         prop::collection::vec(any::<u8>(), 0..60),
-        any::<u64>(),
-        any::<i64>(),
+        (
+            any::<u64>(),
+            any::<i64>(),
+            any::<i64>(),
+            any::<u64>(),
+            any::<u64>(),
+        ),
         prop::collection::vec(def(), 0..12),
     )
-        .prop_map(|(format, rules, lang, path, size, mtime_ns, defs)| Entry {
-            format,
-            rules,
-            lang,
-            path,
-            size,
-            mtime_ns,
-            defs,
-        })
+        .prop_map(
+            |(format, rules, lang, path, (size, mtime_ns, ctime_ns, ino, dev), defs)| Entry {
+                format,
+                rules,
+                lang,
+                path,
+                stamp: Stamp {
+                    size,
+                    mtime_ns,
+                    ctime_ns,
+                    ino,
+                    dev,
+                },
+                defs,
+            },
+        )
 }
 
 proptest! {

@@ -1695,3 +1695,49 @@ fn regression_34_a_query_that_starts_with_a_dash_is_searched() {
         assert!(said.contains(needle), "{needle}\n{}", help.describe());
     }
 }
+
+/// #34: the definitions cache keyed a file by size and mtime alone, so
+/// a file renamed into place with both kept was grouped under the
+/// definition it no longer has.
+#[test]
+fn regression_34_a_file_replaced_with_its_size_and_mtime_has_its_own_definitions() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn first() {\n    widget(1);\n}\n");
+    fx.set_mtime(
+        "a.rs",
+        std::time::SystemTime::now() - std::time::Duration::from_secs(3600),
+    );
+    fx.settle();
+    let symbol = |run: &Run| run.json()["results"][0]["lines"][0]["symbol"]["name"].clone();
+    let first = fx.run(&["search", "--json", "widget"]);
+    assert_eq!(symbol(&first), "first", "{}", first.describe());
+    fx.replace_keeping_mtime("a.rs", "fn other() {\n    widget(1);\n}\n");
+    let run = fx.run(&["search", "--json", "widget"]);
+    assert_eq!(symbol(&run), "other", "{}", run.describe());
+    let text = fx.run(&["search", "widget"]);
+    text.expect_stdout_has("code: a.rs  function other (1-3)");
+}
+
+/// #34: a file changed within the file system's clock tick may be
+/// changed again, to the same size, without its stamp moving: its
+/// definitions are not stored until it has settled.
+#[test]
+fn regression_34_definitions_of_a_file_changed_just_now_are_not_cached() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn first() {\n    widget(1);\n}\n");
+    // `touch -r`'s old mtime: the file still changed just now.
+    fx.set_mtime(
+        "a.rs",
+        std::time::SystemTime::now() - std::time::Duration::from_secs(3600),
+    );
+    let entries = || {
+        std::fs::read_dir(fx.home.path().join("cache/scout/defs"))
+            .map(|d| d.flatten().count())
+            .unwrap_or(0)
+    };
+    fx.run(&["search", "widget"]).expect_code(0);
+    assert_eq!(entries(), 0);
+    fx.settle();
+    fx.run(&["search", "widget"]).expect_code(0);
+    assert!(entries() > 0);
+}

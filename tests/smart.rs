@@ -429,3 +429,23 @@ fn regression_34_a_question_that_starts_with_a_dash_is_the_question() {
         fx.run(args).expect_code(0).expect_stdout_has("src/push.py");
     }
 }
+
+/// #34: `scout smart` named the definition a file had before it was
+/// replaced by a file of the same size under the same mtime.
+#[test]
+fn regression_34_a_file_replaced_with_its_size_and_mtime_is_ranked_as_it_is() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "fn first() {\n    widget(1);\n}\n");
+    fx.set_mtime(
+        "a.rs",
+        std::time::SystemTime::now() - std::time::Duration::from_secs(3600),
+    );
+    fx.settle();
+    let name = |fx: &Fixture| {
+        let run = fx.run(&["smart", "first widget", "--json"]);
+        run.json()["hits"][0]["def"]["name"].clone()
+    };
+    assert_eq!(name(&fx), "first");
+    fx.replace_keeping_mtime("a.rs", "fn other() {\n    widget(1);\n}\n");
+    assert_eq!(name(&fx), "other");
+}

@@ -57,8 +57,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     }
     let files = tree_files(&rg, &flags)?;
     let cache = VectorCache::new(cache_dir.clone());
-    let mut have: Vec<Option<Vec<UnitVector>>> =
-        files.iter().map(|f| cache.get(&f.stamp)).collect();
+    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.key)).collect();
     let cached_files = have.iter().filter(|h| h.is_some()).count();
     let cached_units: usize = have.iter().flatten().map(Vec::len).sum();
     let to_embed = files.len() - cached_files;
@@ -173,7 +172,7 @@ impl TreeLock {
             key.push(0);
         }
         key.push(u8::from(flags.hidden));
-        let hash = crate::defs::cache::fnv1a64(&key);
+        let hash = crate::stamp::fnv1a64(&key);
         let file = std::fs::File::options()
             .create(true)
             .truncate(false)

@@ -114,7 +114,7 @@ impl Memory {
         let file = settings.session.as_ref().and_then(|_| {
             Some((
                 memory_key(&settings.cwd, settings.path.as_bytes()),
-                Stamp::of(path)?,
+                Stamp::read(path)?,
             ))
         });
         let seen = match (&settings.session, &file, settings.again) {

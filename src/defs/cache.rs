@@ -19,8 +19,11 @@
 //! magic      11 bytes  "scout-defs\n"
 //! format     u32       ENTRY_FORMAT
 //! rules      u32       RULES_VERSION of defs
-//! size       u64       the source's size in bytes
-//! mtime_ns   i64       its modification time, ns since the Unix epoch
+//! size       u64       the source's stamp (crate::stamp::Stamp): its
+//! mtime_ns   i64       size in bytes, modification and status-change
+//! ctime_ns   i64       times in ns since the Unix epoch, inode and
+//! ino        u64       device
+//! dev        u64
 //! lang       u8 length, then the language's name
 //! path       u32 length, then the absolute path's bytes
 //! count      u32       definitions that follow, each:
@@ -32,10 +35,14 @@
 //! An entry is used only when all of these match the file as it is now
 //! and nothing is left over; anything else (another version, a changed
 //! file, a hash collision, a torn or corrupt file: a [`DecodeError`]) is
-//! a miss, and the entry is rebuilt. No failure of the cache is ever an
-//! error: an unwritable directory means parsing every time. Entries of
-//! format 1 (JSON, `.json`, keyed by canonical path) are never read;
-//! pruning removes them like any entry left untouched.
+//! a miss, and the entry is rebuilt. A file whose stamp is not yet
+//! [settled](crate::stamp::Stamp::settled) (changed in the last two
+//! seconds) is parsed but not stored: a same-size rewrite within the
+//! file system's clock tick could leave its stamp as it is (#34). No
+//! failure of the cache is ever an error: an unwritable directory means
+//! parsing every time. Entries of format 1 (JSON, `.json`, keyed by
+//! canonical path) are never read, nor those of format 2 (keyed by size
+//! and mtime alone); pruning removes them like any entry left untouched.
 //!
 //! # Concurrency and pruning
 //!
@@ -54,13 +61,15 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use super::{extract, Def, DefKind, MAX_PARSE_BYTES, RULES_VERSION};
 use crate::lang::Lang;
+use crate::stamp::{fnv1a64, Stamp};
 
-/// The version of the entry layout described in the module doc.
-pub const ENTRY_FORMAT: u32 = 2;
+/// The version of the entry layout described in the module doc (3: the
+/// whole stamp, #34).
+pub const ENTRY_FORMAT: u32 = 3;
 /// The first bytes of every entry.
 const MAGIC: &[u8] = b"scout-defs\n";
 /// The suffix of entry files; format 1's (`.json`) are only pruned.
@@ -94,6 +103,9 @@ pub struct DefsCache {
     /// The working directory, asked once: relative paths are keyed by
     /// their absolute form, and a search looks up dozens of them.
     cwd: OnceLock<Option<PathBuf>>,
+    /// Added to the clock when judging whether a stamp has settled; zero
+    /// but in the tests, which cannot wait for a ctime to age.
+    clock_ahead: Duration,
 }
 
 /// What identifies one version of one file.
@@ -103,8 +115,7 @@ struct Key {
     path: Vec<u8>,
     /// The entry's file name (from the path's hash).
     file_name: String,
-    size: u64,
-    mtime_ns: i64,
+    stamp: Stamp,
     lang: &'static str,
 }
 
@@ -115,8 +126,7 @@ pub struct Entry {
     pub rules: u32,
     pub lang: String,
     pub path: Vec<u8>,
-    pub size: u64,
-    pub mtime_ns: i64,
+    pub stamp: Stamp,
     pub defs: Vec<Def>,
 }
 
@@ -156,12 +166,16 @@ impl Entry {
     /// The entry's bytes, as the module doc lays them out.
     pub fn encode(&self) -> Vec<u8> {
         let names: usize = self.defs.iter().map(|d| d.name.len() + d.short.len()).sum();
-        let mut out = Vec::with_capacity(64 + self.path.len() + 21 * self.defs.len() + names);
+        let mut out = Vec::with_capacity(88 + self.path.len() + 21 * self.defs.len() + names);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&self.format.to_le_bytes());
         out.extend_from_slice(&self.rules.to_le_bytes());
-        out.extend_from_slice(&self.size.to_le_bytes());
-        out.extend_from_slice(&self.mtime_ns.to_le_bytes());
+        let stamp = &self.stamp;
+        out.extend_from_slice(&stamp.size.to_le_bytes());
+        out.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
+        out.extend_from_slice(&stamp.ctime_ns.to_le_bytes());
+        out.extend_from_slice(&stamp.ino.to_le_bytes());
+        out.extend_from_slice(&stamp.dev.to_le_bytes());
         let lang = &self.lang.as_bytes()[..self.lang.len().min(255)];
         out.push(lang.len() as u8);
         out.extend_from_slice(lang);
@@ -198,8 +212,13 @@ impl Entry {
             .ok_or(DecodeError::Magic)?;
         let format = input.u32()?;
         let rules = input.u32()?;
-        let size = input.u64()?;
-        let mtime_ns = input.u64()? as i64;
+        let stamp = Stamp {
+            size: input.u64()?,
+            mtime_ns: input.u64()? as i64,
+            ctime_ns: input.u64()? as i64,
+            ino: input.u64()?,
+            dev: input.u64()?,
+        };
         let lang_len = input.take(1)?[0] as usize;
         let lang = utf8(input.take(lang_len)?)?;
         let path = input.bytes()?.to_vec();
@@ -256,8 +275,7 @@ impl Entry {
             rules,
             lang,
             path,
-            size,
-            mtime_ns,
+            stamp,
             defs,
         })
     }
@@ -423,7 +441,16 @@ impl DefsCache {
             dir: cache_dir.map(|d| d.join(SUBDIR)),
             writable: OnceLock::new(),
             cwd: OnceLock::new(),
+            clock_ahead: Duration::ZERO,
         }
+    }
+
+    /// The same cache, its clock `by` ahead when it judges whether a
+    /// file has settled: the tests' files were all written just now.
+    #[cfg(test)]
+    pub(crate) fn clock_ahead(mut self, by: Duration) -> DefsCache {
+        self.clock_ahead = by;
+        self
     }
 
     /// The directory holding the entries, when caching.
@@ -554,7 +581,7 @@ impl DefsCache {
         let key = self
             .dir
             .as_ref()
-            .and_then(|_| Key::of(self.absolute(path)?, meta, lang));
+            .and_then(|_| Some(Key::of(self.absolute(path)?, meta, lang)));
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
             if let Some(defs) = load(dir, key, wanted) {
                 return Lookup::Hit(defs);
@@ -564,7 +591,8 @@ impl DefsCache {
     }
 
     /// Parses `path` and stores its entry (every definition) under `key`,
-    /// when caching; returns the definitions `wanted` keeps.
+    /// when caching and the key's stamp has settled; returns the
+    /// definitions `wanted` keeps.
     fn parse(
         &self,
         path: &Path,
@@ -572,11 +600,16 @@ impl DefsCache {
         key: Option<Key>,
         wanted: Option<&Wanted>,
     ) -> Vec<Def> {
+        // The clock read after the stamp and before the bytes: a stamp
+        // settled then changes with any write the bytes could show.
+        let settled = key
+            .as_ref()
+            .is_some_and(|k| k.stamp.settled(SystemTime::now() + self.clock_ahead));
         let Ok(source) = fs::read(path) else {
             return Vec::new();
         };
         let defs = extract(lang, &source);
-        if let (Some(dir), Some(key)) = (&self.dir, key) {
+        if let (Some(dir), Some(key), true) = (&self.dir, key, settled) {
             if self.ensure_dir(dir) {
                 store(dir, key, defs.clone());
                 prune_if_due(dir, SystemTime::now());
@@ -642,17 +675,14 @@ enum Lookup {
 
 impl Key {
     /// The key of the file at `absolute` with metadata `meta` (read by
-    /// the caller, after rg's pass); `None` when it has no modification
-    /// time.
-    fn of(absolute: PathBuf, meta: &fs::Metadata, lang: Lang) -> Option<Key> {
-        let mtime_ns = nanos_since_epoch(meta.modified().ok()?);
-        Some(Key {
+    /// the caller, after rg's pass).
+    fn of(absolute: PathBuf, meta: &fs::Metadata, lang: Lang) -> Key {
+        Key {
             file_name: entry_name(&absolute),
             path: absolute.into_os_string().into_vec(),
-            size: meta.len(),
-            mtime_ns,
+            stamp: Stamp::of(meta),
             lang: lang.name(),
-        })
+        }
     }
 
     /// Whether a stored entry was made for this key (and this version of
@@ -660,8 +690,7 @@ impl Key {
     fn matches(&self, entry: &Entry) -> bool {
         entry.format == ENTRY_FORMAT
             && entry.rules == RULES_VERSION
-            && entry.size == self.size
-            && entry.mtime_ns == self.mtime_ns
+            && entry.stamp == self.stamp
             && entry.lang == self.lang
             && entry.path == self.path
     }
@@ -695,27 +724,9 @@ fn join_plain(cwd: &Path, path: &Path) -> Option<PathBuf> {
     Some(PathBuf::from(std::ffi::OsString::from_vec(joined)))
 }
 
-/// FNV-1a, 64 bits: a fixed hash (std's `DefaultHasher` may change
-/// between Rust releases, which would orphan every entry).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes
-        .iter()
-        .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
-}
-
 /// The entry file name for an absolute path: 16 hex digits and `.defs`.
 fn entry_name(absolute: &Path) -> String {
     format!("{:016x}{SUFFIX}", fnv1a64(absolute.as_os_str().as_bytes()))
-}
-
-/// Nanoseconds since the Unix epoch (negative before it), saturating.
-fn nanos_since_epoch(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
-        Err(before) => i64::try_from(before.duration().as_nanos()).map_or(i64::MIN, |n| -n),
-    }
 }
 
 /// The definitions stored for `key`, if its entry is whole and fresh.
@@ -751,8 +762,7 @@ fn store(dir: &Path, key: Key, defs: Vec<Def>) {
         rules: RULES_VERSION,
         lang: key.lang.to_string(),
         path: key.path,
-        size: key.size,
-        mtime_ns: key.mtime_ns,
+        stamp: key.stamp,
         defs,
     };
     let bytes = entry.encode();
@@ -855,21 +865,28 @@ mod tests {
         found
     }
 
-    /// A source file and a cache over a private directory.
+    /// How far ahead the tests' caches set their clock: every file they
+    /// write has settled by then.
+    const LATER: Duration = Duration::from_secs(60);
+
+    /// A source file and a cache over a private directory, whose clock
+    /// is [`LATER`].
     fn setup() -> (tempfile::TempDir, PathBuf, DefsCache) {
         let tmp = tempfile::tempdir().unwrap();
         let source = tmp.path().join("src/lib.rs");
         fs::create_dir_all(source.parent().unwrap()).unwrap();
         fs::write(&source, OLD).unwrap();
-        let cache = DefsCache::new(Some(tmp.path().join("cache")));
+        let cache = DefsCache::new(Some(tmp.path().join("cache"))).clock_ahead(LATER);
         (tmp, source, cache)
     }
 
-    #[test]
-    fn fnv1a64_has_the_published_values() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    /// How many files one look-up of `source` parsed (0: a hit).
+    fn parsed(cache: &DefsCache, source: &Path) -> usize {
+        let files = [(source.to_path_buf(), Lang::Rust)];
+        let metas = [fs::metadata(source).unwrap()];
+        cache
+            .defs_many_wanted(&files, &metas, &[Wanted::default()])
+            .parsed
     }
 
     #[test]
@@ -886,8 +903,13 @@ mod tests {
             rules: RULES_VERSION,
             lang: "rust".into(),
             path: b"/src/\xffodd name.rs".to_vec(),
-            size: 2048,
-            mtime_ns: -1_732_950_000_123_456_789,
+            stamp: Stamp {
+                size: 2048,
+                mtime_ns: -1_732_950_000_123_456_789,
+                ctime_ns: 1_732_950_000_123_456_789,
+                ino: u64::MAX - 7,
+                dev: 2049,
+            },
             defs: extract(
                 Lang::Rust,
                 b"struct Point { x: u8 }\nimpl Point {\n    fn r\xc3\xa9sum\xc3\xa9(&self) {}\n}\n",
@@ -1021,20 +1043,52 @@ mod tests {
         let (_tmp, source, cache) = setup();
         assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
         assert_eq!(entries(cache.dir().unwrap()).len(), 1);
-
-        // Same size, same mtime, new content: only the cache knows alpha.
-        let before = mtime(&source);
-        fs::write(&source, NEW).unwrap();
-        set_mtime(&source, before);
-        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        assert_eq!(parsed(&cache, &source), 0);
         // A fresh cache over the same directory reads the same entry.
         let again = DefsCache::new(Some(cache.dir().unwrap().parent().unwrap().into()));
-        assert_eq!(names(&again.defs(&source, Lang::Rust)), ["alpha"]);
+        assert_eq!(parsed(&again, &source), 0);
 
+        let before = mtime(&source);
         set_mtime(&source, before + Duration::from_secs(1));
-        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
-        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
+        assert_eq!(parsed(&cache, &source), 1);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        assert_eq!(parsed(&cache, &source), 0);
         assert_eq!(entries(cache.dir().unwrap()).len(), 1);
+    }
+
+    /// #34: the entry was served for a file with new bytes of the same
+    /// size under the same mtime, written in place or renamed into place.
+    #[test]
+    fn regression_a_same_size_rewrite_under_the_same_mtime_is_a_miss() {
+        let (tmp, source, cache) = setup();
+        let before = mtime(&source);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        // In place (an editor, `touch -r`): the ctime moved. Past the
+        // kernel's clock tick, as the clock is past it in real use.
+        std::thread::sleep(Duration::from_millis(50));
+        fs::write(&source, NEW).unwrap();
+        set_mtime(&source, before);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["omega"]);
+        // Renamed into place (`cp -p` to a temporary, `rsync -t`, `tar`):
+        // another inode.
+        let next = tmp.path().join("next.rs");
+        fs::write(&next, OLD).unwrap();
+        set_mtime(&next, before);
+        fs::rename(&next, &source).unwrap();
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+    }
+
+    /// #34: an entry written within the file system's clock tick could
+    /// outlive a same-size rewrite in the same tick, which leaves every
+    /// field of the stamp as it was.
+    #[test]
+    fn regression_a_file_changed_just_now_is_parsed_but_not_stored() {
+        let (tmp, source, _) = setup();
+        let cache = DefsCache::new(Some(tmp.path().join("cache")));
+        set_mtime(&source, SystemTime::now() - LATER);
+        assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
+        assert!(!tmp.path().join("cache").join(SUBDIR).exists());
+        assert_eq!(parsed(&cache, &source), 1);
     }
 
     #[test]
@@ -1117,7 +1171,7 @@ mod tests {
     fn concurrent_writers_leave_a_whole_entry() {
         let (_tmp, source, cache) = setup();
         let meta = fs::metadata(&source).unwrap();
-        let key = Key::of(source.clone(), &meta, Lang::Rust).unwrap();
+        let key = Key::of(source.clone(), &meta, Lang::Rust);
         let dir = cache.dir().unwrap().to_path_buf();
         fs::create_dir_all(&dir).unwrap();
         let defs = extract(Lang::Rust, OLD.as_bytes());
@@ -1162,7 +1216,7 @@ mod tests {
         files.push((big, Lang::Rust));
         for cache in [
             DefsCache::new(None),
-            DefsCache::new(Some(tmp.path().join("cache"))),
+            DefsCache::new(Some(tmp.path().join("cache"))).clock_ahead(LATER),
         ] {
             for _ in 0..2 {
                 let all = cache.defs_many(&files);

@@ -9,22 +9,18 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use crate::defs::Def;
 use crate::lang::Lang;
+use crate::stamp::Stamp;
 
 /// What a file was when it was read: a change is written only over the
 /// very file it was computed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileStamp {
-    /// Bytes.
-    pub size: u64,
-    /// Nanoseconds since the Unix epoch.
-    pub mtime_ns: i128,
-    /// Device and inode: a file replaced by another is another file.
-    pub dev: u64,
-    pub ino: u64,
+    /// Size, times, device and inode: a file replaced by another, or
+    /// written again under its old mtime, has another stamp (#34).
+    pub stamp: Stamp,
     /// Permission bits (`st_mode & 0o7777`), kept on the new file.
     pub mode: u32,
 }
@@ -34,23 +30,16 @@ impl FileStamp {
     /// stat'ed).
     pub fn of(path: &Path) -> Option<FileStamp> {
         let meta = std::fs::metadata(path).ok()?;
-        let mtime_ns = match meta.modified().ok()?.duration_since(UNIX_EPOCH) {
-            Ok(d) => d.as_nanos() as i128,
-            Err(e) => -(e.duration().as_nanos() as i128),
-        };
         Some(FileStamp {
-            size: meta.len(),
-            mtime_ns,
-            dev: meta.dev(),
-            ino: meta.ino(),
+            stamp: Stamp::of(&meta),
             mode: meta.mode() & 0o7777,
         })
     }
 
-    /// Whether the file is still the one this stamp was taken of, with
-    /// the same size and modification time.
+    /// Whether the file is still the one this stamp was taken of, its
+    /// stamp unchanged.
     pub fn same_file(&self, now: &FileStamp) -> bool {
-        (self.size, self.mtime_ns, self.dev, self.ino) == (now.size, now.mtime_ns, now.dev, now.ino)
+        self.stamp == now.stamp
     }
 }
 

@@ -308,7 +308,7 @@ fn remember(settings: &EditSettings, changed: &[&FileChange]) {
             }
             Some(Shown {
                 path: crate::search::remember::memory_key(&settings.cwd, &change.path),
-                stamp: Stamp::of(&change.real)?,
+                stamp: Stamp::read(&change.real)?,
                 lines,
             })
         })

@@ -6,16 +6,17 @@
 //! FNV-1a 64 hash of its canonical path in 16 hex digits, `.facts`; an
 //! entry is one [`Entry`] in postcard's encoding (serde's fields in
 //! order, integers as varints): format, rules, the definitions' rules,
-//! language, canonical path, size, modification time in ns, then the
-//! facts. JSON, the first format, decoded at a third of the speed, most
+//! language, canonical path, the file's [`Stamp`] (size, mtime, ctime,
+//! inode, device), then the facts. JSON, the first format, decoded at a third of the speed, most
 //! of a warm `--callers-of` for a name spelled in a hundred files.
 //!
 //! An entry is used only when every field but `facts` matches the file
 //! as it is now ([`FACTS_RULES`] and the definitions'
 //! [`RULES_VERSION`](crate::defs::RULES_VERSION) included); anything else,
 //! a torn or foreign file among them, is a miss and the entry is rebuilt.
-//! A file modified in the last [`FRESH`] is parsed but not stored: its
-//! stamp may still change within the clock's tick. No failure of the
+//! A file whose stamp has not [settled](Stamp::settled) (modified or
+//! changed in the last two seconds) is parsed but not stored: another
+//! write within the clock's tick could leave its stamp as it is (#34). No failure of the
 //! cache is an error: an unwritable directory means parsing every time.
 //!
 //! Entries are written to a temporary file in the directory and renamed
@@ -30,25 +31,24 @@ use std::fs;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
 use super::facts::{self, Facts};
-use crate::defs::cache::{fnv1a64, MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
+use crate::defs::cache::{MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
 use crate::lang::Lang;
+use crate::stamp::{fnv1a64, Stamp};
 
 /// The version of [`facts::extract`]'s rules: bump it whenever a change
 /// there can change what a file yields.
 pub const FACTS_RULES: u32 = 6;
-/// The layout of an entry.
-const FORMAT: u32 = 2;
+/// The layout of an entry (3: the whole stamp, #34).
+const FORMAT: u32 = 3;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "graph";
 const SUFFIX: &str = ".facts";
 const MARKER: &str = ".pruned";
-/// A file modified this recently is not stored (its stamp may move).
-pub const FRESH: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
@@ -57,8 +57,7 @@ struct Entry {
     defs_rules: u32,
     lang: String,
     path: String,
-    size: u64,
-    mtime_ns: i64,
+    stamp: Stamp,
     facts: Facts,
 }
 
@@ -67,15 +66,9 @@ struct Entry {
 pub struct FactsCache {
     /// `<cache>/graph`; `None`: no caching.
     dir: Option<PathBuf>,
-}
-
-/// `time` in ns since the epoch, negative before it (also the vector
-/// cache's stamp).
-pub(crate) fn mtime_ns(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(d) => d.as_nanos() as i64,
-        Err(e) => -(e.duration().as_nanos() as i64),
-    }
+    /// Added to the clock when judging whether a stamp has settled; zero
+    /// but in the tests, which cannot wait for a ctime to age.
+    clock_ahead: Duration,
 }
 
 impl FactsCache {
@@ -83,7 +76,16 @@ impl FactsCache {
     pub fn new(cache_dir: Option<PathBuf>) -> FactsCache {
         FactsCache {
             dir: cache_dir.map(|d| d.join(SUBDIR)),
+            clock_ahead: Duration::ZERO,
         }
+    }
+
+    /// The same cache, its clock `by` ahead when it judges whether a
+    /// file has settled.
+    #[cfg(test)]
+    fn clock_ahead(mut self, by: Duration) -> FactsCache {
+        self.clock_ahead = by;
+        self
     }
 
     fn entry_path(&self, canon: &Path) -> Option<PathBuf> {
@@ -94,8 +96,10 @@ impl FactsCache {
     /// `None` when it cannot be read.
     pub fn facts(&self, canon: &Path, lang: Lang) -> Option<Facts> {
         let meta = fs::metadata(canon).ok()?;
-        let modified = meta.modified().ok()?;
-        let stamp = (meta.len(), mtime_ns(modified));
+        let stamp = Stamp::of(&meta);
+        // The clock read after the stamp and before the bytes: a stamp
+        // settled then changes with any write the bytes could show.
+        let settled = stamp.settled(SystemTime::now() + self.clock_ahead);
         let path = canon.to_string_lossy();
         let entry_path = self.entry_path(canon);
         if let Some(entry_path) = &entry_path {
@@ -110,20 +114,16 @@ impl FactsCache {
             return None;
         }
         let facts = facts::extract(lang, &source);
-        let fresh = SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age > FRESH);
         // The stamp read before the source: a file changed meanwhile has
-        // another size or time, and its entry is never used.
-        if let (Some(entry_path), true) = (entry_path, fresh) {
+        // another stamp, and its entry is never used.
+        if let (Some(entry_path), true) = (entry_path, settled) {
             let entry = Entry {
                 format: FORMAT,
                 rules: FACTS_RULES,
                 defs_rules: crate::defs::RULES_VERSION,
                 lang: lang.name().to_string(),
                 path: path.into_owned(),
-                size: stamp.0,
-                mtime_ns: stamp.1,
+                stamp,
                 facts,
             };
             self.write(&entry_path, &entry);
@@ -163,7 +163,7 @@ pub(crate) fn write_entry(dir: &Path, entry_path: &Path, bytes: &[u8], suffix: &
     prune_entries(dir, suffix);
 }
 
-fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> Option<Facts> {
+fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: Stamp) -> Option<Facts> {
     let bytes = fs::read(entry_path).ok()?;
     let entry: Entry = postcard::from_bytes(&bytes).ok()?;
     let fits = entry.format == FORMAT
@@ -171,7 +171,7 @@ fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: (u64, i64)) -> O
         && entry.defs_rules == crate::defs::RULES_VERSION
         && entry.lang == lang.name()
         && entry.path == path
-        && (entry.size, entry.mtime_ns) == stamp;
+        && entry.stamp == stamp;
     if !fits {
         return None;
     }
@@ -248,7 +248,7 @@ mod tests {
             .unwrap()
             .set_modified(old)
             .unwrap();
-        let facts = FactsCache::new(Some(cache.path().to_path_buf()));
+        let facts = FactsCache::new(Some(cache.path().to_path_buf())).clock_ahead(LATER);
         let first = facts.facts(&file, Lang::Python).unwrap();
         assert_eq!(first.calls[0].name, "g");
         let stored: Vec<_> = fs::read_dir(cache.path().join(SUBDIR))
@@ -272,8 +272,53 @@ mod tests {
             .unwrap();
         assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls[0].name, "h");
         // And the entry now holds the new facts.
-        let again = FactsCache::new(Some(cache.path().to_path_buf()));
+        let again = FactsCache::new(Some(cache.path().to_path_buf())).clock_ahead(LATER);
         assert_eq!(again.facts(&file, Lang::Python).unwrap().calls[0].name, "h");
+    }
+
+    /// How far ahead the tests set a cache's clock: the files they wrote
+    /// have settled by then.
+    const LATER: Duration = Duration::from_secs(60);
+
+    fn set_mtime(file: &Path, time: SystemTime) {
+        fs::File::options()
+            .append(true)
+            .open(file)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+
+    /// #34: `--callers-of` reported a call on a line that now read
+    /// `y = 1`: the file had been renamed into place with the old one's
+    /// size and mtime, and its entry was served.
+    #[test]
+    fn regression_a_file_renamed_into_place_with_its_size_and_mtime_is_read_again() {
+        let cache = tempfile::tempdir().unwrap();
+        let tree = tempfile::tempdir().unwrap();
+        let dir = fs::canonicalize(tree.path()).unwrap();
+        let (file, next) = (dir.join("a.py"), dir.join("a.py.new"));
+        let old = SystemTime::now() - LATER;
+        fs::write(
+            &file,
+            "def f():
+    g()
+",
+        )
+        .unwrap();
+        set_mtime(&file, old);
+        let facts = FactsCache::new(Some(cache.path().to_path_buf())).clock_ahead(LATER);
+        assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls.len(), 1);
+        fs::write(
+            &next,
+            "def f():
+    y=1
+",
+        )
+        .unwrap();
+        set_mtime(&next, old);
+        fs::rename(&next, &file).unwrap();
+        assert!(facts.facts(&file, Lang::Python).unwrap().calls.is_empty());
     }
 
     #[test]
@@ -283,6 +328,10 @@ mod tests {
         let file = fs::canonicalize(tree.path()).unwrap().join("a.py");
         fs::write(&file, "g()\n").unwrap();
         let facts = FactsCache::new(Some(cache.path().to_path_buf()));
+        assert!(facts.facts(&file, Lang::Python).is_some());
+        assert!(!facts.entry_path(&file).unwrap().exists());
+        // Nor one whose mtime was set back (`touch -r`): it changed now.
+        set_mtime(&file, SystemTime::now() - LATER);
         assert!(facts.facts(&file, Lang::Python).is_some());
         assert!(!facts.entry_path(&file).unwrap().exists());
     }

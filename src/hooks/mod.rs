@@ -399,7 +399,7 @@ impl Call<'_> {
     }
 
     fn reread(&self, memory: &Memory, key: &Path, wanted: &[(u64, u64)]) -> Option<String> {
-        let stamp = Stamp::of(key)?;
+        let stamp = Stamp::read(key)?;
         rules::reread(
             memory,
             &key.to_string_lossy(),
@@ -416,7 +416,7 @@ impl Call<'_> {
         }
         Some(Shown {
             path: key.to_string_lossy().into_owned(),
-            stamp: Stamp::of(key)?,
+            stamp: Stamp::read(key)?,
             lines: ranges.iter().flat_map(|&(a, b)| a..=b).collect(),
         })
     }

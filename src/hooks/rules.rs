@@ -579,6 +579,7 @@ mod tests {
         let stamp = Stamp {
             size: 10,
             mtime_ns: 7,
+            ..Stamp::default()
         };
         let now = SystemTime::now();
         let at = now.duration_since(UNIX_EPOCH).unwrap().as_secs() - 240;
@@ -586,10 +587,9 @@ mod tests {
         memory.files.insert(
             "/r/a.rs".into(),
             FileMemory {
-                size: 10,
-                mtime_ns: 7,
                 ranges: vec![(1, 40)],
                 shown_at: at,
+                ..FileMemory::empty(stamp)
             },
         );
         let w = reread(&memory, "/r/a.rs", "a.rs", stamp, &[(1, 50)], now).unwrap();

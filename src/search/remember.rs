@@ -69,7 +69,7 @@ impl<'m> Recalled<'m> {
                     if !memory.files.contains_key(&key) {
                         return None;
                     }
-                    Stamp::of(&path_of(&tally.path)).and_then(|now| memory.seen(&key, now))
+                    Stamp::read(&path_of(&tally.path)).and_then(|now| memory.seen(&key, now))
                 })
                 .collect()
         });
@@ -136,7 +136,7 @@ pub fn shown_on_page(settings: &SearchSettings, report: &Report<'_>) -> Vec<Show
             }
             Some(Shown {
                 path: memory_key(&settings.cwd, &tally.path),
-                stamp: Stamp::of(&path_of(&tally.path))?,
+                stamp: Stamp::read(&path_of(&tally.path))?,
                 lines,
             })
         })
@@ -155,7 +155,7 @@ pub fn shown_in_plain(settings: &SearchSettings, lines: &[PlainLine]) -> Vec<Sho
         match shown.last_mut() {
             Some(last) if last.path == key => last.lines.push(line.number),
             _ => {
-                if let Some(stamp) = Stamp::of(&path_of(&line.path)) {
+                if let Some(stamp) = Stamp::read(&path_of(&line.path)) {
                     shown.push(Shown {
                         path: key,
                         stamp,

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Result};
 
@@ -27,7 +27,7 @@ use crate::rg::{run_plain, Flow, Rg, SearchFlags};
 use crate::search::path_of;
 use crate::smart::score;
 use crate::smart::units::texts;
-use crate::smart::vectors::{Stamp, UnitVector, VectorCache};
+use crate::smart::vectors::{Key, UnitVector, VectorCache};
 
 /// Units the dense ranking hands to the fusion, at most.
 pub const DENSE_HITS: usize = 60;
@@ -52,7 +52,7 @@ pub struct TreeFile {
     /// As rg printed it.
     pub path: Vec<u8>,
     pub lang: Lang,
-    pub stamp: Stamp,
+    pub key: Key,
     /// The path its units' texts name: from the root of the repository
     /// holding it (the nearest directory above with a `.git`), else as rg
     /// printed it; so that the same file has the same vectors whatever
@@ -105,14 +105,12 @@ pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
         let text_path = places
             .in_repository(&absolute)
             .unwrap_or_else(|| shown.strip_prefix("./").unwrap_or(&shown).to_string());
-        if let Some(stamp) = Stamp::of(absolute, &meta) {
-            files.push(TreeFile {
-                path,
-                lang,
-                stamp,
-                text_path,
-            });
-        }
+        files.push(TreeFile {
+            path,
+            lang,
+            key: Key::of(absolute, &meta, SystemTime::now()),
+            text_path,
+        });
     }
     Ok(files)
 }
@@ -251,7 +249,7 @@ pub fn embed_missing(
                 .zip(vectors.by_ref())
                 .map(|((line, _), v)| UnitVector::quantise(*line, &v))
                 .collect();
-            cache.put(&files[i].stamp, &units);
+            cache.put(&files[i].key, &units);
             done.files += 1;
             done.units += units.len();
             have[i] = Some(units);
@@ -303,8 +301,7 @@ pub fn rank(
 ) -> Result<Dense> {
     let files = tree_files(rg, flags)?;
     let cache = VectorCache::new(cache_dir.clone());
-    let mut have: Vec<Option<Vec<UnitVector>>> =
-        files.iter().map(|f| cache.get(&f.stamp)).collect();
+    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.key)).collect();
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
     for path in first {
         if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {

@@ -6,15 +6,16 @@
 //! FNV-1a 64 hash of its real path (its directory's `..` and links
 //! resolved) in 16 hex digits, `.vectors`; an
 //! entry is one [`Entry`] in postcard's encoding: format, the model, the
-//! text and definition rules, the absolute path, size, modification time
-//! in ns, then each unit's line and vector. A vector is kept as 384
+//! text and definition rules, the absolute path, the file's [`Stamp`]
+//! (size, mtime, ctime, inode, device), then each unit's line and vector. A vector is kept as 384
 //! signed bytes and one scale (the largest component over 127): a
 //! quarter of the `f32`s' size, and a cosine within about 1e-3 of theirs.
 //!
 //! An entry is used only when every field but the units matches the file
 //! as it is now; anything else, a torn or foreign file among them, is a
-//! miss, and the file is embedded again. A file modified in the last
-//! [`FRESH`](crate::graph::cache::FRESH) is embedded but not stored. No
+//! miss, and the file is embedded again. A file whose stamp had not
+//! [settled](Stamp::settled) when it was read is embedded but not
+//! stored (#34). No
 //! failure of the cache is an error. Entries are written to a temporary
 //! file and renamed over the old one, so concurrent writers (`scout
 //! index` beside `scout smart`) leave a whole old entry or a whole new
@@ -31,11 +32,12 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use crate::encoder::{DIM, MODEL};
-use crate::graph::cache::{entry_path, mtime_ns, touch, write_entry};
+use crate::graph::cache::{entry_path, touch, write_entry};
 use crate::smart::units::TEXT_RULES;
+use crate::stamp::Stamp;
 
-/// The layout of an entry.
-const FORMAT: u32 = 1;
+/// The layout of an entry (2: the whole stamp, #34).
+const FORMAT: u32 = 2;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "vectors";
 const SUFFIX: &str = ".vectors";
@@ -100,36 +102,31 @@ struct Entry {
     text_rules: u32,
     defs_rules: u32,
     path: String,
-    size: u64,
-    mtime_ns: i64,
+    stamp: Stamp,
     units: Vec<UnitVector>,
 }
 
-/// A file's identity as the cache keys it: its absolute path, size and
-/// modification time.
+/// A file as the cache keys it: its absolute path and its stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp {
+pub struct Key {
     pub absolute: PathBuf,
-    pub size: u64,
-    pub mtime_ns: i64,
-    /// Whether the file changed too recently for its stamp to be trusted.
-    pub fresh: bool,
+    pub stamp: Stamp,
+    /// Whether the stamp had settled when it was read: only then is an
+    /// entry stored for it.
+    pub settled: bool,
 }
 
-impl Stamp {
-    /// The stamp of the file at `absolute` whose metadata is `meta`.
-    pub fn of(absolute: PathBuf, meta: &fs::Metadata) -> Option<Stamp> {
-        let modified = meta.modified().ok()?;
-        let mtime_ns = mtime_ns(modified);
-        let settled = SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age > crate::graph::cache::FRESH);
-        Some(Stamp {
+impl Key {
+    /// The key of the file at `absolute` whose metadata is `meta`, just
+    /// read, the clock reading `now` (read after `meta`, before the
+    /// file's bytes).
+    pub fn of(absolute: PathBuf, meta: &fs::Metadata, now: SystemTime) -> Key {
+        let stamp = Stamp::of(meta);
+        Key {
             absolute,
-            size: meta.len(),
-            mtime_ns,
-            fresh: !settled,
-        })
+            stamp,
+            settled: stamp.settled(now),
+        }
     }
 }
 
@@ -152,18 +149,18 @@ impl VectorCache {
         Some(entry_path(self.dir.as_ref()?, absolute, SUFFIX))
     }
 
-    /// The vectors stored for the file of `stamp`, when its entry is
+    /// The vectors stored for the file of `key`, when its entry is
     /// whole and made for the file as it is now.
-    pub fn get(&self, stamp: &Stamp) -> Option<Vec<UnitVector>> {
-        let entry_path = self.entry_path(&stamp.absolute)?;
+    pub fn get(&self, key: &Key) -> Option<Vec<UnitVector>> {
+        let entry_path = self.entry_path(&key.absolute)?;
         let bytes = fs::read(&entry_path).ok()?;
         let entry: Entry = postcard::from_bytes(&bytes).ok()?;
         let fits = entry.format == FORMAT
             && entry.model == MODEL
             && entry.text_rules == TEXT_RULES
             && entry.defs_rules == crate::defs::RULES_VERSION
-            && entry.path.as_bytes() == stamp.absolute.as_os_str().as_bytes()
-            && (entry.size, entry.mtime_ns) == (stamp.size, stamp.mtime_ns)
+            && entry.path.as_bytes() == key.absolute.as_os_str().as_bytes()
+            && entry.stamp == key.stamp
             && entry.units.iter().all(|u| u.components.len() == DIM);
         if !fits {
             return None;
@@ -172,16 +169,16 @@ impl VectorCache {
         Some(entry.units)
     }
 
-    /// Stores `units` for the file of `stamp` (unless it changed too
-    /// recently). Failures are ignored: the next run embeds again.
-    pub fn put(&self, stamp: &Stamp, units: &[UnitVector]) {
-        let (Some(dir), Some(entry_path)) = (&self.dir, self.entry_path(&stamp.absolute)) else {
+    /// Stores `units` for the file of `key` (unless its stamp had not
+    /// settled). Failures are ignored: the next run embeds again.
+    pub fn put(&self, key: &Key, units: &[UnitVector]) {
+        let (Some(dir), Some(entry_path)) = (&self.dir, self.entry_path(&key.absolute)) else {
             return;
         };
-        let Some(path) = stamp.absolute.to_str() else {
+        let Some(path) = key.absolute.to_str() else {
             return;
         };
-        if stamp.fresh {
+        if !key.settled {
             return;
         }
         let entry = Entry {
@@ -190,8 +187,7 @@ impl VectorCache {
             text_rules: TEXT_RULES,
             defs_rules: crate::defs::RULES_VERSION,
             path: path.to_string(),
-            size: stamp.size,
-            mtime_ns: stamp.mtime_ns,
+            stamp: key.stamp,
             units: units.to_vec(),
         };
         if let Ok(bytes) = postcard::to_stdvec(&entry) {
@@ -256,27 +252,61 @@ mod tests {
                 .set_modified(old)
                 .unwrap();
         };
+        // The clock a minute on: the file has settled.
+        let key = |at: SystemTime| Key::of(file.clone(), &fs::metadata(&file).unwrap(), at);
+        let later = SystemTime::now() + Duration::from_secs(60);
         settled("def f(): pass\n");
-        let stamp = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
+        let first = key(later);
         let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
-        assert!(cache.get(&stamp).is_none());
-        cache.put(&stamp, &[unit(1, 0.0), unit(3, 1.0)]);
-        let got = cache.get(&stamp).unwrap();
+        assert!(cache.get(&first).is_none());
+        cache.put(&first, &[unit(1, 0.0), unit(3, 1.0)]);
+        let got = cache.get(&first).unwrap();
         assert_eq!(got.iter().map(|u| u.line).collect::<Vec<_>>(), [1, 3]);
         // A changed file misses.
         settled("def g(): pass\n\n");
-        let changed = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
-        assert!(cache.get(&changed).is_none());
+        assert!(cache.get(&key(later)).is_none());
         // A torn entry misses, and is no error.
         let entry = cache.entry_path(&file).unwrap();
         let bytes = fs::read(&entry).unwrap();
         fs::write(&entry, &bytes[..bytes.len() / 2]).unwrap();
-        assert!(cache.get(&stamp).is_none());
-        // A file changed a moment ago is not stored.
-        fs::write(&file, "def h(): pass\n").unwrap();
-        let now = Stamp::of(file.clone(), &fs::metadata(&file).unwrap()).unwrap();
-        assert!(now.fresh);
+        assert!(cache.get(&first).is_none());
+        // A file changed a moment ago is not stored, even with its mtime
+        // set back.
+        settled("def h(): pass\n");
+        let now = key(SystemTime::now());
+        assert!(!now.settled);
         cache.put(&now, &[unit(1, 2.0)]);
         assert!(cache.get(&now).is_none());
+    }
+
+    /// #34: a file renamed into place with the old one's size and mtime
+    /// was served the old one's vectors.
+    #[test]
+    fn regression_a_file_renamed_into_place_with_its_size_and_mtime_misses() {
+        let cache_dir = tempfile::tempdir().unwrap();
+        let tree = tempfile::tempdir().unwrap();
+        let (file, next) = (tree.path().join("a.py"), tree.path().join("a.py.new"));
+        let old = SystemTime::now() - Duration::from_secs(60);
+        let later = SystemTime::now() + Duration::from_secs(60);
+        for (path, text) in [(&file, "def f(): pass\n"), (&next, "def g(): pass\n")] {
+            fs::write(path, text).unwrap();
+            fs::File::options()
+                .append(true)
+                .open(path)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
+        let first = Key::of(file.clone(), &fs::metadata(&file).unwrap(), later);
+        cache.put(&first, &[unit(1, 0.0)]);
+        assert!(cache.get(&first).is_some());
+        fs::rename(&next, &file).unwrap();
+        let renamed = Key::of(file.clone(), &fs::metadata(&file).unwrap(), later);
+        assert_eq!(
+            (renamed.stamp.size, renamed.stamp.mtime_ns),
+            (first.stamp.size, first.stamp.mtime_ns)
+        );
+        assert!(cache.get(&renamed).is_none());
     }
 }

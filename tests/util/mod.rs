@@ -8,6 +8,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use scout::stamp::Stamp;
 
 /// A fixture tree and the environment scout runs in.
 pub struct Fixture {
@@ -81,9 +84,71 @@ impl Fixture {
         self.env.push((key.to_string(), value.into()));
     }
 
+    /// Sets the modification time of the file at `rel`.
+    pub fn set_mtime(&self, rel: impl AsRef<Path>, time: SystemTime) {
+        std::fs::File::options()
+            .append(true)
+            .open(self.root().join(rel))
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+
+    /// Puts `content` in place of the file at `rel` as `cp -p`, `rsync -t`
+    /// or `tar -x` do: a new file, given the old one's mtime, renamed over
+    /// it (#34).
+    pub fn replace_keeping_mtime(&self, rel: impl AsRef<Path>, content: impl AsRef<[u8]>) {
+        let path = self.root().join(rel);
+        let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let next = path.with_extension("replacement");
+        std::fs::write(&next, content).unwrap();
+        std::fs::File::options()
+            .append(true)
+            .open(&next)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        std::fs::rename(&next, &path).unwrap();
+    }
+
+    /// Waits until every file of the tree has settled: its mtime and its
+    /// ctime, which no program can set back, are both older than
+    /// [`scout::stamp::FRESH`], so the caches store what scout reads of
+    /// it.
+    pub fn settle(&self) {
+        let latest = snapshot(self.root())
+            .iter()
+            .map(|(rel, _)| std::fs::metadata(self.root().join(rel)).unwrap())
+            .map(|m| Stamp::of(&m))
+            .map(|s| s.mtime_ns.max(s.ctime_ns))
+            .max()
+            .unwrap_or(0);
+        let settled_at = UNIX_EPOCH
+            + Duration::from_nanos(latest.max(0) as u64)
+            + scout::stamp::FRESH
+            + Duration::from_millis(50);
+        if let Ok(wait) = settled_at.duration_since(SystemTime::now()) {
+            std::thread::sleep(wait);
+        }
+    }
+
     /// The scout command, in the fixture's root, with a cleared environment.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_scout"));
+        self.command_via(&[], args)
+    }
+
+    /// [`Fixture::command`] run by `wrapper` (a program and its first
+    /// arguments, which runs scout with the rest), or by none when empty.
+    pub fn command_via(&self, wrapper: &[&str], args: &[&str]) -> Command {
+        let scout = env!("CARGO_BIN_EXE_scout");
+        let mut cmd = match wrapper.split_first() {
+            Some((program, first)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(first).arg(scout);
+                cmd
+            }
+            None => Command::new(scout),
+        };
         cmd.args(args)
             .current_dir(self.root())
             .env_clear()

@@ -1,0 +1,181 @@
+//! What scout's state on disk knows a file by: the [`Stamp`] of one
+//! version of it, the rule for when a stamp is settled enough to key a
+//! cache entry, and the hash that names entries after a path or an id.
+//!
+//! Every cache (definitions, the graph's facts, the encoder's vectors)
+//! and the session memory key what they keep by a stamp; deciding what
+//! to keep, and where, is theirs. DESIGN.md promises that a cache never
+//! changes an answer: an entry may be used only for the very bytes it
+//! was made from. Size and modification time alone do not say that: a
+//! same-size file put in place with its old mtime (`cp -p`, `rsync -t`,
+//! `tar` or `unzip` of a reproducible archive, `touch -r`) keeps both
+//! (#34). The stamp adds what the file system sets itself and no program
+//! can set back: the inode (a file renamed into place is another inode)
+//! and the status-change time (any write or `touch` moves it to now).
+//!
+//! One gap is left, and the freshness rule closes it: a file system
+//! stores times at its clock's granularity (a kernel tick, a second or
+//! two on some), so two writes within one tick, of the same size, in
+//! place, leave the same stamp. A stamp whose mtime or ctime is less than
+//! [`FRESH`] old may still be shared by a version not yet written: no
+//! cache stores an entry under it ([`Stamp::settled`]). A settled stamp
+//! changes with any later write, whose times are later than its own.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+/// A file whose mtime or ctime is less than this old is not stored in
+/// any cache: another write may still leave it the same stamp. Two
+/// seconds, the coarsest time a common file system keeps (FAT's mtime).
+pub const FRESH: Duration = Duration::from_secs(2);
+
+/// One version of one file, as the file system describes it: equal
+/// stamps of a [settled](Stamp::settled) file mean the same bytes.
+/// Times are nanoseconds since the Unix epoch, negative before it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stamp {
+    /// Bytes.
+    pub size: u64,
+    /// Last modification of the contents (`st_mtime`), which programs
+    /// may set.
+    pub mtime_ns: i64,
+    /// Last change of the contents or the metadata (`st_ctime`), which
+    /// only the file system sets: always the time of the change.
+    pub ctime_ns: i64,
+    /// Inode and device: a file renamed over another is another file.
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl Stamp {
+    /// The stamp of a file whose metadata is `meta` (followed links: the
+    /// file's own, as `fs::metadata` gives them).
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        Stamp {
+            size: meta.len(),
+            mtime_ns: nanos(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: nanos(meta.ctime(), meta.ctime_nsec()),
+            ino: meta.ino(),
+            dev: meta.dev(),
+        }
+    }
+
+    /// The stamp of the file at `path` now; `None` when it cannot be
+    /// stat'ed.
+    pub fn read(path: &Path) -> Option<Stamp> {
+        fs::metadata(path).ok().map(|meta| Stamp::of(&meta))
+    }
+
+    /// Whether the stamp may key a cache entry, the clock reading `now`:
+    /// its mtime and ctime are at least [`FRESH`] old (a time in the
+    /// future is not). Judge it with a `now` read after the stamp and
+    /// before the file's bytes were, or later.
+    pub fn settled(&self, now: SystemTime) -> bool {
+        let now = nanos_of(now);
+        let latest = self.mtime_ns.max(self.ctime_ns);
+        now.saturating_sub(latest) >= FRESH.as_nanos() as i64
+    }
+}
+
+/// `secs` and `nsec` as nanoseconds since the epoch, saturating.
+fn nanos(secs: i64, nsec: i64) -> i64 {
+    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
+}
+
+/// `time` as nanoseconds since the epoch (negative before it),
+/// saturating.
+pub fn nanos_of(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_nanos()).map_or(i64::MIN, |n| -n),
+    }
+}
+
+/// FNV-1a, 64 bits: the hash that names cache entries and memory files
+/// after a path or an id. Fixed, unlike std's `DefaultHasher`, which may
+/// change between Rust releases and would orphan every entry.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes
+        .iter()
+        .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a64_has_the_published_values() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn a_file_replaced_by_rename_with_its_size_and_mtime_has_another_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.py");
+        fs::write(&file, "x = 0\n").unwrap();
+        let old = SystemTime::now() - Duration::from_secs(60);
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let before = Stamp::read(&file).unwrap();
+        let next = dir.path().join("a.py.new");
+        fs::write(&next, "y = 1\n").unwrap();
+        fs::File::options()
+            .append(true)
+            .open(&next)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        fs::rename(&next, &file).unwrap();
+        let after = Stamp::read(&file).unwrap();
+        assert_eq!((after.size, after.mtime_ns), (before.size, before.mtime_ns));
+        assert_ne!(after, before);
+        assert_ne!(after.ino, before.ino);
+    }
+
+    #[test]
+    fn a_stamp_settles_when_both_its_times_are_old() {
+        let at = |secs: i64| nanos(1_700_000_000 + secs, 0);
+        let now = UNIX_EPOCH + Duration::from_secs(1_700_000_100);
+        let stamp = |mtime, ctime| Stamp {
+            mtime_ns: at(mtime),
+            ctime_ns: at(ctime),
+            ..Stamp::default()
+        };
+        assert!(stamp(0, 0).settled(now));
+        assert!(stamp(0, 98).settled(now));
+        // `touch -r` sets the mtime back, never the ctime.
+        assert!(!stamp(0, 99).settled(now));
+        assert!(!stamp(99, 0).settled(now));
+        // A time in the future (another machine's clock) is not settled.
+        assert!(!stamp(0, 500).settled(now));
+    }
+
+    #[test]
+    fn a_file_written_just_now_is_not_settled() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.py");
+        fs::write(&file, "x = 0\n").unwrap();
+        fs::File::options()
+            .append(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(60))
+            .unwrap();
+        let stamp = Stamp::read(&file).unwrap();
+        assert!(!stamp.settled(SystemTime::now()));
+        assert!(stamp.settled(SystemTime::now() + FRESH));
+    }
+}
