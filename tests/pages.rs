@@ -333,3 +333,28 @@ fn regression_34_a_repeated_search_is_never_larger_than_the_first() {
         }
     }
 }
+
+#[test]
+fn regression_34_both_readers_of_rg_rank_a_whole_word_regex_alike() {
+    let mut fx = Fixture::new();
+    fx.write(
+        "errors.py",
+        "\"\"\"Errors.\n\nHTTPError is an exception class that is also a response.\n\"\"\"\n",
+    );
+    for i in 0..8 {
+        fx.write(
+            format!("m{i}.py"),
+            format!("def f{i}():\n    raise ValueError({i})\n"),
+        );
+    }
+    let args = ["search", "-w", r"\w+Error\b", "--json"];
+    let plain = fx.run(&args);
+    plain.expect_code(0);
+    fx.set_env("SCOUT_RG_OUTPUT", "json");
+    let json = fx.run(&args);
+    let mut a = plain.json();
+    let mut b = json.json();
+    a["elapsed_ms"] = 0.into();
+    b["elapsed_ms"] = 0.into();
+    assert_eq!(a, b);
+}

@@ -142,7 +142,12 @@ fn fold_search<'s>(
             return Ok(folded);
         }
     }
-    let mut fold = Fold::new(scorer, options);
+    let respan = if flags.word {
+        Matcher::new(flags)
+    } else {
+        None
+    };
+    let mut fold = Fold::new(scorer, options).respanned(respan);
     let outcome = run_streaming(&settings.rg, &flags.json(), |event| {
         fold.push(event);
         Flow::Continue

@@ -153,6 +153,11 @@ pub struct Fold<'s> {
     /// rg's totals from its summary event, when it sent one.
     pub summary: Option<Stats>,
     spans: Vec<(usize, usize)>,
+    /// With `-w`, the spans of rg's `--json` events are found again here,
+    /// as the plain records' are: rg 13 reports some words short (`TTPError`
+    /// for `HTTPError` at a line's start, `\w+Error\b`), and the two
+    /// readers must rank alike.
+    respan: Option<Matcher>,
 }
 
 impl<'s> Fold<'s> {
@@ -169,7 +174,15 @@ impl<'s> Fold<'s> {
             },
             summary: None,
             spans: Vec::new(),
+            respan: None,
         }
+    }
+
+    /// Finds the spans of `--json` events with `matcher` instead of
+    /// taking rg's (see [`Fold::respan`]).
+    pub fn respanned(mut self, matcher: Option<Matcher>) -> Fold<'s> {
+        self.respan = matcher;
+        self
     }
 
     /// Takes one rg event.
@@ -178,16 +191,28 @@ impl<'s> Fold<'s> {
             RgEvent::Begin(begin) => self.begin(begin.path.to_bytes().into_owned()),
             RgEvent::Match(m) => {
                 self.spans.clear();
-                self.spans
-                    .extend(m.submatches.iter().map(|s| (s.start, s.end)));
-                self.matched(m.line_number.unwrap_or(0), &m.lines.to_bytes());
+                let text = m.lines.to_bytes();
+                match &self.respan {
+                    Some(matcher) => {
+                        matcher.spans(strip_terminator(&text), &mut self.spans);
+                        if let Some(i) = self.current {
+                            self.files[i].matches += self.spans.len().max(1) as u64;
+                        }
+                    }
+                    None => self
+                        .spans
+                        .extend(m.submatches.iter().map(|s| (s.start, s.end))),
+                }
+                self.matched(m.line_number.unwrap_or(0), &text);
             }
             RgEvent::Context(_) => {}
             RgEvent::End(end) => {
                 if let Some(i) = self.current.take() {
                     let file = &mut self.files[i];
                     file.hits = end.stats.matched_lines;
-                    file.matches = end.stats.matches;
+                    if self.respan.is_none() {
+                        file.matches = end.stats.matches;
+                    }
                     if end.binary_offset.is_some() {
                         self.binary(i);
                     }
