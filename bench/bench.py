@@ -106,6 +106,25 @@ def first_defines(out, defs, exists):
     return float(path in dfiles), float(near)
 
 
+def def_rank(out, defs, exists):
+    """1/rank of the first oracle definition file among the files of one
+    output, in the order printed (the page's files, or rg's plain lines'
+    files as they first appear); 0 when none is printed, None when the
+    oracle has no definition."""
+    if not defs:
+        return None
+    page = bl.parse_scout(out, exists)
+    if page.ranked:
+        order = [f[0] for f in page.files]
+    else:
+        order = list(dict.fromkeys(p for p, _, _ in page.plain))
+    dfiles = {p for p, _ in defs}
+    for rank, path in enumerate(order, 1):
+        if path in dfiles:
+            return 1.0 / rank
+    return 0.0
+
+
 def recall(out, defs, exists):
     """(def-file recall, def-line recall) of one output for one query's
     oracle definitions; None when the oracle has none."""
@@ -159,7 +178,8 @@ def main():
 
     t0 = time.perf_counter()
     queries = bl.derive_queries(repo, args.queries, args.seed, log=log)
-    idents = [q.text for q in queries if q.kind == "ident"]
+    # The oracle looks up identifiers, and the names -i queries lower-case.
+    idents = sorted({q.name for q in queries if q.name})
     oracle_name, oracle = bl.build_oracle(repo, idents, args.oracle, log=log)
     log("setup took %.1fs" % (time.perf_counter() - t0))
 
@@ -184,15 +204,16 @@ def main():
                 r = bl.run(t.argv(q), repo, env=t.env, timeout=args.timeout,
                            shell=t.shell)
                 runs[t.name].append(r)
-        defs = oracle.get(q.text) if q.kind == "ident" else None
+        defs = oracle.get(q.name) if q.name else None
         for t in tools:
             rs = runs[t.name]
             first = rs[0]
             ok = [r for r in rs if not r.timed_out and r.code in (0, 1, 3)]
             fr, lr = (recall(first.out, defs, exists)
-                      if q.kind == "ident" else (None, None))
+                      if q.name else (None, None))
             ff, fl = (first_defines(first.out, defs, exists)
-                      if q.kind == "ident" else (None, None))
+                      if q.name else (None, None))
+            mrr = def_rank(first.out, defs, exists) if q.name else None
             row = {
                 "query": q.label(), "kind": q.kind, "group": group_of(q),
                 "rg_files": q.files, "tool": t.name,
@@ -208,6 +229,7 @@ def main():
                 "defs": len(defs) if defs else 0,
                 "def_recall": fr, "def_line_recall": lr,
                 "first_file_defines": ff, "first_line_defines": fl,
+                "def_rr": mrr,
                 "ranked": first.out.startswith(b"query: "),
             }
             if row["errors"] or row["timeouts"]:
@@ -268,6 +290,7 @@ def summarize(rows, tools, queries):
                   if r.get("first_file_defines") is not None]
             fl = [r["first_line_defines"] for r in rs
                   if r.get("first_line_defines") is not None]
+            rr = [r["def_rr"] for r in rs if r.get("def_rr") is not None]
             out.append({
                 "tool": t.name, "group": g, "queries": len(rs),
                 "bytes": byt, "bytes_vs_rg": byt / rg_byt if rg_byt else None,
@@ -277,6 +300,7 @@ def summarize(rows, tools, queries):
                 "def_line_recall": sum(lr) / len(lr) if lr else None,
                 "first_file_defines": sum(ff) / len(ff) if ff else None,
                 "first_line_defines": sum(fl) / len(fl) if fl else None,
+                "def_mrr": sum(rr) / len(rr) if rr else None,
                 "p50_ms": bl.percentile(secs, 50) * 1000 if secs else None,
                 "p90_ms": bl.percentile(secs, 90) * 1000 if secs else None,
                 "median_time_vs_rg": bl.median(ratios) if ratios else None,
@@ -298,17 +322,18 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
     print()
     print("| tool | group | queries | stdout bytes | bytes vs rg | ranked "
           "| def-recall (n) | def-line recall | first file def "
-          "| first line def | p50 ms | p90 ms "
+          "| first line def | def MRR | p50 ms | p90 ms "
           "| median time vs rg | added ms p50 | timeouts/errors/nondet |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for s in summary:
-        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s | %s | %s "
+        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s | %s | %s | %s "
               "| %s | %d/%d/%d |" % (
                   s["tool"], s["group"], s["queries"], s["bytes"],
                   fmt(s["bytes_vs_rg"], "%.3f"), s["ranked"],
                   fmt(s["def_recall"]), s["recall_queries"],
                   fmt(s["def_line_recall"]), fmt(s["first_file_defines"]),
-                  fmt(s["first_line_defines"]), fmt(s["p50_ms"], "%.1f"),
+                  fmt(s["first_line_defines"]), fmt(s["def_mrr"]),
+                  fmt(s["p50_ms"], "%.1f"),
                   fmt(s["p90_ms"], "%.1f"), fmt(s["median_time_vs_rg"]),
                   fmt(s["added_ms_p50"], "%.2f"), s["timeouts"], s["errors"], s["nondeterministic"]))
     print()
@@ -320,6 +345,10 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
           "first file (of the page, or of rg's plain lines) is a definition "
           "file, and whose first quoted line is within 2 lines of a "
           "definition line. "
+          "def MRR: the mean over those queries (identifiers, and -i "
+          "queries looked up by the name in the tree's case) of 1/rank of "
+          "the first definition file among the files printed, in order "
+          "(0 when none is). "
           "Latency: per-query median of the runs; p50/p90 over queries. "
           "added ms p50: the median over queries of the tool's time minus "
           "rg's (per-query medians). "

@@ -83,12 +83,15 @@ def find_scout(explicit=None):
 
 class Query:
     """One search. kind: 'ident' (literal identifier), 'regex', 'icase'
-    (literal, case-insensitive). files: files rg finds for it."""
+    (literal, case-insensitive). files: files rg finds for it. name: the
+    identifier whose definitions the oracle looks up (an icase query's
+    name in the tree's own case)."""
 
-    __slots__ = ("text", "kind", "files", "stratum")
+    __slots__ = ("text", "kind", "files", "stratum", "name")
 
-    def __init__(self, text, kind, files=None, stratum=None):
+    def __init__(self, text, kind, files=None, stratum=None, name=None):
         self.text, self.kind, self.files, self.stratum = text, kind, files, stratum
+        self.name = name if name is not None else (text if kind == "ident" else None)
 
     @property
     def literal(self):
@@ -315,7 +318,7 @@ def derive_queries(repo, n, seed=1, n_regex=None, n_icase=None,
         low = t.lower()
         if any(q.text == low for q in icase):
             continue
-        q = Query(low, "icase")
+        q = Query(low, "icase", name=t)
         c = count_files(repo, q)
         if c:
             q.files, q.stratum = c, stratum_of(c)
