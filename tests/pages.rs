@@ -5,7 +5,7 @@
 
 mod util;
 
-use util::Fixture;
+use util::{Fixture, Run};
 
 #[test]
 fn regression_34_the_automatic_kind_reads_code_as_written() {
@@ -149,14 +149,18 @@ fn regression_34_callers_of_with_nothing_attributed_prints_nothing_on_stdout() {
     );
 }
 
+/// The M of a page's `page=N/M`.
+fn page_count(run: &Run) -> usize {
+    run.header_field("page")
+        .and_then(|p| p.split('/').nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no page=N/M\n{}", run.describe()))
+}
+
 /// Files of every page of a search, page by page.
 fn pages_of(fx: &Fixture, args: &[&str]) -> Vec<Vec<String>> {
     let first = fx.run(args);
     first.expect_code(0);
-    let count: usize = first
-        .header_field("page")
-        .and_then(|p| p.split('/').nth(1)?.parse().ok())
-        .unwrap_or_else(|| panic!("no page=N/M\n{}", first.describe()));
+    let count = page_count(&first);
     (1..=count)
         .map(|page| {
             let page = page.to_string();
@@ -202,10 +206,7 @@ fn assert_pages_within(fx: &Fixture, args: &[&str], budget: usize) {
     let mut argv = args.to_vec();
     argv.extend(["--budget-tokens", &budget_text]);
     let first = fx.run(&argv);
-    let count: usize = first
-        .header_field("page")
-        .and_then(|p| p.split('/').nth(1)?.parse().ok())
-        .unwrap_or_else(|| panic!("no page=N/M\n{}", first.describe()));
+    let count = page_count(&first);
     for page in 1..=count.min(3) {
         let page_text = page.to_string();
         let mut argv = argv.clone();
@@ -255,6 +256,15 @@ fn regression_34_every_page_holds_its_budget() {
     // Headings past their share of the budget: the page is trimmed to
     // fit, and lands a few bytes under it; at budgets a token apart,
     // some page lands within the width of its milliseconds.
+    holders_tree(&fx);
+    for budget in (120..=320).step_by(4) {
+        assert_pages_within(&fx, &["search", "shared_value_"], budget);
+    }
+}
+
+/// 12 files of classes with long names, each a method returning
+/// `shared_value_N`: headings take much of a page.
+fn holders_tree(fx: &Fixture) {
     for i in 0..12 {
         let body: String = (0..3)
             .map(|j| {
@@ -264,9 +274,6 @@ fn regression_34_every_page_holds_its_budget() {
             })
             .collect();
         fx.write(format!("pkg/holders_{i:02}.py"), body);
-    }
-    for budget in (120..=320).step_by(4) {
-        assert_pages_within(&fx, &["search", "shared_value_"], budget);
     }
 }
 
@@ -287,16 +294,7 @@ fn timeless(text: &str) -> String {
 #[test]
 fn regression_34_a_repeated_search_is_never_larger_than_the_first() {
     let mut fx = Fixture::new();
-    for i in 0..12 {
-        let body: String = (0..3)
-            .map(|j| {
-                format!(
-                    "class Holder{i}Number{j}WithAVeryLongName:\n    def method_{j}_with_a_long_descriptive_name(self):\n        return shared_value_{j}\n\n"
-                )
-            })
-            .collect();
-        fx.write(format!("pkg/holders_{i:02}.py"), body);
-    }
+    holders_tree(&fx);
     fx.set_env("SCOUT_SESSION_ID", "repeats");
     let searches: [&[&str]; 2] = [
         &["search", "shared_value_", "--budget-tokens", "300"],
