@@ -195,6 +195,9 @@ fn does_regex_work(text: &str) -> bool {
                 return true
             }
             '$' if i + 1 == chars.len() => return true,
+            // A dot that touches no word (`.`, `..`, `a . b`) means any
+            // character; `os.path`, `.then(` and `foo.` are code.
+            '.' if !touches_word(&chars, i) => return true,
             '[' => {
                 let (_, width) = atom(&chars, i);
                 let class = &chars[i + 1..(i + width - 1).max(i + 1)];
@@ -211,6 +214,13 @@ fn does_regex_work(text: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// Whether the character at `i` has a word character (alphanumeric, `_`)
+/// right before or after it.
+fn touches_word(chars: &[char], i: usize) -> bool {
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    word(i.checked_sub(1).and_then(|j| chars.get(j))) || word(chars.get(i + 1))
 }
 
 /// Whether `rest` (what follows a `{`) is a repetition count: `2}`,
@@ -564,6 +574,9 @@ mod tests {
             "[^x]",
             "[ab]*",
             "foo.*bar",
+            ".",
+            "..",
+            "a . b",
         ] {
             let query = Query::plan(regex, Kind::Auto, false, false);
             assert_eq!(query.kind, Kind::Regex, "{regex}");
