@@ -356,3 +356,46 @@ fn regression_34_both_readers_of_rg_rank_a_whole_word_regex_alike() {
     b["elapsed_ms"] = 0.into();
     assert_eq!(a, b);
 }
+
+/// The files a search printed: a page's file blocks, or the files of
+/// rg's lines in the order they first come.
+fn printed_files(run: &Run) -> Vec<String> {
+    if run.stdout().starts_with("query: ") {
+        return run.files().into_iter().map(|(p, _, _)| p).collect();
+    }
+    let mut files: Vec<String> = Vec::new();
+    for line in run.stdout().lines() {
+        let path = line.split(':').next().unwrap_or_default().to_string();
+        if !files.contains(&path) {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn regression_34_in_a_session_again_prints_the_same_files_as_the_memory_does() {
+    let mut fx = Fixture::new();
+    for i in 0..10 {
+        fx.write(
+            format!("mod_{i:02}.py"),
+            "    x = trim_end_value(0)\n    x = trim_end_value(1)\n",
+        );
+    }
+    fx.set_env("SCOUT_SESSION_ID", "again");
+    let args = ["search", "trim_end_value", "--budget-tokens", "300"];
+    fx.run(&args).expect_code(0);
+    fx.run(&[&args[..], &["--page", "2"]].concat());
+    // Everything was shown: the memory would collapse it into a page
+    // smaller than rg's lines, but which of the two is printed does not
+    // depend on the memory.
+    let remembered = fx.run(&args);
+    let again = fx.run(&[&args[..], &["--again"]].concat());
+    assert_eq!(
+        printed_files(&remembered),
+        printed_files(&again),
+        "{}\n{}",
+        remembered.describe(),
+        again.describe()
+    );
+}

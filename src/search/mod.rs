@@ -327,6 +327,17 @@ pub fn present(
         }
         None => render::text::page(&report),
     };
+    // Whether the page or rg's lines are printed is decided on the page
+    // as it stands without the memory: collapsing what the session saw
+    // must not turn rg's lines into a page (nor `--again` the other way).
+    let unremembered_len = if report.already_shown() > 0 {
+        render::text::page(&parts.report(settings, started, &pages, index, Vec::new()))
+            .text
+            .plain()
+            .len()
+    } else {
+        page.text.plain().len()
+    };
     report.code = attach::attach_code(
         &report,
         settings
@@ -335,6 +346,7 @@ pub fn present(
     );
     let outputs = Outputs {
         page,
+        unremembered_len,
         changed,
         rg,
         since,
@@ -472,6 +484,7 @@ fn emit(
 ) -> Result<Vec<Shown>> {
     let Outputs {
         page,
+        unremembered_len,
         changed,
         rg,
         since,
@@ -490,11 +503,14 @@ fn emit(
         // The text the command would print follows (#25); it is what the
         // agent reads, and what is remembered.
     }
+    // Weighed as if `--again` were typed (its footer names the command),
+    // so that `--again` never turns a page into rg's lines.
+    let page_len = unremembered_len + again_footer_bytes(settings, report);
     let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
         !(report.ranked.is_empty()
             || settings.files_only
             || settings.explain
-            || page_fits(page.text.len(), report.elapsed_ms, plain.bytes))
+            || page_fits(page_len, report.elapsed_ms, plain.bytes))
     }) else {
         warn_changed(&changed, err)?;
         return emit_page(settings, report, &page, &code, &painter, out, err);
@@ -532,6 +548,8 @@ fn emit(
 /// they are printed.
 struct Outputs<'f> {
     page: render::text::Page,
+    /// The page's bytes as it would be shown without the memory.
+    unremembered_len: usize,
     changed: Vec<Vec<u8>>,
     rg: Option<(&'f SearchFlags, Plain)>,
     since: SystemTime,
@@ -559,6 +577,21 @@ fn emit_page(
     painter.write(out, &page.text)?;
     painter.write(out, code)?;
     Ok(remember::shown_on_page(settings, report))
+}
+
+/// The bytes ` --again` would add to the footer of `report`'s page (its
+/// next-page command) when it was not typed.
+fn again_footer_bytes(settings: &SearchSettings, report: &Report<'_>) -> usize {
+    if settings.again || report.omitted.files == 0 {
+        return 0;
+    }
+    let next = match report.page < report.pages.len() {
+        true => report.page + 1,
+        false => 1,
+    };
+    let typed = render::page_command(&report.command, next).len();
+    let again = render::page_command(&format!("{} --again", report.command), next).len();
+    again.saturating_sub(typed)
 }
 
 /// Whether a text page of `page_len` bytes, whose header shows
