@@ -198,11 +198,8 @@ fn layout(
     for (i, block) in blocks.iter().enumerate() {
         // Room is kept for the lines accounting for later blocks, in case
         // none of them fits.
-        let later: usize = match settings.budget_bytes {
-            Some(_) => blocks[i + 1..]
-                .iter()
-                .map(|b| left_out(settings, b, b.first).len())
-                .sum(),
+        let later = match settings.budget_bytes {
+            Some(_) => skipped(settings, &blocks[i + 1..]).len(),
             None => 0,
         };
         let head = header(settings, block, count);
@@ -227,9 +224,7 @@ fn layout(
             next += 1;
         }
         if next == block.first {
-            for skipped in &blocks[i..] {
-                out.push_styled(Role::Frame, &left_out(settings, skipped, skipped.first));
-            }
+            out.push_styled(Role::Frame, &skipped(settings, &blocks[i..]));
             return out;
         }
         out.append(&head);
@@ -248,9 +243,7 @@ fn layout(
         }
         if next <= block.last {
             out.push_styled(Role::Frame, &left_out(settings, block, next));
-            for skipped in &blocks[i + 1..] {
-                out.push_styled(Role::Frame, &left_out(settings, skipped, skipped.first));
-            }
+            out.push_styled(Role::Frame, &skipped(settings, &blocks[i + 1..]));
             return out;
         }
     }
@@ -327,6 +320,65 @@ fn header(settings: &ReadSettings, block: &Block, count: usize) -> Styled {
     }
     out.push(b"\n");
     out
+}
+
+/// Blocks a budget accounts for one line each, at most: past them, one
+/// line accounts for the rest, so that the accounting itself stays a
+/// small part of the page however many definitions share the name.
+const MAX_SKIPPED_LINES: usize = 3;
+
+/// The share of the budget (1/N) the lines accounting for definitions
+/// not reached may take, past the one line that sums them up.
+const SKIPPED_SHARE: usize = 4;
+
+/// The lines accounting for `blocks`, none of which is shown: one each
+/// ([`left_out`]) for all of them without a budget; with one, for the
+/// first few (at most [`MAX_SKIPPED_LINES`], within a
+/// [`SKIPPED_SHARE`]th of it), then `+N more definitions not shown (K
+/// lines, between lines A and B): scout read PATH --range A:B` for the
+/// rest, A the first one's first line and B the last one's last.
+fn skipped(settings: &ReadSettings, blocks: &[Block]) -> Vec<u8> {
+    let each: Vec<Vec<u8>> = blocks
+        .iter()
+        .map(|b| left_out(settings, b, b.first))
+        .collect();
+    let Some(budget) = settings.budget_bytes else {
+        return each.concat();
+    };
+    let room = budget / SKIPPED_SHARE;
+    let fits = |k: usize| {
+        let summary = blocks_summary(settings, &blocks[k..]).len();
+        each[..k].iter().map(Vec::len).sum::<usize>() + summary <= room
+    };
+    let kept = (0..=each.len().min(MAX_SKIPPED_LINES))
+        .rev()
+        .find(|&k| k == each.len() || fits(k))
+        .filter(|&k| k == each.len() || fits(k))
+        .unwrap_or(0);
+    let mut out = each[..kept].concat();
+    out.extend(blocks_summary(settings, &blocks[kept..]));
+    out
+}
+
+/// One line for `blocks` (none when there are none): `+N more
+/// definitions not shown (K lines, between lines A and B): COMMAND`.
+fn blocks_summary(settings: &ReadSettings, blocks: &[Block]) -> Vec<u8> {
+    let (Some(first), Some(last)) = (blocks.first(), blocks.last()) else {
+        return Vec::new();
+    };
+    if blocks.len() == 1 {
+        return left_out(settings, first, first.first);
+    }
+    let lines: u32 = blocks.iter().map(|b| b.last - b.first + 1).sum();
+    let noun = if lines == 1 { "line" } else { "lines" };
+    format!(
+        "+{} more definitions not shown ({lines} {noun}, between lines {} and {}): {}\n",
+        blocks.len(),
+        first.first,
+        last.last,
+        settings.range_command(first.first, last.last)
+    )
+    .into_bytes()
 }
 
 /// The line accounting for lines `from..=block.last` not shown, with the
@@ -540,6 +592,39 @@ mod tests {
         );
         assert!(
             text.starts_with("src/a.rs  function f (1-20)\n1: body 1\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn many_definitions_not_reached_are_accounted_for_within_the_budget() {
+        let s = settings(Selection::Symbol("f".into()), 100);
+        let lines: Vec<String> = (1..=200).map(|i| format!("body {i}")).collect();
+        let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let blocks: Vec<Block> = (0..12)
+            .map(|k| def_block(&format!("Type{k}.f"), 1 + 15 * k, 10 + 15 * k))
+            .collect();
+        let text = String::from_utf8(page(&s, &refs, &blocks).into_plain()).unwrap();
+        assert!(text.len() <= 100 * 4, "{} bytes\n{text}", text.len());
+        // Every definition is accounted for: one line each, then one for
+        // the rest.
+        let each = text
+            .lines()
+            .filter(|l| l.contains(" not shown (function "))
+            .count();
+        let last = text.lines().last().unwrap();
+        let shown = text
+            .lines()
+            .filter(|l| l.starts_with("src/a.rs  function"))
+            .count();
+        let rest = 12 - shown - each;
+        let first = 1 + 15 * (12 - rest as u32);
+        assert_eq!(
+            last,
+            format!(
+                "+{rest} more definitions not shown ({} lines, between lines {first} and 175): scout read src/a.rs --range {first}:175 --budget-tokens 100",
+                10 * rest
+            ),
             "{text}"
         );
     }
