@@ -1023,7 +1023,9 @@ def page_count(out):
 def check_again(label, plain, again):
     """AGAIN: page by page, the files of a page run in a session that has
     seen some of it equal the files of the same page with --again, and so
-    does the page count. plain, again: [stdout of page 1, 2, ...]."""
+    does the page count when both are ranked pages (where one is rg's plain
+    lines, printed because they are smaller (I2), only its files count).
+    plain, again: [stdout of page 1, 2, ...]."""
     v = []
     for i, (p, a) in enumerate(zip(plain, again)):
         fp, fa = page_files(p), page_files(a)
@@ -1036,7 +1038,7 @@ def check_again(label, plain, again):
                           shown_paths(only_p), shown_paths(only_a),
                           "" if only_p or only_a else " (order differs)")))
         np_, na = page_count(p), page_count(a)
-        if np_ != na:
+        if np_ != na and (np_ and na or fp != fa):
             say = lambda n: "%d/%s" % (i + 1, n) if n else "none (rg's plain lines)"
             v.append(("AGAIN", "%s --page %d: page=%s, with --again page=%s" % (
                 label, i + 1, say(np_), say(na))))
@@ -1417,8 +1419,13 @@ class Pages:
             again.append(b.out)
             if (page_count(b.out) or 1) <= p and (page_count(a.out) or 1) <= p:
                 break
-        return check_again(s.label + " --budget-tokens %d" % AGAIN_BUDGET,
-                           plain, again), []
+        label = s.label + " --budget-tokens %d" % AGAIN_BUDGET
+        notes = ["%s --page %d: the same files as a ranked page and, with "
+                 "--again, as rg's plain lines" % (label, i + 1)
+                 for i, (p, a) in enumerate(zip(plain, again))
+                 if bool(page_count(p)) != bool(page_count(a))
+                 and page_files(p) == page_files(a)]
+        return check_again(label, plain, again), notes
 
     def repeat(self, s):
         """REPEAT: the same search REPEATS times in one fresh session."""

@@ -248,9 +248,12 @@ class AgainCheck(unittest.TestCase):
         v = inv.check_again("s", [p1], [q1])
         self.assertEqual([x[0] for x in v], ["AGAIN"], v)
         self.assertIn("page=1/1, with --again page=1/2", v[0][1])
-        v = inv.check_again("s", [p1], [b"./a.py:1:x\n"])
-        self.assertEqual([x[0] for x in v], ["AGAIN"], v)
-        self.assertIn("with --again page=none (rg's plain lines)", v[0][1])
+        # rg's plain lines (smaller than the page, I2): only files count.
+        self.assertEqual(inv.check_again("s", [p1], [b"./a.py:1:x\n"]), [])
+        v = inv.check_again("s", [p1], [b"./a.py:1:x\n./b.py:1:x\n"])
+        self.assertEqual([x[0] for x in v], ["AGAIN", "AGAIN"], v)
+        self.assertIn("only with: b.py", v[0][1])
+        self.assertIn("with --again page=none (rg's plain lines)", v[1][1])
 
 
 class RepeatCheck(unittest.TestCase):
