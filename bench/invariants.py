@@ -32,6 +32,22 @@ whose `result` must equal `scout search --json`'s. Over every scout run
 it counts invocations, panics (`internal error` on stderr) and exit
 codes outside 0-3 (reported as PANIC and EXIT).
 
+Then the page checks of #34, over every command (search text,
+--structural, --callers-of; smart, grep, files, read):
+
+  COLD    a run with an empty cache and the next one in the same cache
+          print the same stdout (milliseconds masked), text and --json
+  BUDGET  every page (pages 1..3, budgets 300, 1000, default) prints at
+          most --budget-tokens x 4 bytes, attached code included; grep
+          at most --head-limit results, files at most --limit paths
+  AGAIN   in a session that has seen some of it, pages 1..5 hold the same
+          files with and without --again
+  REPEAT  the same search four times in one session is never larger than
+          the first run
+
+--checks picks checks by name (CORE: the per-query checks above, MEMORY:
+the session-memory pass, COLD, BUDGET, AGAIN, REPEAT; default all).
+
 Prints each violation, a count per invariant, and exits 1 if any.
 """
 
@@ -39,6 +55,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 import tempfile
 import threading
@@ -60,7 +77,10 @@ CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) matching lines")
 TOK_RE = re.compile(rb"~\d+tok\b")
 PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
 INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "RGJSON", "ERR", "PANIC",
-              "EXIT", "CALL"]
+              "EXIT", "CALL", "COLD", "BUDGET", "AGAIN", "REPEAT"]
+# --checks: CORE is the per-query I1-I6/RGJSON/CALL check (and --variants),
+# MEMORY the session-memory pass; the other four are the page checks (#34).
+CHECKS = ["CORE", "MEMORY", "COLD", "BUDGET", "AGAIN", "REPEAT"]
 JSON_MS_RE = re.compile(rb'"elapsed_ms":\s*\d+')
 
 
@@ -788,6 +808,660 @@ def memory_pass(checker, queries, state, jobs):
     return out
 
 
+# ------------------------------------------------------ page checks (#34)
+#
+# COLD, BUDGET, AGAIN and REPEAT look at whole pages of every command
+# (`search` text, `--structural`, `--callers-of`, `smart`, `grep`, `files`,
+# `read`), not at one query's counts. Each "subject" below is one command
+# line; `Pages` runs the four checks on a list of subjects. The comparing
+# and weighing is done by the pure functions just below, which the tests
+# feed fake pages.
+
+BYTES_PER_TOKEN = 4  # src/search/page.rs: BYTES_PER_TOKEN; `~Ntok` = ceil(bytes/4)
+DEFAULT_BUDGET_TOKENS = 1500  # `scout search|smart|read --help`: [default: 1500]
+DEFAULT_HEAD_LIMIT = 250  # `scout grep --help`: --head-limit [default: 250]
+DEFAULT_FILES_LIMIT = 100  # `scout files --help`: --limit [default: 100]
+BUDGETS = (300, 1000, None)  # None: the default, flag left out
+BUDGET_PAGES = 3  # pages 1..3 of each budget
+AGAIN_PAGES = 5  # pages 1..5 for AGAIN
+AGAIN_BUDGET = 300  # small pages, so a search has several
+REPEATS = 4  # REPEAT: the same search this many times in one session
+READ_NEXT_RE = re.compile(rb"^\+\d+ lines not shown: (scout read .*)$", re.M)
+NO_PAGE_RE = re.compile(rb"there is no page \d+")
+PAGE_RE = re.compile(rb"\bpage=(\d+)/(\d+)")
+HEADER_TOK_RE = re.compile(rb"~(\d+)tok\b")
+# A file's line on a ranked page: `path  (Nx) [def]`, or, with session
+# memory, the one line of a file whose matches were all shown already
+# (`path  (Nx) ...` with more words after the count).
+PAGE_FILE_RE = re.compile(rb"^(\S.*?)  \((\d+)x\)")
+FOOTER_PREFIXES = (b"query: ", b"note:", b"repro:", b"fallback:", b"+",
+                   b"code: ", b"scope:", b"callers", b"cannot tell")
+
+
+def budget_limit(tokens):
+    """Bytes a page of `tokens` may print (0 = no limit: None)."""
+    return tokens * BYTES_PER_TOKEN if tokens else None
+
+
+def check_budget(label, out, tokens):
+    """BUDGET for a token-budgeted page (`search`, `smart`, `read`): the
+    whole stdout, the attached `code:` section included, is at most
+    tokens x 4 bytes. scout gives the attached code the room the page left
+    (src/search/attach.rs: budget minus the page's bytes), so code is no
+    excuse; the elapsed ` NNms` of the header counts too (it is printed).
+    Returns [(inv, message)]."""
+    limit = budget_limit(tokens)
+    if limit is None or len(out) <= limit:
+        return []
+    code = code_bytes(out)
+    head = out.split(b"\n", 1)[0]
+    ms = bl.MS_RE.search(head)
+    parts = ["over by %d" % (len(out) - limit)]
+    if code:
+        parts.append("code: section %d bytes, the page before it %d"
+                     % (code, len(out) - code))
+    if ms and len(out) - len(ms.group(0)) - 1 <= limit:
+        parts.append("within the budget without the header's elapsed time")
+    return [("BUDGET", "%s: %d bytes > %d tokens x %d = %d bytes (%s)" % (
+        label, len(out), tokens, BYTES_PER_TOKEN, limit, "; ".join(parts)))]
+
+
+def tok_note(label, out):
+    """A note when the header's `~Ntok` is not the page's own size: scout
+    estimates the page without its elapsed time and without the attached
+    code, ceil(bytes / 4). None when it agrees or there is no header."""
+    head = out.split(b"\n", 1)[0]
+    m = HEADER_TOK_RE.search(head) if head.startswith(b"query: ") else None
+    if not m:
+        return None
+    ms = bl.MS_RE.search(head)
+    page = len(out) - code_bytes(out) - (len(ms.group(0)) + 1 if ms else 0)
+    want = -(-page // BYTES_PER_TOKEN)
+    if int(m.group(1)) == want:
+        return None
+    return "%s: header ~%stok, the page (no code, no elapsed) is %d bytes = " \
+           "%d tokens" % (label, m.group(1).decode(), page, want)
+
+
+def literal_run(pattern):
+    """The longest run of literal characters a regex must match (an
+    approximation of scout's planner, src/search/query.rs): escaped
+    punctuation is literal; classes, `\w`-like escapes, `.`, anchors and
+    groups break a run; `*`, `?` and `{0,...}` make the character before
+    them optional. With a top-level `|`, the shortest branch's run."""
+    depth, branches, start = 0, [], 0
+    for i, c in enumerate(pattern):
+        if c == "\\":
+            continue
+        if c == "(" and (i == 0 or pattern[i - 1] != "\\"):
+            depth += 1
+        elif c == ")" and (i == 0 or pattern[i - 1] != "\\"):
+            depth -= 1
+        elif c == "|" and depth == 0 and (i == 0 or pattern[i - 1] != "\\"):
+            branches.append(pattern[start:i])
+            start = i + 1
+    if branches:
+        return min(literal_run(b) for b in branches + [pattern[start:]])
+    atoms, i = [], 0  # a literal character, or None for anything else
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            nxt = pattern[i + 1:i + 2]
+            atoms.append(nxt if nxt and not nxt.isalnum() else None)
+            i += 2
+        elif c == "[":
+            j = pattern.find("]", i + 2)
+            atoms.append(None)
+            i = len(pattern) if j < 0 else j + 1
+        elif c == "(":
+            d, j = 0, i
+            while j < len(pattern):
+                if pattern[j] == "\\":
+                    j += 2
+                    continue
+                d += {"(": 1, ")": -1}.get(pattern[j], 0)
+                if d == 0:
+                    break
+                j += 1
+            atoms.append(None)
+            i = j + 1
+        elif c in "*?{":
+            optional = c != "{" or re.match(r"\{0?[,}]|\{0,", pattern[i:])
+            if optional and atoms:
+                atoms[-1] = None
+            atoms.append(None)
+            i = (pattern.find("}", i) + 1 or len(pattern)) if c == "{" else i + 1
+        elif c == "+":
+            atoms.append(None)
+            i += 1
+        elif c in ".^$)":
+            atoms.append(None)
+            i += 1
+        else:
+            atoms.append(c)
+            i += 1
+    best = cur = 0
+    for a in atoms:
+        cur = cur + 1 if a is not None else 0
+        best = max(best, cur)
+    return best
+
+
+def check_count(label, count, limit, what):
+    """BUDGET for the faithful views: `grep` prints at most --head-limit
+    results, `files` at most --limit paths (their budget is a count; they
+    have no --budget-tokens)."""
+    if limit and count > limit:
+        return [("BUDGET", "%s: %d %s > limit %d" % (label, count, what, limit))]
+    return []
+
+
+def grep_results(out, mode):
+    """Results of a `scout grep` page: the lines that are not its footer
+    (`[showing files 1-3 of 6; next page: ...]`, `[total: ...]`) and, in content mode, not context lines
+    (`path-N-text`) or group separators (`--`); in count mode, not the
+    total."""
+    n = 0
+    for raw in bl.split_lines(out):
+        if not raw or raw.startswith((b"[", b"note:", b"scout:")):
+            continue
+        if mode == "content":
+            if raw == b"--" or not bl.PLAIN_RE.match(raw):
+                continue
+        if mode == "count" and not re.match(rb"^.+:\d+$", raw):
+            continue
+        n += 1
+    return n
+
+
+def check_cold(label, cold, warm):
+    """COLD: a run with a fresh cache directory and the next run in the
+    same cache print the same stdout (elapsed milliseconds, text and JSON,
+    masked) and exit the same. cold, warm: bl.Run."""
+    v = []
+    if cold.code != warm.code:
+        v.append(("COLD", "%s: exit %s cold, %s warm" % (label, cold.code, warm.code)))
+    a, b = masked(cold.out), masked(warm.out)
+    if a != b:
+        v.append(("COLD", "%s: cold %d bytes, warm %d bytes, %s" % (
+            label, len(cold.out), len(warm.out), first_diff(a, b))))
+    return v
+
+
+def page_files(out):
+    """[path] of a ranked text page, in page order (a file fully shown
+    before, collapsed to one line, is still on the page); for rg's plain
+    lines (printed where they are smaller than the page, I2), the files
+    they name, in order."""
+    lines = bl.split_lines(out)
+    if not lines:
+        return []
+    if not lines[0].startswith(b"query: "):
+        seen = []
+        for path, _, _ in bl.parse_plain(out):
+            if path not in seen:
+                seen.append(path)
+        return seen
+    files = []
+    for raw in lines[1:]:
+        if raw.startswith(b"code: "):
+            break
+        if raw[:1] in (b" ", b"\t") or raw.startswith(FOOTER_PREFIXES):
+            continue
+        m = PAGE_FILE_RE.match(raw)
+        if m:
+            files.append(bl.strip_dot(m.group(1)))
+    return files
+
+
+def page_count(out):
+    """N of the header's page=P/N, or None."""
+    m = PAGE_RE.search(out.split(b"\n", 1)[0])
+    return int(m.group(2)) if m else None
+
+
+def check_again(label, plain, again):
+    """AGAIN: page by page, the files of a page run in a session that has
+    seen some of it equal the files of the same page with --again, and so
+    does the page count when both are ranked pages (where one is rg's plain
+    lines, printed because they are smaller (I2), only its files count).
+    plain, again: [stdout of page 1, 2, ...]."""
+    v = []
+    for i, (p, a) in enumerate(zip(plain, again)):
+        fp, fa = page_files(p), page_files(a)
+        if fp != fa:
+            only_p = [f for f in fp if f not in fa]
+            only_a = [f for f in fa if f not in fp]
+            v.append(("AGAIN", "%s --page %d: %d files, with --again %d; only "
+                      "without: %s; only with: %s%s" % (
+                          label, i + 1, len(fp), len(fa),
+                          shown_paths(only_p), shown_paths(only_a),
+                          "" if only_p or only_a else " (order differs)")))
+        np_, na = page_count(p), page_count(a)
+        if np_ != na and (np_ and na or fp != fa):
+            say = lambda n: "%d/%s" % (i + 1, n) if n else "none (rg's plain lines)"
+            v.append(("AGAIN", "%s --page %d: page=%s, with --again page=%s" % (
+                label, i + 1, say(np_), say(na))))
+    if len(plain) != len(again):
+        v.append(("AGAIN", "%s: %d pages, with --again %d" % (
+            label, len(plain), len(again))))
+    return v
+
+
+def shown_paths(paths, most=3):
+    s = ", ".join(p.decode(errors="replace") for p in paths[:most])
+    return (s + (" (+%d)" % (len(paths) - most) if len(paths) > most else "")) or "-"
+
+
+def check_repeat(label, outs):
+    """REPEAT: the same search run again in one session prints at most as
+    many bytes as the first run (elapsed milliseconds masked). outs: the
+    stdouts in run order."""
+    sizes = [len(bl.MS_RE.sub(b"ms", o)) for o in outs]
+    v = []
+    for i, n in enumerate(sizes[1:], 2):
+        if n > sizes[0]:
+            v.append(("REPEAT", "%s: run %d prints %d bytes > first run %d "
+                      "(sizes %s)" % (label, i, n, sizes[0],
+                                      ", ".join(map(str, sizes)))))
+    return v
+
+
+class Subject:
+    """One command line of a page check. argv = [scout] + head + options +
+    tail; kind: search, structural, callers, smart, read, grep, files."""
+
+    def __init__(self, kind, label, head, tail, mode=None, anchorless=False):
+        self.kind, self.label, self.head, self.tail = kind, label, head, tail
+        self.mode = mode  # grep --output-mode
+        # A text search with no 3-character literal anchor passes rg's
+        # lines through, bounded by the passthrough cap, not the budget.
+        self.anchorless = anchorless
+
+    @property
+    def paged(self):
+        return self.kind in ("search", "structural", "callers")
+
+    @property
+    def tokened(self):
+        return self.kind in ("search", "structural", "callers", "smart", "read")
+
+
+# Structural patterns per language (patterns of bench/structural.py and
+# simple calls), by scout's --lang name; the tree's commonest extension
+# picks the language.
+STRUCTURAL = {
+    "python": ["$F($A)", "self.$A = $B", "isinstance($X, $T)", "return $X"],
+    "rust": ["$F($A)", "$X.unwrap()", "Some($X)", "$X.clone()"],
+    "javascript": ["$F($A)", "typeof $X === $T", "throw $E", "return $X"],
+    "typescript": ["$F($A)", "$X: string", "readonly $X: $T", "$X | undefined"],
+    "go": ["$F($A)", "fmt.Sprintf($$$)", "if err != nil { return $$$ }"],
+    "c": ["$F($A)", "return $X;", "sizeof($T)", "$X->$Y = $Z"],
+}
+EXT_LANG = {"py": "python", "rs": "rust", "js": "javascript", "mjs": "javascript",
+            "cjs": "javascript", "jsx": "javascript", "ts": "typescript",
+            "tsx": "typescript", "go": "go", "c": "c", "h": "c"}
+# Definition of a function NAME, per language, for --callers-of targets.
+FUNC_DEF = {
+    "python": r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w{3,})\s*\(",
+    "rust": r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+|async\s+|unsafe\s+)*fn\s+([A-Za-z_]\w{3,})\s*[(<]",
+    "javascript": r"^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]{3,})\s*\(",
+    "typescript": r"^\s*(?:export\s+)?(?:declare\s+)?function\s+([A-Za-z_$][\w$]{3,})\s*[(<]",
+    "go": r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w{3,})\s*\(",
+    "c": r"^[A-Za-z_][\w \*]*?\b([A-Za-z_]\w{3,})\s*\([^;]*$",
+}
+LANG_GLOB = {"python": "*.py", "rust": "*.rs", "javascript": "*.{js,mjs,cjs,jsx}",
+             "typescript": "*.{ts,tsx}", "go": "*.go", "c": "*.{c,h}"}
+
+
+def tree_lang(repo):
+    """The scout --lang of the tree's commonest source extension (ignoring
+    others), or None."""
+    seen = {}
+    for p in bl.rg_files(repo):
+        base = os.path.basename(p)
+        if b"." in base.lstrip(b"."):
+            e = base.rsplit(b".", 1)[1].decode(errors="replace")
+            if e in EXT_LANG:
+                lang = EXT_LANG[e]
+                seen[lang] = seen.get(lang, 0) + 1
+    return max(sorted(seen), key=lambda k: seen[k]) if seen else None
+
+
+def words_of(ident):
+    """`parse_header`, `parseHeader` -> `parse header` (a smart question)."""
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", ident).replace("_", " ")
+    return " ".join(s.lower().split()) or ident
+
+
+def spread(queries, n):
+    """n queries taken round-robin over (kind, stratum), so that rare and
+    common identifiers, regexes and -i queries all get page checks."""
+    groups = {}
+    for q in queries:
+        groups.setdefault((q.kind, str(q.stratum)), []).append(q)
+    order, out = sorted(groups), []
+    while len(out) < n and any(groups.values()):
+        for key in order:
+            if groups[key] and len(out) < n:
+                out.append(groups[key].pop(0))
+    return out
+
+
+class Pages:
+    """Runs COLD, BUDGET, AGAIN and REPEAT over subjects (see the module
+    doc). Every run gets its own private cache and state directories,
+    under one temp dir removed at the end."""
+
+    def __init__(self, checker, root, log=lambda m: None):
+        self.c, self.root, self.log = checker, root, log
+        self._n = 0
+        self._lock = threading.Lock()
+        self.runs = 0
+        self._defaults = {}
+
+    def default_of(self, command, flag, fallback):
+        """The `[default: N]` `scout COMMAND --help` gives FLAG, or
+        fallback (the figure the constants above hold)."""
+        key = (command, flag)
+        with self._lock:
+            if key in self._defaults:
+                return self._defaults[key]
+        r = bl.run([self.c.scout, command, "--help"], self.c.repo,
+                   env=self.fresh_env(), timeout=self.c.timeout)
+        m = re.search(re.escape(flag).encode() + rb" <N>.*?\[default: (\d+)", r.out, re.S)
+        n = int(m.group(1)) if m else fallback
+        with self._lock:
+            self._defaults[key] = n
+        return n
+
+    def fresh_env(self, session=None):
+        """A new cache and state directory (and an agent session when
+        `session`): nothing cached, nothing remembered."""
+        with self._lock:
+            self._n += 1
+            d = os.path.join(self.root, "p%d" % self._n)
+        env = bl.scout_env(d)
+        if session:
+            env["SCOUT_SESSION_ID"] = "invariants-pages-%s-%d" % (session, self._n)
+        return env
+
+    def run(self, s, env, options=()):
+        with self._lock:
+            self.runs += 1
+        return bl.run([self.c.scout] + s.head + list(options) + s.tail,
+                      self.c.repo, env=env, timeout=self.c.timeout)
+
+    # ---------------------------------------------------------- subjects
+
+    def subjects(self, queries, n, lang):
+        """Subjects for a tree: n text searches (derived queries), up to
+        three structural patterns and three --callers-of targets of the
+        tree's language, three smart questions, three files to read (and
+        one --symbol), grep in its three modes, files by glob."""
+        extra = self.c.extra
+        out = []
+        texts = [q for q in queries if q.kind != "anchorless"][:n]
+        for q in texts:
+            run = len(q.text) if q.literal else literal_run(q.text)
+            out.append(Subject("search", "search " + q.label(),
+                               ["search"] + extra + q.scout_flags(), [q.text, "."],
+                               anchorless=run < 3))
+        if lang in STRUCTURAL:
+            for pat in STRUCTURAL[lang][:3]:
+                out.append(Subject("structural", "search --structural --lang %s %s"
+                                   % (lang, pat),
+                                   ["search", "--structural", "--lang", lang] + extra,
+                                   ["-e", pat, "."]))
+            for target in self.callers_targets(queries, lang, 3):
+                out.append(Subject("callers", "search --callers-of " + target,
+                                   ["search", "--callers-of", target] + extra, []))
+        for q in [q for q in texts if q.kind == "ident"][:3]:
+            w = words_of(q.text)
+            out.append(Subject("smart", "smart %r" % w, ["smart"], [w, "."]))
+        for path, sym in self.read_targets(lang, 3):
+            out.append(Subject("read", "read " + path, ["read"], [path]))
+            if sym:
+                out.append(Subject("read", "read %s --symbol %s" % (path, sym),
+                                   ["read", "--symbol", sym], [path]))
+        pat = next((q.text for q in texts if q.kind == "ident"), None)
+        if pat:
+            for mode in ("content", "files_with_matches", "count"):
+                out.append(Subject("grep", "grep --output-mode %s %s" % (mode, pat),
+                                   ["grep", "--output-mode", mode], ["-e", pat, "."],
+                                   mode=mode))
+        glob = LANG_GLOB.get(lang, "*")
+        out.append(Subject("files", "files " + glob, ["files"], [glob, "."]))
+        out.append(Subject("files", "files *", ["files"], ["*", "."]))
+        return out
+
+    def callers_targets(self, queries, lang, most):
+        """PATH#NAME of functions defined once in the tree, spelled with a
+        call 3+ times by rg, that --callers-of attributes at least two
+        call sites to (at most 15 tried with scout)."""
+        pat = FUNC_DEF.get(lang)
+        if not pat:
+            return []
+        r = bl.run(["rg", "-n", "--no-heading", "--with-filename", "-g",
+                    LANG_GLOB[lang], "-e", pat, "."], self.c.repo,
+                   timeout=self.c.timeout * 4)
+        defs = {}
+        rx = re.compile(pat.encode())
+        for path, _, text in bl.parse_plain(r.out):
+            m = rx.search(text)
+            if m:
+                defs.setdefault(m.group(1), []).append(path)
+        once = sorted(((name, paths[0]) for name, paths in defs.items()
+                       if len(paths) == 1 and not name.startswith(b"test")),
+                      key=lambda x: bl._stable_key(1, x[0]))
+        found = []
+        tried = 0
+        for name, path in once[:400]:
+            if len(found) >= most or tried >= 15:
+                break
+            c = bl.run(["rg", "-c", "-w", "-g", LANG_GLOB[lang], "-e",
+                        re.escape(name.decode()) + r"\s*\(", "."],
+                       self.c.repo, timeout=self.c.timeout)
+            per = [int(l.rpartition(b":")[2]) for l in bl.split_lines(c.out)
+                   if l.rpartition(b":")[2].isdigit()]
+            # The definition's own line and 3+ calls.
+            if sum(per) < 4:
+                continue
+            tried += 1
+            target = "%s#%s" % (path.decode(errors="replace"), name.decode())
+            js = bl.run([self.c.scout, "search", "--callers-of", target, "--json"],
+                        self.c.repo, env=self.fresh_env(),
+                        timeout=self.c.timeout)
+            try:
+                doc = json.loads(js.out)
+            except ValueError:
+                continue
+            if js.code == 0 and (doc.get("hits") or 0) >= 2:
+                found.append(target)
+        self.log("callers-of targets: %s" % (", ".join(found) or "none"))
+        return found
+
+    def read_targets(self, lang, most):
+        """(path, symbol or None): the largest files of the tree's language
+        (a read longer than any budget), with a function defined in each."""
+        r = bl.run(["rg", "--files", "-g", LANG_GLOB.get(lang, "*")],
+                   self.c.repo, timeout=self.c.timeout * 4)
+        paths = [bl.strip_dot(p) for p in bl.split_lines(r.out)]
+        sized = []
+        for p in paths:
+            try:
+                sized.append((os.path.getsize(os.path.join(os.fsencode(self.c.repo), p)), p))
+            except OSError:
+                pass
+        sized.sort(key=lambda x: (-x[0], x[1]))
+        out = []
+        rx = re.compile(FUNC_DEF.get(lang, r"^\s*def\s+(\w{4,})").encode(), re.M)
+        for _, p in sized[:most]:
+            try:
+                with open(os.path.join(os.fsencode(self.c.repo), p), "rb") as fh:
+                    m = rx.search(fh.read(1 << 20))
+            except OSError:
+                m = None
+            out.append((p.decode(errors="replace"),
+                        m.group(1).decode(errors="replace") if m else None))
+        return out
+
+    # ------------------------------------------------------------ checks
+
+    def cold(self, s):
+        """COLD: text (and --json for search and smart) with a fresh
+        cache, then again in the same cache."""
+        v = []
+        forms = [("", [])]
+        if s.tokened and s.kind != "read":
+            # (read, grep and files have no --json)
+            forms.append((" --json", ["--json"]))
+        for name, opts in forms:
+            env = self.fresh_env()
+            cold = self.run(s, env, opts)
+            warm = self.run(s, env, opts)
+            if cold.timed_out or warm.timed_out:
+                v.append(("ERR", "%s%s: timed out" % (s.label, name)))
+                continue
+            if cold.code == 2 and warm.code == 2:
+                v.append(("ERR", "%s%s: exit 2: %s" % (s.label, name,
+                                                      first_line(cold.err))))
+                continue
+            v += check_cold(s.label + name, cold, warm)
+        return v, []
+
+    def budget(self, s):
+        """BUDGET: pages 1..3 at each budget (--budget-tokens for search,
+        smart, read; --head-limit/--offset for grep; --limit for files)."""
+        v, notes = [], []
+        env = self.fresh_env()
+        if s.kind == "grep":
+            for limit in (10, 50, None):
+                for p in range(1, BUDGET_PAGES + 1):
+                    h = limit or self.default_of("grep", "--head-limit",
+                                                 DEFAULT_HEAD_LIMIT)
+                    opts = (["--head-limit", str(limit)] if limit else []) + (
+                        ["--offset", str((p - 1) * h)] if p > 1 else [])
+                    r = self.run(s, env, opts)
+                    if r.code not in (0, 1):
+                        v.append(("ERR", "%s %s: exit %s: %s" % (
+                            s.label, " ".join(opts), r.code, first_line(r.err))))
+                        break
+                    v += check_count("%s %s" % (s.label, " ".join(opts)),
+                                     grep_results(r.out, s.mode), h, "results")
+            return v, notes
+        if s.kind == "files":
+            for limit in (10, None):
+                opts = ["--limit", str(limit)] if limit else []
+                r = self.run(s, env, opts)
+                n = sum(1 for l in bl.split_lines(r.out)
+                        if l and not l.startswith(b"["))
+                v += check_count("%s %s" % (s.label, " ".join(opts)), n,
+                                 limit or DEFAULT_FILES_LIMIT, "paths")
+            return v, notes
+        for tokens in BUDGETS:
+            opts = ["--budget-tokens", str(tokens)] if tokens else []
+            s_page, label = s, "%s %s" % (s.label, " ".join(opts))
+            for p in range(1, BUDGET_PAGES + 1):
+                r = self.run(s_page, env, opts)
+                if r.timed_out:
+                    v.append(("ERR", "%s: timed out" % label))
+                    break
+                if r.code == 2 and NO_PAGE_RE.search(r.err):
+                    break
+                if r.code not in (0, 1, 3):
+                    v.append(("ERR", "%s: exit %s: %s" % (label, r.code, first_line(r.err))))
+                    break
+                if s.anchorless and not r.out.startswith(b"query: "):
+                    # Passthrough: bounded by its cap (I1), not the budget.
+                    if len(r.out) > PASSTHROUGH_CAP:
+                        v.append(("BUDGET", "%s: passthrough %d bytes > cap %d"
+                                  % (label, len(r.out), PASSTHROUGH_CAP)))
+                    break
+                v += check_budget(label, r.out, tokens or self.default_of(
+                    s.head[0], "--budget-tokens", DEFAULT_BUDGET_TOKENS))
+                n = tok_note(label, r.out)
+                if n:
+                    notes.append(n)
+                # The next page: --page N, or the command `scout read`'s
+                # last line gives (`--range A:B`, with the budget).
+                if s.paged and r.code == 0 and (page_count(r.out) or 1) > p:
+                    s_page, opts = s, ([] if not tokens else opts[:2]) + [
+                        "--page", str(p + 1)]
+                    label = "%s %s" % (s.label, " ".join(opts))
+                    continue
+                m = READ_NEXT_RE.search(r.out) if s.kind == "read" else None
+                if not m:
+                    break
+                argv = shlex.split(m.group(1).decode(errors="replace"))[1:]
+                s_page, opts = Subject("read", " ".join(argv), argv, []), []
+                label = "read (next page) " + " ".join(argv)
+        return v, notes
+
+    def again(self, s):
+        """AGAIN: in a session that has seen the search (page 1 at the
+        default budget, page 2 at 300 tokens), pages 1..5 at 300 tokens
+        hold the same files with and without --again."""
+        env = self.fresh_env(session="again")
+        small = ["--budget-tokens", str(AGAIN_BUDGET)]
+        seed = [self.run(s, env), self.run(s, env, small + ["--page", "2"])]
+        if seed[0].code not in (0, 1, 3):
+            return [("ERR", "%s: exit %s: %s" % (s.label, seed[0].code,
+                                                 first_line(seed[0].err)))], []
+        plain, again = [], []
+        for p in range(1, AGAIN_PAGES + 1):
+            opts = small + (["--page", str(p)] if p > 1 else [])
+            a = self.run(s, env, opts)
+            b = self.run(s, env, opts + ["--again"])
+            if a.code == 2 and b.code == 2:
+                break
+            plain.append(a.out)
+            again.append(b.out)
+            if (page_count(b.out) or 1) <= p and (page_count(a.out) or 1) <= p:
+                break
+        label = s.label + " --budget-tokens %d" % AGAIN_BUDGET
+        notes = ["%s --page %d: the same files as a ranked page and, with "
+                 "--again, as rg's plain lines" % (label, i + 1)
+                 for i, (p, a) in enumerate(zip(plain, again))
+                 if bool(page_count(p)) != bool(page_count(a))
+                 and page_files(p) == page_files(a)]
+        return check_again(label, plain, again), notes
+
+    def repeat(self, s):
+        """REPEAT: the same search REPEATS times in one fresh session."""
+        env = self.fresh_env(session="repeat")
+        runs = [self.run(s, env) for _ in range(REPEATS)]
+        if any(r.timed_out or r.code not in (0, 1, 3) for r in runs):
+            return [("ERR", "%s: a repeated run failed: %s" % (
+                s.label, first_line(runs[-1].err)))], []
+        return check_repeat(s.label, [r.out for r in runs]), []
+
+    def check_all(self, subjects, checks, jobs):
+        """[(subject, check name, violations, notes)] for every subject
+        and every check that applies to it."""
+        work = []
+        for s in subjects:
+            if "COLD" in checks:
+                work.append((s, "COLD", self.cold))
+            if "BUDGET" in checks:
+                work.append((s, "BUDGET", self.budget))
+            if "AGAIN" in checks and s.paged:
+                work.append((s, "AGAIN", self.again))
+            if "REPEAT" in checks and s.paged:
+                work.append((s, "REPEAT", self.repeat))
+
+        def one(item):
+            s, name, fn = item
+            try:
+                v, notes = fn(s)
+            except Exception as e:  # a checker bug must not hide the others
+                v, notes = [("ERR", "%s %s: checker crashed: %r" % (name, s.label, e))], []
+            return s, name, v, notes
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(one, work))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo")
@@ -811,7 +1485,19 @@ def main():
     ap.add_argument("--anchorless-json", action="store_true",
                     help="also run --json for anchorless patterns (slow on "
                     "big trees: scout ranks every line)")
+    ap.add_argument("--checks", default=",".join(CHECKS),
+                    help="comma-separated checks to run (default all: %s); "
+                    "e.g. --checks COLD,BUDGET,AGAIN,REPEAT for the page "
+                    "checks of #34 alone" % ",".join(CHECKS))
+    ap.add_argument("--page-queries", type=int, default=12,
+                    help="text searches the page checks (COLD, BUDGET, AGAIN, "
+                    "REPEAT) run, spread over strata and kinds (default 12)")
     args = ap.parse_args()
+    checks = [c.strip().upper() for c in args.checks.split(",") if c.strip()]
+    unknown = [c for c in checks if c not in CHECKS]
+    if unknown:
+        ap.error("unknown check %s (choose from %s)" % (
+            ", ".join(unknown), ", ".join(CHECKS)))
     repo = os.path.abspath(args.repo)
     t0 = time.perf_counter()
 
@@ -837,6 +1523,10 @@ def main():
     log("%d queries on %s with %s (setup %.1fs)" % (
         len(queries), repo, scout, time.perf_counter() - t0))
 
+    if "CORE" not in checks:
+        core_queries = []
+    else:
+        core_queries = queries
     done = [0]
 
     def one(q):
@@ -851,14 +1541,38 @@ def main():
                                           time.perf_counter() - t0))
         return res
 
+    derived = [q for q in queries
+               if q.kind != "anchorless" and not isinstance(q, Variant)]
+    queries = core_queries
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one, queries))
 
     # Session memory: the same search three times in one agent session.
-    ranked_qs = [q for q, (_, _, facts) in zip(queries, results)
-                 if facts.get("mode") == "ranked"
-                 and not isinstance(q, Variant)][:args.memory_queries]
-    memory = memory_pass(checker, ranked_qs, state, args.jobs)
+    if "CORE" in checks:
+        ranked_qs = [q for q, (_, _, facts) in zip(queries, results)
+                     if facts.get("mode") == "ranked"
+                     and not isinstance(q, Variant)][:args.memory_queries]
+    else:
+        ranked_qs = derived[:args.memory_queries]
+    memory = (memory_pass(checker, ranked_qs, state, args.jobs)
+              if "MEMORY" in checks else {"runs": 0, "bytes": [0, 0, 0],
+                                          "violations": []})
+    # The page checks of #34 over every command.
+    page_checks = [c for c in checks if c in ("COLD", "BUDGET", "AGAIN", "REPEAT")]
+    page_summary = None
+    if page_checks:
+        pages = Pages(checker, os.path.join(state, "pages"), log=log)
+        lang = tree_lang(repo)
+        subjects = pages.subjects(spread(derived, args.page_queries),
+                                  args.page_queries, lang)
+        log("page checks %s on %d subjects (language %s)" % (
+            ",".join(page_checks), len(subjects), lang))
+        done_pages = pages.check_all(subjects, page_checks, args.jobs)
+        for s_, name, v, notes in done_pages:
+            queries.append(bl.Query(s_.label, "page " + name.lower()))
+            results.append((v, notes, {"mode": "page " + name.lower()}))
+        page_summary = (len(subjects), pages.runs, lang, sorted(
+            {s_.kind: None for s_, _, _, _ in done_pages}))
     for q, v in memory["violations"]:
         queries.append(q)
         results.append((v, [], {"mode": "memory"}))
@@ -899,6 +1613,10 @@ def main():
               "session: %d, %d, %d bytes (second/first %.2f, third/second "
               "%.2f)" % (memory["runs"], b1, b2, b3, b2 / max(b1, 1),
                          b3 / max(b2, 1)))
+    if page_summary:
+        print("page checks (%s): %d subjects (%s), %d scout runs, language %s"
+              % (",".join(page_checks), page_summary[0],
+                 ", ".join(page_summary[3]), page_summary[1], page_summary[2]))
     print("scout invocations: %d (panics %d, exit codes outside 0-3 %d)" % (
         volume.runs, len(volume.panics), len(volume.bad_exits)))
     print("violations: " + "  ".join("%s=%d" % (k, per[k]) for k in INVARIANTS))
