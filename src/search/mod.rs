@@ -504,13 +504,19 @@ fn emit(
         // agent reads, and what is remembered.
     }
     // Weighed as if `--again` were typed (its footer names the command),
-    // so that `--again` never turns a page into rg's lines.
-    let page_len = unremembered_len + again_footer_bytes(settings, report);
+    // and without the memory, so that neither turns a page into rg's
+    // lines or back; but a page that holds every file (one page) names
+    // the files rg's lines do, and is printed as the memory collapses it
+    // when that is the smaller.
+    let again = again_footer_bytes(settings, report);
+    let fits = |len: usize, plain: &Plain| page_fits(len + again, report.elapsed_ms, plain.bytes);
+    let whole = report.pages.len() == 1 && report.already_shown() > 0;
     let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
         !(report.ranked.is_empty()
             || settings.files_only
             || settings.explain
-            || page_fits(page_len, report.elapsed_ms, plain.bytes))
+            || fits(unremembered_len, plain)
+            || (whole && fits(page.text.len(), plain)))
     }) else {
         warn_changed(&changed, err)?;
         return emit_page(settings, report, &page, &code, &painter, out, err);
