@@ -76,14 +76,16 @@ impl RgOutcome {
 /// `-U`), an unknown file type, a malformed glob or flag. Unlike a file
 /// it could not read (after which it searched the rest), these are bad
 /// input: nothing was searched (#34).
-const REFUSALS: [&str; 7] = [
+const REFUSALS: [&str; 8] = [
     "regex parse error",
     "error parsing regex",
     "unrecognized file type",
     "error parsing glob",
     "error parsing flag",
     "error: Found argument",
+    // rg 13 quotes the line break as '"\n"', rg 14 and later as "\n".
     "the literal '",
+    "the literal \"",
 ];
 
 /// The first line of rg's refusal of a pattern with a line break in it,
@@ -398,6 +400,12 @@ mod tests {
             Some("the literal '\"\\n\"' is not allowed in a regex")
         );
         assert_eq!(newline_refusal("unrecognized file type: foo"), None);
+        // rg 15 words it with double quotes, after `rg: `.
+        let newline = refused("rg: the literal \"\\n\" is not allowed in a regex\n\nConsider enabling multiline mode with the --multiline flag (or -U for short).\n").unwrap();
+        assert_eq!(
+            newline_refusal(&newline),
+            Some("the literal \"\\n\" is not allowed in a regex")
+        );
     }
 
     #[test]
