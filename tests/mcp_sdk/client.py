@@ -47,7 +47,9 @@ async def main(scout, tree):
                     "text": result.content[0].text if result.content else None,
                     "exit": (structured or {}).get("exit"),
                 }
-            error = await session.call_tool("search", {"query": "(Widget"})
+            # `--kind auto` reads `(Widget` as code (#34): as a regex, bad input.
+            error = await session.call_tool(
+                "search", {"query": "(Widget", "kind": "regex"})
             seen["error"] = {"is_error": field(error, "is_error", "isError"),
                              "text": error.content[0].text}
     print(json.dumps(seen))
