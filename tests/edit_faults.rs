@@ -174,6 +174,12 @@ fn killed_at_any_point_every_file_is_whole_and_undo_restores_them_all() {
         fx.run(&EDIT).expect_code(0);
         started.elapsed()
     };
+    let path = |fx: &Fixture, i: usize| fx.root().join(format!("d{}/m{i:03}.py", i % 7));
+    let renamed_now = |fx: &Fixture| {
+        (0..FILES)
+            .filter(|&i| std::fs::read(path(fx, i)).is_ok_and(|b| b == new(i)))
+            .count()
+    };
     let mut partial_rounds = 0;
     for round in 1..=6u32 {
         let mut fx = tree();
@@ -184,12 +190,24 @@ fn killed_at_any_point_every_file_is_whole_and_undo_restores_them_all() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(delay);
+        if round % 2 == 0 {
+            // Killed once a share of the files is renamed: mid-write
+            // however loaded the machine is (the renames are 3 ms apart).
+            let share = FILES * round as usize / 8;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while renamed_now(&fx) < share && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        } else {
+            // Killed at a share of a whole edit's time: before, during or
+            // after the renames.
+            std::thread::sleep(delay);
+        }
         let _ = child.kill();
         let _ = child.wait();
         let mut renamed = 0;
         for i in 0..FILES {
-            let bytes = std::fs::read(fx.root().join(format!("d{}/m{i:03}.py", i % 7))).unwrap();
+            let bytes = std::fs::read(path(&fx, i)).unwrap();
             if bytes == new(i) {
                 renamed += 1;
             } else {
@@ -207,7 +225,7 @@ fn killed_at_any_point_every_file_is_whole_and_undo_restores_them_all() {
             undo.describe()
         );
         for i in 0..FILES {
-            let bytes = std::fs::read(fx.root().join(format!("d{}/m{i:03}.py", i % 7))).unwrap();
+            let bytes = std::fs::read(path(&fx, i)).unwrap();
             assert_eq!(bytes, old(i), "round {round}: file {i} not restored");
         }
         assert_eq!(
