@@ -9,11 +9,20 @@
 
 use super::Precision;
 
+/// `a × b`, which a slice of that many elements must hold; panics where
+/// the product does not fit a `usize` (in a release build a plain `*`
+/// wraps, and a check against the wrapped product would pass).
+fn elements(a: usize, b: usize, what: &str) -> usize {
+    a.checked_mul(b)
+        .unwrap_or_else(|| panic!("{what}: {a}×{b} elements overflow usize"))
+}
+
 /// `out[m×n] += lhs[m×k] · weightᵀ`, where `weight` is `n×k`: a linear
 /// layer's `[out, in]` matrix as PyTorch stores it. All row-major.
 ///
 /// # Panics
-/// When a slice's length is not the product of its dimensions.
+/// When a slice's length is not the product of its dimensions, or a
+/// product of dimensions overflows.
 pub fn add_product_transposed(
     out: &mut [f32],
     lhs: &[f32],
@@ -22,14 +31,18 @@ pub fn add_product_transposed(
     n: usize,
     k: usize,
 ) {
-    assert_eq!(out.len(), m * n, "output is not m×n");
-    assert_eq!(lhs.len(), m * k, "left operand is not m×k");
-    assert_eq!(weight.len(), n * k, "weight is not n×k");
+    assert_eq!(out.len(), elements(m, n, "output"), "output is not m×n");
+    assert_eq!(
+        lhs.len(),
+        elements(m, k, "left operand"),
+        "left operand is not m×k"
+    );
+    assert_eq!(weight.len(), elements(n, k, "weight"), "weight is not n×k");
     if m == 0 || n == 0 || k == 0 {
         return;
     }
-    // SAFETY: the assertions above make every element the strides reach
-    // lie inside its slice: `out` (m rows of n, row stride n), `lhs` (m
+    // SAFETY: the assertions above (on products that did not overflow)
+    // make every element the strides reach lie inside its slice: `out` (m rows of n, row stride n), `lhs` (m
     // rows of k, row stride k) and the right operand read from `weight`
     // as k×n with column stride k and row stride 1, the largest index
     // being (n-1)·k + (k-1) < n·k. `out` is borrowed mutably, so it
@@ -87,7 +100,7 @@ impl Weight {
     /// # Panics
     /// When `weight` is not `n×k`.
     pub fn new(weight: Vec<f32>, n: usize, k: usize, precision: Precision) -> Weight {
-        assert_eq!(weight.len(), n * k, "weight is not n×k");
+        assert_eq!(weight.len(), elements(n, k, "weight"), "weight is not n×k");
         #[cfg(target_arch = "x86_64")]
         let bf16 = precision == Precision::Fastest && bf16::fits(n, k) && bf16::available();
         #[cfg(not(target_arch = "x86_64"))]
@@ -117,8 +130,16 @@ impl Weight {
     pub fn add_product(&self, out: &mut [f32], lhs: &[f32], m: usize) {
         #[cfg(target_arch = "x86_64")]
         if self.bf16 && m >= BF16_FROM_ROWS {
-            assert_eq!(out.len(), m * self.n, "output is not m×n");
-            assert_eq!(lhs.len(), m * self.k, "left operand is not m×k");
+            assert_eq!(
+                out.len(),
+                elements(m, self.n, "output"),
+                "output is not m×n"
+            );
+            assert_eq!(
+                lhs.len(),
+                elements(m, self.k, "left operand"),
+                "left operand is not m×k"
+            );
             let packed = self
                 .packed
                 .get_or_init(|| bf16::pack(&self.weight, self.n, self.k));
@@ -141,11 +162,23 @@ mod bf16 {
     /// registers, beside the two weight vectors and one broadcast.
     const ROWS: usize = 6;
 
+    /// Whether the CPU has every feature the kernel's `target_feature`
+    /// attribute turns on: `avx512f` and `avx512bf16` as written, and
+    /// what they imply (`avx512bw`; `avx2`, `fma`, `f16c`, and `avx` and
+    /// the SSE levels under them), so that no instruction the compiler
+    /// may choose there is missing.
     pub fn available() -> bool {
-        // `avx512bf16` as a target feature implies `avx512bw`: check all.
         is_x86_feature_detected!("avx512f")
             && is_x86_feature_detected!("avx512bw")
             && is_x86_feature_detected!("avx512bf16")
+            && is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("fma")
+            && is_x86_feature_detected!("f16c")
+            && is_x86_feature_detected!("avx")
+            && is_x86_feature_detected!("sse4.2")
+            && is_x86_feature_detected!("sse4.1")
+            && is_x86_feature_detected!("ssse3")
+            && is_x86_feature_detected!("sse3")
     }
 
     /// Whether the kernel takes these shapes: tiles of 32 outputs, pairs
@@ -181,11 +214,21 @@ mod bf16 {
         packed
     }
 
+    /// # Panics
+    /// When the CPU lacks a feature the kernel uses, or the shapes are
+    /// not the kernel's ([`fits`]) or not the slices'.
     pub fn add_product(out: &mut [f32], lhs: &[f32], packed: &[u32], m: usize, n: usize, k: usize) {
-        debug_assert!(available() && fits(n, k));
-        debug_assert_eq!(packed.len(), n * k / 2);
-        // SAFETY: as for `tile` below.
-        debug_assert!(lhs.len().is_multiple_of(2));
+        // Checked in release builds too: the kernels' soundness rests on
+        // the CPU's features, and their reads on these shapes.
+        assert!(available(), "the CPU lacks AVX-512 BF16");
+        assert!(
+            fits(n, k),
+            "{n}×{k} is not a shape the bfloat16 kernel takes"
+        );
+        assert_eq!(packed.len(), super::elements(n, k / 2, "packed weight"));
+        assert!(lhs.len().is_multiple_of(2));
+        // SAFETY: `available()` holds (asserted above): the CPU has every
+        // feature `pairs_of` is compiled for.
         let pairs = unsafe { pairs_of(lhs) };
         let kp = k / 2;
         let mut row = 0;
@@ -193,9 +236,9 @@ mod bf16 {
             let rows = (m - row).min(ROWS);
             let a = &pairs[row * kp..(row + rows) * kp];
             let o = &mut out[row * n..(row + rows) * n];
-            // SAFETY: `available()` held when the `Weight` was made (only
-            // then is its `bf16` set), and a CPU's features do not change
-            // while it runs: it has the instructions `tile` uses.
+            // SAFETY: `available()` holds (asserted above): the CPU has
+            // the instructions `tile` is compiled for; `tile` checks its
+            // slices against its shapes itself.
             unsafe {
                 match rows {
                     6 => tile::<6>(o, a, packed, n, kp),
@@ -237,7 +280,11 @@ mod bf16 {
     /// `out[R×n] += a[R×kp pairs] · packed`, 32 outputs at a time.
     #[target_feature(enable = "avx512f,avx512bf16")]
     fn tile<const R: usize>(out: &mut [f32], a: &[u32], packed: &[u32], n: usize, kp: usize) {
-        assert!(out.len() == R * n && a.len() == R * kp && packed.len() == n * kp);
+        assert!(
+            Some(out.len()) == R.checked_mul(n)
+                && Some(a.len()) == R.checked_mul(kp)
+                && Some(packed.len()) == n.checked_mul(kp)
+        );
         for pair in 0..n / (2 * LANES) {
             let w0 = &packed[2 * pair * kp * LANES..][..kp * LANES];
             let w1 = &packed[(2 * pair + 1) * kp * LANES..][..kp * LANES];
@@ -283,6 +330,17 @@ mod bf16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `m·n` and `m·k` wrap to 4 in a release build: the slices of 4
+    /// would pass a check against the wrapped products, and `gemm` would
+    /// then walk 2^62 rows past them.
+    #[test]
+    #[should_panic(expected = "overflow usize")]
+    fn dimensions_whose_product_overflows_are_refused() {
+        let m = (1usize << 62) + 1;
+        let mut out = [0.0f32; 4];
+        add_product_transposed(&mut out, &[0.0; 4], &[0.0; 16], m, 4, 4);
+    }
 
     #[test]
     fn adds_the_product_with_the_transposed_weight() {
