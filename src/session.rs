@@ -471,12 +471,7 @@ mod tests {
         let old = session(dir.path(), "old");
         old.record(&[shown("/x.rs", &[1])]);
         let week_ago = SystemTime::now() - MAX_AGE - Duration::from_secs(60);
-        File::options()
-            .write(true)
-            .open(old.file())
-            .unwrap()
-            .set_modified(week_ago)
-            .unwrap();
+        crate::stamp::set_mtime(&old.file(), week_ago);
         session(dir.path(), "new").record(&[shown("/x.rs", &[1])]);
         assert!(!old.file().exists());
     }

@@ -95,6 +95,18 @@ pub fn nanos_of(time: SystemTime) -> i64 {
     }
 }
 
+/// Sets the modification time of the file at `path` (tests make files
+/// look settled, or rewritten under their old time, with it).
+#[cfg(test)]
+pub(crate) fn set_mtime(path: &Path, time: SystemTime) {
+    fs::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+}
+
 /// FNV-1a, 64 bits: the hash that names cache entries and memory files
 /// after a path or an id. Fixed, unlike std's `DefaultHasher`, which may
 /// change between Rust releases and would orphan every entry.
@@ -123,21 +135,11 @@ mod tests {
         let file = dir.path().join("a.py");
         fs::write(&file, "x = 0\n").unwrap();
         let old = SystemTime::now() - Duration::from_secs(60);
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        set_mtime(&file, old);
         let before = Stamp::read(&file).unwrap();
         let next = dir.path().join("a.py.new");
         fs::write(&next, "y = 1\n").unwrap();
-        fs::File::options()
-            .append(true)
-            .open(&next)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        set_mtime(&next, old);
         fs::rename(&next, &file).unwrap();
         let after = Stamp::read(&file).unwrap();
         assert_eq!((after.size, after.mtime_ns), (before.size, before.mtime_ns));
@@ -168,12 +170,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.py");
         fs::write(&file, "x = 0\n").unwrap();
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(60))
-            .unwrap();
+        set_mtime(&file, SystemTime::now() - Duration::from_secs(60));
         let stamp = Stamp::read(&file).unwrap();
         assert!(!stamp.settled(SystemTime::now()));
         assert!(stamp.settled(SystemTime::now() + FRESH));

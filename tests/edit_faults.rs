@@ -32,10 +32,11 @@ const EDIT: [&str; 7] = [
     "log($A)",
 ];
 
-#[test]
-fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
-    let mut fx = Fixture::new();
-    for name in ["a", "b", "c"] {
+/// `NAME.py` printing its name for each of `names`, and the edit of them
+/// started, once every new copy is staged and it pauses (1.5 s) before
+/// renaming.
+fn paused_before_rename(fx: &mut Fixture, names: &[&str]) -> std::process::Child {
+    for name in names {
         fx.write(format!("{name}.py"), format!("print('{name}')\n"));
     }
     fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-before-rename=1500");
@@ -45,15 +46,21 @@ fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Once every new copy is staged, the edit pauses before renaming.
     let started = Instant::now();
-    while staged_copies(fx.root()).len() < 3 {
+    while staged_copies(fx.root()).len() < names.len() {
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "nothing staged"
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+    child
+}
+
+#[test]
+fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
+    let mut fx = Fixture::new();
+    let child = paused_before_rename(&mut fx, &["a", "b", "c"]);
     std::fs::write(fx.root().join("c.py"), "print('mine')\n").unwrap();
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -82,24 +89,7 @@ fn a_file_changed_under_the_edit_is_not_overwritten_and_the_others_go_back() {
 #[test]
 fn regression_34_a_same_size_rewrite_under_the_old_mtime_is_not_overwritten() {
     let mut fx = Fixture::new();
-    for name in ["a", "b"] {
-        fx.write(format!("{name}.py"), format!("print('{name}')\n"));
-    }
-    fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-before-rename=1500");
-    let child = fx
-        .command(&EDIT)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while staged_copies(fx.root()).len() < 2 {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "nothing staged"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let child = paused_before_rename(&mut fx, &["a", "b"]);
     let b = fx.root().join("b.py");
     let mtime = std::fs::metadata(&b).unwrap().modified().unwrap();
     std::fs::write(&b, "print('B')\n").unwrap();

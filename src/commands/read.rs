@@ -350,11 +350,14 @@ fn skipped(settings: &ReadSettings, blocks: &[Block]) -> Vec<u8> {
         let summary = blocks_summary(settings, &blocks[k..]).len();
         each[..k].iter().map(Vec::len).sum::<usize>() + summary <= room
     };
-    let kept = (0..=each.len().min(MAX_SKIPPED_LINES))
-        .rev()
-        .find(|&k| k == each.len() || fits(k))
-        .filter(|&k| k == each.len() || fits(k))
-        .unwrap_or(0);
+    let kept = if each.len() <= MAX_SKIPPED_LINES {
+        each.len()
+    } else {
+        (0..=MAX_SKIPPED_LINES)
+            .rev()
+            .find(|&k| fits(k))
+            .unwrap_or(0)
+    };
     let mut out = each[..kept].concat();
     out.extend(blocks_summary(settings, &blocks[kept..]));
     out

@@ -833,6 +833,7 @@ fn prune(dir: &Path, now: SystemTime) {
 mod tests {
     use super::*;
     use crate::defs::DefKind;
+    use crate::stamp::set_mtime;
 
     const OLD: &str = "fn alpha() {}\n";
     const NEW: &str = "fn omega() {}\n";
@@ -843,15 +844,6 @@ mod tests {
 
     fn mtime(path: &Path) -> SystemTime {
         fs::metadata(path).unwrap().modified().unwrap()
-    }
-
-    fn set_mtime(path: &Path, time: SystemTime) {
-        File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(time)
-            .unwrap();
     }
 
     fn entries(dir: &Path) -> Vec<PathBuf> {

@@ -234,6 +234,7 @@ pub(crate) fn prune_entries(dir: &Path, suffix: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stamp::set_mtime;
 
     #[test]
     fn an_entry_is_used_only_for_the_same_file_as_it_is_now() {
@@ -242,12 +243,7 @@ mod tests {
         let file = fs::canonicalize(tree.path()).unwrap().join("a.py");
         fs::write(&file, "def f():\n    g()\n").unwrap();
         let old = SystemTime::now() - Duration::from_secs(60);
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        set_mtime(&file, old);
         let facts = FactsCache::new(Some(cache.path().to_path_buf())).clock_ahead(LATER);
         let first = facts.facts(&file, Lang::Python).unwrap();
         assert_eq!(first.calls[0].name, "g");
@@ -264,12 +260,7 @@ mod tests {
         assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls[0].name, "g");
         // A changed file is read again.
         fs::write(&file, "def f():\n    h()\n").unwrap();
-        fs::File::options()
-            .append(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(old + Duration::from_secs(1))
-            .unwrap();
+        set_mtime(&file, old + Duration::from_secs(1));
         assert_eq!(facts.facts(&file, Lang::Python).unwrap().calls[0].name, "h");
         // And the entry now holds the new facts.
         let again = FactsCache::new(Some(cache.path().to_path_buf())).clock_ahead(LATER);
@@ -279,15 +270,6 @@ mod tests {
     /// How far ahead the tests set a cache's clock: the files they wrote
     /// have settled by then.
     const LATER: Duration = Duration::from_secs(60);
-
-    fn set_mtime(file: &Path, time: SystemTime) {
-        fs::File::options()
-            .append(true)
-            .open(file)
-            .unwrap()
-            .set_modified(time)
-            .unwrap();
-    }
 
     /// #34: `--callers-of` reported a call on a line that now read
     /// `y = 1`: the file had been renamed into place with the old one's

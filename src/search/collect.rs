@@ -80,7 +80,6 @@ pub fn collect<'s>(
         literal.fixed_strings = true;
         let (second, status) = fold_search(settings, scorer, options, &literal, err)?;
         let lines: u64 = second.files.iter().map(|f| f.hits).sum();
-        let command = format!("scout search -F {}", shell::quote(query.text.as_bytes()));
         if fold.files.is_empty() && lines > 0 {
             fallback = Some(format!(
                 "as a regex, {} matches no line; showing the lines that hold it as written (-F)",
@@ -91,10 +90,11 @@ pub fn collect<'s>(
             partial = partial.or(status);
         } else if lines > 0 {
             fallback = Some(format!(
-                "read as a regex; as written, {} is on {} of {}: {command}",
+                "read as a regex; as written, {} is on {} of {}: scout search -F {}",
                 crate::render::quoted(&query.text),
                 plural(lines, "line", "lines"),
                 plural(second.files.len() as u64, "file", "files"),
+                shell::quote(query.text.as_bytes()),
             ));
         }
     }

@@ -10,7 +10,6 @@ use anyhow::{bail, Result};
 use crate::render;
 use crate::search::page::{self, PageSpan};
 use crate::search::rank::Ranked;
-use crate::search::remember::Recalled;
 use crate::search::settings::SearchSettings;
 use crate::search::Parts;
 
@@ -147,23 +146,22 @@ fn cut(
 /// Headings were not counted when the page was laid out: where they push
 /// the shown page past the budget, quotes fewer lines of its last files
 /// (the page keeps its files, so other pages are unaffected). Returns the
-/// last page rendered, with the milliseconds its header shows, when it is
-/// the page as it now stands, so that it need not be rendered again.
+/// last page rendered, without the memory, with the milliseconds its
+/// header shows, when it is the page as it now stands, so that it need
+/// not be rendered again.
 pub fn fit(
     settings: &SearchSettings,
     parts: &Parts<'_>,
     pages: &mut [PageSpan],
     index: usize,
-    recalled: &Recalled<'_>,
     started: Instant,
 ) -> Option<(render::text::Page, u64)> {
     let budget = settings.budget_bytes?;
     // The page is sized as it would be shown with no memory (with room
-    // for its header's `already_shown=`), then shown as the memory
-    // collapses it, never larger: so a repeated search keeps the first
-    // run's lines, all of them already shown, instead of spending what
-    // collapsing saved on lines the first run left out.
-    let remembered = recalled.any(parts.ranked, &pages[index]);
+    // for its header's `already_shown=`); the memory only collapses it,
+    // never larger: so a repeated search keeps the first run's lines, all
+    // of them already shown, instead of spending what collapsing saved on
+    // lines the first run left out.
     for _ in 0..MAX_TRIMS {
         let report = parts.report(settings, started, pages, index, Vec::new());
         let elapsed_ms = report.elapsed_ms;
@@ -175,9 +173,6 @@ pub fn fit(
             + " 999999ms".len()
             + ALREADY_SHOWN_RESERVE;
         if timeless <= budget {
-            if remembered {
-                return None;
-            }
             return Some((page, elapsed_ms));
         }
         // Lines beyond the first go first, from the last file up; then

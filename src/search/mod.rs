@@ -277,13 +277,9 @@ pub fn present(
     };
     // Pages are cut as if `--again` were typed, so that a page re-run
     // with it (to see what the memory collapsed) holds the same files.
-    let as_again = |command: &str| match settings.again {
-        true => command.to_string(),
-        false => format!("{command} --again"),
-    };
     let (command, ranked_command) = (
-        as_again(&settings.command),
-        as_again(&settings.ranked_command),
+        as_again(settings, &settings.command),
+        as_again(settings, &settings.ranked_command),
     );
     let frame = frame_of(&command);
     let index = settings.page - 1;
@@ -317,26 +313,26 @@ pub fn present(
         scope: scope.as_ref(),
         scope_text: &scope_text,
     };
-    let fitted = layout::fit(settings, &parts, &mut pages, index, &recalled, started);
+    let fitted = layout::fit(settings, &parts, &mut pages, index, started);
     let seen = recalled.seen(&ranked, &pages[index]);
     let mut report = parts.report(settings, started, &pages, index, seen);
-    let page = match fitted {
-        Some((page, elapsed_ms)) => {
-            report.elapsed_ms = elapsed_ms;
-            page
-        }
-        None => render::text::page(&report),
-    };
-    // Whether the page or rg's lines are printed is decided on the page
-    // as it stands without the memory: collapsing what the session saw
-    // must not turn rg's lines into a page (nor `--again` the other way).
-    let unremembered_len = if report.already_shown() > 0 {
-        render::text::page(&parts.report(settings, started, &pages, index, Vec::new()))
-            .text
-            .plain()
-            .len()
+    let bare = fitted.map(|(page, elapsed_ms)| {
+        report.elapsed_ms = elapsed_ms;
+        page
+    });
+    // The page is shown as the memory collapses it; whether it or rg's
+    // lines are printed is decided on its bytes without the memory:
+    // collapsing what the session saw must not turn rg's lines into a
+    // page (nor `--again` the other way).
+    let (page, unremembered_len) = if report.already_shown() > 0 {
+        let bare = bare.unwrap_or_else(|| {
+            render::text::page(&parts.report(settings, started, &pages, index, Vec::new()))
+        });
+        (render::text::page(&report), bare.text.plain().len())
     } else {
-        page.text.plain().len()
+        let page = bare.unwrap_or_else(|| render::text::page(&report));
+        let len = page.text.plain().len();
+        (page, len)
     };
     report.code = attach::attach_code(
         &report,
@@ -585,6 +581,14 @@ fn emit_page(
     Ok(remember::shown_on_page(settings, report))
 }
 
+/// `command` (a search as typed) as if `--again` were typed too.
+fn as_again(settings: &SearchSettings, command: &str) -> String {
+    match settings.again {
+        true => command.to_string(),
+        false => format!("{command} --again"),
+    }
+}
+
 /// The bytes ` --again` would add to the footer of `report`'s page (its
 /// next-page command) when it was not typed.
 fn again_footer_bytes(settings: &SearchSettings, report: &Report<'_>) -> usize {
@@ -596,7 +600,7 @@ fn again_footer_bytes(settings: &SearchSettings, report: &Report<'_>) -> usize {
         false => 1,
     };
     let typed = render::page_command(&report.command, next).len();
-    let again = render::page_command(&format!("{} --again", report.command), next).len();
+    let again = render::page_command(&as_again(settings, &report.command), next).len();
     again.saturating_sub(typed)
 }
 

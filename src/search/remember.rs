@@ -76,14 +76,6 @@ impl<'m> Recalled<'m> {
         Recalled { ranges }
     }
 
-    /// Whether the memory holds any line of the files of `span` (with
-    /// their allowance of lines).
-    pub fn any(&self, ranked: &[Ranked], span: &PageSpan) -> bool {
-        self.seen(ranked, span)
-            .iter()
-            .any(|lines| !lines.is_empty())
-    }
-
     /// Per slot of `span` (the page looked up, possibly with fewer lines
     /// per file): the chosen lines the session was already shown.
     pub fn seen(&self, ranked: &[Ranked], span: &PageSpan) -> Vec<Vec<u64>> {

@@ -199,6 +199,7 @@ impl VectorCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stamp::set_mtime;
     use std::time::Duration;
 
     fn unit(line: u32, seed: f32) -> UnitVector {
@@ -245,12 +246,7 @@ mod tests {
         let old = SystemTime::now() - Duration::from_secs(60);
         let settled = |text: &str| {
             fs::write(&file, text).unwrap();
-            fs::File::options()
-                .append(true)
-                .open(&file)
-                .unwrap()
-                .set_modified(old)
-                .unwrap();
+            set_mtime(&file, old);
         };
         // The clock a minute on: the file has settled.
         let key = |at: SystemTime| Key::of(file.clone(), &fs::metadata(&file).unwrap(), at);
@@ -290,12 +286,7 @@ mod tests {
         let later = SystemTime::now() + Duration::from_secs(60);
         for (path, text) in [(&file, "def f(): pass\n"), (&next, "def g(): pass\n")] {
             fs::write(path, text).unwrap();
-            fs::File::options()
-                .append(true)
-                .open(path)
-                .unwrap()
-                .set_modified(old)
-                .unwrap();
+            set_mtime(path, old);
         }
         let cache = VectorCache::new(Some(cache_dir.path().to_path_buf()));
         let first = Key::of(file.clone(), &fs::metadata(&file).unwrap(), later);
