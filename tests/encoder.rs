@@ -265,6 +265,76 @@ fn concurrent_indexes_leave_a_whole_cache() {
     assert_eq!(meaning["units"].as_u64(), Some(34), "{meaning}");
 }
 
+/// #35: `scout index` stopped by a kill keeps what it had stored (it
+/// appends a record per file as it goes), a rerun embeds only the rest,
+/// and `scout doctor` states the store's size.
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn an_index_killed_midway_resumes_where_it_stopped() {
+    let fx = tree();
+    // Past one group of 256 texts, the first append.
+    const FILES: usize = 300;
+    for i in 0..FILES {
+        fx.write(
+            format!("pkg/m{i}.py"),
+            format!("def handler_{i}(request):\n    \"\"\"Answer request number {i}.\"\"\"\n    return {i}\n"),
+        );
+    }
+    age(&fx);
+    let vectors = fx.home.path().join("cache/scout/vectors");
+    let stored = || -> u64 {
+        std::fs::read_dir(&vectors)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".store"))
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len())
+            .sum()
+    };
+    let mut child = fx
+        .command(&["index"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once its first group of files is stored.
+    let started = std::time::Instant::now();
+    while stored() < 10_000 && started.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the index finished before it was killed");
+    let total = FILES + 4;
+    let resumed = fx.run(&["index"]);
+    resumed.expect_code(0);
+    let out = resumed.stdout();
+    let number = |before: &str| -> usize {
+        let at = out
+            .find(before)
+            .unwrap_or_else(|| panic!("{before:?} in {out}"));
+        out[..at].rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let (now, cached) = (number(" embedded now"), number(" cached before"));
+    assert!(cached > 0 && now > 0, "{out}");
+    assert_eq!(now + cached, total, "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "index: {total} code files, {total} definitions with vectors"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("in 1 store"), "{out}");
+    let doctor = fx.run(&["doctor"]);
+    assert!(
+        doctor.stdout().contains("vectors: ")
+            && doctor.stdout().contains("in 1 store (one per repository)"),
+        "{}",
+        doctor.stdout()
+    );
+}
+
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
 fn weights_without_their_vocabulary_are_an_error_naming_the_file() {

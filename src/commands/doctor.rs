@@ -113,6 +113,7 @@ pub fn checks() -> Vec<Check> {
     checks.push(hooks_check());
     checks.push(mcp_check());
     checks.push(encoder_check(crate::encoder::dir()));
+    checks.push(vectors_check(crate::dirs::cache_dir()));
     checks.push(rules_check());
     let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
     checks.push(Check::ok(
@@ -344,6 +345,28 @@ fn mcp_check() -> Check {
     Check::ok(
         "mcp",
         format!("scout mcp is registered for {}", found.join(", ")),
+    )
+}
+
+/// The size on disk of `scout smart`'s vector stores (#35).
+fn vectors_check(cache_dir: Option<PathBuf>) -> Check {
+    use crate::smart::vectors::{VectorStore, SUBDIR};
+    let Some(cache_dir) = cache_dir else {
+        return Check::ok("vectors", "no cache directory: nothing is stored");
+    };
+    let (bytes, stores) = VectorStore::new(Some(cache_dir.clone())).size_on_disk();
+    let dir = cache_dir.join(SUBDIR);
+    let size = crate::commands::index::megabytes(bytes);
+    Check::ok(
+        "vectors",
+        match stores {
+            0 => format!("none stored yet in {} (scout index embeds a tree)", dir.display()),
+            n => format!(
+                "{size} in {n} store{} (one per repository) in {}; removing them costs only embedding again",
+                if n == 1 { "" } else { "s" },
+                dir.display()
+            ),
+        },
     )
 }
 

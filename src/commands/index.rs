@@ -14,7 +14,7 @@ use crate::encoder::Encoder;
 use crate::exit::ExitStatus;
 use crate::rg::{Rg, SearchFlags};
 use crate::smart::meaning::{embed_missing, tree_files, Embedded, Embedder};
-use crate::smart::vectors::{UnitVector, VectorCache};
+use crate::smart::vectors::{Key, VectorStore};
 
 /// How often a progress line is written on a pipe.
 const PIPE_EVERY: Duration = Duration::from_secs(5);
@@ -56,10 +56,11 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         )?;
     }
     let files = tree_files(&rg, &flags)?;
-    let cache = VectorCache::new(cache_dir.clone());
-    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.key)).collect();
-    let cached_files = have.iter().filter(|h| h.is_some()).count();
-    let cached_units: usize = have.iter().flatten().map(Vec::len).sum();
+    let store = VectorStore::new(cache_dir.clone());
+    let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
+    let mut covered = vec![false; files.len()];
+    let stored = store.read(&keys, |i, _| covered[i] = true);
+    let (cached_files, cached_units) = (stored.files, stored.units);
     let to_embed = files.len() - cached_files;
     let terminal = std::io::stderr().is_terminal();
     let embedding = Instant::now();
@@ -68,38 +69,51 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     let defs = DefsCache::new(cache_dir);
     let embedder = Embedder {
         encoder: &encoder,
-        vectors: &cache,
+        vectors: &store,
         defs: &defs,
     };
-    let done = embed_missing(&embedder, &files, &order, &mut have, None, |so_far| {
-        let now = Instant::now();
-        if terminal {
-            let line = progress(so_far, to_embed, embedding.elapsed(), true);
-            let _ = write!(err, "\r{line}\x1b[K");
-        } else if now - last_line >= PIPE_EVERY {
-            let line = progress(so_far, to_embed, embedding.elapsed(), false);
-            let _ = writeln!(err, "{line}");
-            last_line = now;
-        }
-    })?;
+    let done = embed_missing(
+        &embedder,
+        &files,
+        &order,
+        &mut covered,
+        None,
+        |_, _| {},
+        |so_far| {
+            let now = Instant::now();
+            if terminal {
+                let line = progress(so_far, to_embed, embedding.elapsed(), true);
+                let _ = write!(err, "\r{line}\x1b[K");
+            } else if now - last_line >= PIPE_EVERY {
+                let line = progress(so_far, to_embed, embedding.elapsed(), false);
+                let _ = writeln!(err, "{line}");
+                last_line = now;
+            }
+        },
+    )?;
     if terminal && done.files > 0 {
         writeln!(err)?;
     }
+    let compacted = store.compact_stale();
     let seconds = embedding.elapsed().as_secs_f64();
     let rate = if done.units > 0 && seconds > 0.0 {
         format!(" ({:.0} definitions/s)", done.units as f64 / seconds)
     } else {
         String::new()
     };
+    let (bytes, stores) = store.size_on_disk();
     writeln!(
         out,
-        "index: {} code files, {} definitions with vectors: {} embedded now in {} files{rate}, {} cached before; {:.1}s",
+        "index: {} code files, {} definitions with vectors: {} embedded now in {} files{rate}, {} cached before; {:.1}s; vectors: {} in {stores} store{}{}",
         files.len(),
         cached_units + done.units,
         done.units,
         done.files,
         cached_units,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        megabytes(bytes),
+        if stores == 1 { "" } else { "s" },
+        if compacted > 0 { format!(" ({compacted} compacted)") } else { String::new() },
     )?;
     Ok(if missing.is_empty() {
         ExitStatus::Shown
@@ -197,10 +211,18 @@ impl TreeLock {
 /// The width of the progress bar, in characters.
 const BAR_WIDTH: usize = 24;
 
-/// `index: 120/3400 files, 1234 definitions embedded, 510/s`; with `bar`
-/// (on a terminal), a bar of the files before it and the time left after.
+/// `index: 120/3400 files, 1234 definitions embedded, 510/s, 0:55 left`
+/// (the time left once a file is done); with `bar` (on a terminal), a bar
+/// of the files before it.
 fn progress(so_far: Embedded, total: usize, elapsed: Duration, bar: bool) -> String {
     let seconds = elapsed.as_secs_f64().max(1e-3);
+    let left = match so_far.files.min(total) {
+        0 => String::new(),
+        done => {
+            let left = (seconds * (total - done) as f64 / done as f64).round() as u64;
+            format!(", {}:{:02} left", left / 60, left % 60)
+        }
+    };
     let counts = format!(
         "{}/{} files, {} definitions embedded, {:.0}/s",
         so_far.files,
@@ -209,22 +231,24 @@ fn progress(so_far: Embedded, total: usize, elapsed: Duration, bar: bool) -> Str
         so_far.units as f64 / seconds
     );
     if !bar {
-        return format!("index: {counts}");
+        return format!("index: {counts}{left}");
     }
     let done = so_far.files.min(total);
     let filled = (done * BAR_WIDTH).checked_div(total).unwrap_or(BAR_WIDTH);
-    let left = match done {
-        0 => String::new(),
-        _ => {
-            let left = (seconds * (total - done) as f64 / done as f64).round() as u64;
-            format!(", {}:{:02} left", left / 60, left % 60)
-        }
-    };
     format!(
         "index: [{}{}] {counts}{left}",
         "#".repeat(filled),
         " ".repeat(BAR_WIDTH - filled)
     )
+}
+
+/// `12.3 MB`, `456 KB`.
+pub fn megabytes(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{} KB", bytes.div_ceil(1 << 10))
+    }
 }
 
 #[cfg(test)]
@@ -239,7 +263,7 @@ mod tests {
     fn a_pipe_gets_the_counts() {
         assert_eq!(
             progress(so_far(120, 1020), 3400, Duration::from_secs(2), false),
-            "index: 120/3400 files, 1020 definitions embedded, 510/s"
+            "index: 120/3400 files, 1020 definitions embedded, 510/s, 0:55 left"
         );
     }
 

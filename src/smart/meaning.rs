@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Result};
@@ -27,7 +28,7 @@ use crate::rg::{run_plain, Flow, Rg, SearchFlags};
 use crate::search::path_of;
 use crate::smart::score;
 use crate::smart::units::texts;
-use crate::smart::vectors::{Key, UnitVector, VectorCache};
+use crate::smart::vectors::{Key, UnitVector, VectorStore};
 
 /// Units the dense ranking hands to the fusion, at most.
 pub const DENSE_HITS: usize = 60;
@@ -102,13 +103,16 @@ pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
             _ => on_disk,
         };
         let absolute = places.real(&absolute).unwrap_or(absolute);
-        let text_path = places
-            .in_repository(&absolute)
+        let root = absolute.parent().and_then(|dir| places.root_of(dir));
+        let text_path = root
+            .as_deref()
+            .and_then(|root| absolute.strip_prefix(root).ok()?.to_str())
+            .map(str::to_string)
             .unwrap_or_else(|| shown.strip_prefix("./").unwrap_or(&shown).to_string());
         files.push(TreeFile {
             path,
             lang,
-            key: Key::of(absolute, &meta, SystemTime::now()),
+            key: Key::of(absolute, root, &meta, SystemTime::now()),
             text_path,
         });
     }
@@ -120,7 +124,7 @@ pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
 #[derive(Default)]
 struct Places {
     real: HashMap<PathBuf, Option<PathBuf>>,
-    roots: HashMap<PathBuf, Option<PathBuf>>,
+    roots: HashMap<PathBuf, Option<Arc<Path>>>,
 }
 
 impl Places {
@@ -138,19 +142,16 @@ impl Places {
         Some(real.join(file.file_name()?))
     }
 
-    /// The real path `file` from its repository's root, which its texts
-    /// name; `None` outside a repository or for a path not in UTF-8.
-    fn in_repository(&mut self, file: &Path) -> Option<String> {
-        let root = self.root_of(file.parent()?)?;
-        Some(file.strip_prefix(&root).ok()?.to_str()?.to_string())
-    }
-
-    fn root_of(&mut self, dir: &Path) -> Option<PathBuf> {
+    /// The root of the repository holding `dir` (the nearest directory
+    /// at or above it with a `.git`); `None` outside a repository. Its
+    /// files' texts name them from there, and its store holds their
+    /// vectors.
+    fn root_of(&mut self, dir: &Path) -> Option<Arc<Path>> {
         if let Some(known) = self.roots.get(dir) {
             return known.clone();
         }
         let root = if dir.join(".git").exists() {
-            Some(dir.to_path_buf())
+            Some(Arc::from(dir))
         } else {
             dir.parent().and_then(|up| self.root_of(up))
         };
@@ -170,34 +171,31 @@ pub struct Embedded {
 /// from and writes vectors to.
 pub struct Embedder<'a> {
     pub encoder: &'a Encoder,
-    pub vectors: &'a VectorCache,
+    pub vectors: &'a VectorStore,
     pub defs: &'a DefsCache,
 }
 
 /// Embeds the files of `order` (indices into `files`) whose vectors are
-/// not in `have`, in that order, until `deadline`; stores each file's
-/// vectors in the cache and in `have`. `progress` is told after each
+/// are not `covered`, in that order, until `deadline`; stores each file's
+/// vectors, marks it covered and hands its units to `each`. `progress` is told after each
 /// group. An error only when the encoder's weights cannot be read any
 /// more.
 pub fn embed_missing(
     embedder: &Embedder<'_>,
     files: &[TreeFile],
     order: &[usize],
-    have: &mut [Option<Vec<UnitVector>>],
+    covered: &mut [bool],
     deadline: Option<Instant>,
+    mut each: impl FnMut(usize, &[UnitVector]),
     mut progress: impl FnMut(Embedded),
 ) -> Result<Embedded> {
     let Embedder {
         encoder,
-        vectors: cache,
+        vectors: store,
         defs,
     } = *embedder;
     let mut done = Embedded::default();
-    let missing: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|&i| have[i].is_none())
-        .collect();
+    let missing: Vec<usize> = order.iter().copied().filter(|&i| !covered[i]).collect();
     let mut at = 0;
     while at < missing.len() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -216,7 +214,7 @@ pub fn embed_missing(
                 .collect();
             for (&i, file_defs) in chunk.iter().zip(defs.defs_many(&parse)) {
                 let Ok(bytes) = fs::read(path_of(&files[i].path)) else {
-                    have[i] = Some(Vec::new());
+                    covered[i] = true;
                     continue;
                 };
                 let source = String::from_utf8_lossy(&bytes);
@@ -243,16 +241,27 @@ pub fn embed_missing(
             .collect();
         let vectors = encoder.embed_tokens(&ids)?;
         let mut vectors = vectors.into_iter();
-        for (i, unit_texts) in group {
-            let units: Vec<UnitVector> = unit_texts
-                .iter()
-                .zip(vectors.by_ref())
-                .map(|((line, _), v)| UnitVector::quantise(*line, &v))
-                .collect();
-            cache.put(&files[i].key, &units);
+        let embedded: Vec<(usize, Vec<UnitVector>)> = group
+            .into_iter()
+            .map(|(i, unit_texts)| {
+                let units = unit_texts
+                    .iter()
+                    .zip(vectors.by_ref())
+                    .map(|((line, _), v)| UnitVector::quantise(*line, &v))
+                    .collect();
+                (i, units)
+            })
+            .collect();
+        let records: Vec<(&Key, &[UnitVector])> = embedded
+            .iter()
+            .map(|(i, units)| (&files[*i].key, units.as_slice()))
+            .collect();
+        store.append(&records);
+        for (i, units) in &embedded {
             done.files += 1;
             done.units += units.len();
-            have[i] = Some(units);
+            covered[*i] = true;
+            each(*i, units);
         }
         progress(done);
     }
@@ -286,6 +295,62 @@ pub struct Dense {
     pub budget_spent: Option<Duration>,
 }
 
+/// The best `keep` units seen, by similarity (ties: by file, then line).
+struct Best {
+    keep: usize,
+    /// A min-heap of the best so far: the worst of them on top.
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<Ranked>>,
+}
+
+/// A unit's similarity, file and line, ordered best last.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ranked(f32, usize, u32);
+
+impl Eq for Ranked {}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Higher similarity is better; at equal similarity the earlier
+        // file and line are.
+        self.0
+            .total_cmp(&other.0)
+            .then(other.1.cmp(&self.1))
+            .then(other.2.cmp(&self.2))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Best {
+    fn new(keep: usize) -> Best {
+        Best {
+            keep,
+            heap: std::collections::BinaryHeap::with_capacity(keep + 1),
+        }
+    }
+
+    fn offer(&mut self, similarity: f32, file: usize, line: u32) {
+        let unit = Ranked(similarity, file, line);
+        if self.heap.len() < self.keep {
+            self.heap.push(std::cmp::Reverse(unit));
+        } else if self.heap.peek().is_some_and(|worst| unit > worst.0) {
+            self.heap.pop();
+            self.heap.push(std::cmp::Reverse(unit));
+        }
+    }
+
+    /// Best first: `(similarity, file, line)`.
+    fn into_sorted(self) -> Vec<(f32, usize, u32)> {
+        let mut all: Vec<Ranked> = self.heap.into_iter().map(|r| r.0).collect();
+        all.sort_by(|a, b| b.cmp(a));
+        all.into_iter().map(|Ranked(s, f, l)| (s, f, l)).collect()
+    }
+}
+
 /// The dense ranking for `query` (the question's vector) over the tree
 /// of `flags`: cached vectors first, then the missing ones embedded for
 /// up to `budget`, the files of `first` (paths as rg prints them) before
@@ -300,8 +365,16 @@ pub fn rank(
     cache_dir: Option<PathBuf>,
 ) -> Result<Dense> {
     let files = tree_files(rg, flags)?;
-    let cache = VectorCache::new(cache_dir.clone());
-    let mut have: Vec<Option<Vec<UnitVector>>> = files.iter().map(|f| cache.get(&f.key)).collect();
+    let store = VectorStore::new(cache_dir.clone());
+    let mut best = Best::new(DENSE_HITS);
+    let mut covered = vec![false; files.len()];
+    let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
+    let reading = store.read(&keys, |i, stored| {
+        covered[i] = true;
+        for j in 0..stored.len() {
+            best.offer(stored.similarity(j, query), i, stored.line(j));
+        }
+    });
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
     for path in first {
         if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
@@ -318,32 +391,27 @@ pub fn rank(
         let defs = DefsCache::new(cache_dir);
         let embedder = Embedder {
             encoder,
-            vectors: &cache,
+            vectors: &store,
             defs: &defs,
         };
         embed_missing(
             &embedder,
             &files,
             &order,
-            &mut have,
+            &mut covered,
             Some(started + budget),
+            |i, units| {
+                for unit in units {
+                    best.offer(unit.similarity(query), i, unit.line);
+                }
+            },
             |_| {},
         )?
     };
-    let covered = have.iter().filter(|h| h.is_some()).count();
-    let mut scored: Vec<(f32, usize, u32)> = Vec::new();
-    for (i, units) in have.iter().enumerate() {
-        for unit in units.iter().flatten() {
-            scored.push((unit.similarity(query), i, unit.line));
-        }
-    }
-    let units = scored.len();
-    let keep = DENSE_HITS.min(scored.len());
-    if keep > 0 && keep < scored.len() {
-        scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
-        scored.truncate(keep);
-    }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    store.compact_stale();
+    let covered = covered.iter().filter(|&&c| c).count();
+    let units = reading.units + embedded.units;
+    let scored = best.into_sorted();
     Ok(Dense {
         hits: scored
             .into_iter()
