@@ -373,6 +373,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", requires = "impact")]
     pub depth: Option<u32>,
 
+    /// With --callers-of or --impact: read at most N of the files that spell the name, those nearest the definition first; the page says how many were left unread [default: 2000; 0 reads every file].
+    #[arg(long, value_name = "N")]
+    pub graph_files: Option<usize>,
+
     #[command(flatten)]
     pub matching: MatchArgs,
 
@@ -1173,6 +1177,7 @@ pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
         callers_of: None,
         impact: None,
         depth: None,
+        graph_files: None,
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

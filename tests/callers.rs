@@ -737,3 +737,87 @@ fn regression_34_a_file_replaced_with_its_size_and_mtime_is_read_again() {
     let (sites, unsettled, json) = callers(&fx, "lib.py#load");
     assert!(sites.is_empty() && unsettled.is_empty(), "{json:#}");
 }
+
+#[test]
+fn a_name_spelled_in_more_files_than_the_budget_reads_the_nearest_and_says_so() {
+    let fx = Fixture::new();
+    fx.write("core/util/config.py", "def load(path):\n    return path\n");
+    fx.write(
+        "core/util/near.py",
+        "from core.util.config import load\n\ndef one():\n    return load('a')\n",
+    );
+    fx.write(
+        "core/mid.py",
+        "from core.util.config import load\n\ndef two():\n    return load('b')\n",
+    );
+    for far in ["aaa/far1.py", "aaa/far2.py", "zzz/far3.py"] {
+        fx.write(
+            far,
+            "from core.util.config import load\n\ndef three():\n    return load('c')\n",
+        );
+    }
+    let budgeted = |budget: &str| {
+        let run = fx.run(&[
+            "search",
+            "--callers-of",
+            "core/util/config.py#load",
+            "--graph-files",
+            budget,
+            "--json",
+            "--budget-tokens",
+            "0",
+            "--again",
+        ]);
+        assert_eq!(run.code(), 0, "{}", run.describe());
+        run.json()
+    };
+    // The definition's own file and directory first, then its parent's;
+    // the three far files are left and counted.
+    let json = budgeted("3");
+    let paths: BTreeSet<String> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        set(&["core/mid.py", "core/util/near.py"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["files_read"], 3, "{json:#}");
+    assert_eq!(json["scope"]["files_unread"], 3, "{json:#}");
+    assert_eq!(json["scope"]["files_budget"], 3, "{json:#}");
+    // Every file with 0; the budget named nowhere.
+    let all = budgeted("0");
+    assert_eq!(all["results"].as_array().unwrap().len(), 5, "{all:#}");
+    assert_eq!(all["scope"]["files_unread"], 0, "{all:#}");
+    assert!(all["scope"]["files_budget"].is_null(), "{all:#}");
+    // The page says what it left and how to read it.
+    let page = fx.run(&[
+        "search",
+        "--callers-of",
+        "core/util/config.py#load",
+        "--graph-files",
+        "3",
+        "--again",
+    ]);
+    assert_eq!(page.code(), 0, "{}", page.describe());
+    assert!(
+        page.stdout()
+            .contains("not read: 3 files that spell the name, past the budget of 3")
+            && page.stdout().contains("--graph-files 0 reads them all"),
+        "{}",
+        page.describe()
+    );
+    // Without a graph request the flag is refused.
+    let alone = fx.run(&["search", "load", "--graph-files", "3"]);
+    assert_eq!(alone.code(), 2, "{}", alone.describe());
+    assert!(
+        alone
+            .stderr()
+            .contains("--graph-files goes with --callers-of or --impact"),
+        "{}",
+        alone.describe()
+    );
+}

@@ -275,6 +275,7 @@ fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
             None => bail!("--structural needs a PATTERN: scout edit --structural --lang LANG 'PATTERN' --rewrite 'TEMPLATE'"),
         },
     };
+    let scoped = args.callers_of.is_some() || args.impact.is_some();
     let search_args = SearchArgs {
         query: None,
         paths: positionals.collect(),
@@ -283,6 +284,8 @@ fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
         callers_of: args.callers_of.take(),
         impact: args.impact.take(),
         depth: args.depth,
+        // An edit changes every call or none: it reads every file.
+        graph_files: scoped.then_some(0),
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

@@ -49,6 +49,7 @@ pub const TOOLS: [ToolSpec; 5] = [
             ("callers_of", S, "PATH#SYMBOL: its calls"),
             ("impact", S, "PATH#SYMBOL: its dependents"),
             ("depth", I, ""),
+            ("graph_files", I, ""),
             ("again", B, "show seen lines"),
         ],
         required: &[],

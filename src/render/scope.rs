@@ -20,6 +20,7 @@
 //! "scope": {"mode": "callers-of",
 //!           "target": {"path": "src/config.py", "name": "load", "kind": "function", "line": 12},
 //!           "by_name_only": false, "files_listed": 9, "files_read": 9,
+//!           "files_unread": 0, "files_budget": null,
 //!           "attributed": 7, "not_matched": 0,
 //!           "reasons": [{"reason": "imported", "count": 5}, ...],
 //!           "elsewhere": [{"path": "src/b.py", "line": 40, "name": "load", "count": 2},
@@ -31,6 +32,9 @@
 //!
 //! - `attributed` counts call sites (a line with two calls counts two);
 //!   the page's `hits` count the lines among them the pattern matched.
+//! - `files_unread`: files of the target's language that spell the name
+//!   and were not read, past `files_budget` (`--graph-files`; null when
+//!   nothing was left); the footer says so, and how to read them all.
 //! - `not_matched`: attributed lines the search's pattern did not match.
 //! - `elsewhere`: calls attributed to another definition (its `path`,
 //!   `line` and `name`), or to something outside the tree (`reason`).
@@ -109,6 +113,18 @@ pub fn text(scope: &Scope) -> String {
         ));
     }
     out.push('\n');
+    if scope.files_unread > 0 {
+        let budget = scope.files_budget.unwrap_or_default();
+        let per = if scope.impact {
+            " per definition followed"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "  not read: {} that spell the name, past the budget of {budget}{per} (the nearest to the definition are read first); calls there are not counted: --graph-files 0 reads them all\n",
+            plural(scope.files_unread, "file", "files"),
+        ));
+    }
     if scope.not_matched > 0 {
         out.push_str(&format!(
             "  not matched by the pattern: {}\n",
@@ -168,6 +184,8 @@ pub struct ScopeDocument {
     pub by_name_only: bool,
     pub files_listed: u64,
     pub files_read: u64,
+    pub files_unread: u64,
+    pub files_budget: Option<usize>,
     pub attributed: u64,
     pub not_matched: u64,
     pub reasons: Vec<ReasonCount>,
@@ -231,6 +249,8 @@ pub fn document(scope: &Scope) -> ScopeDocument {
         by_name_only: scope.by_name_only,
         files_listed: scope.files_listed,
         files_read: scope.files_read,
+        files_unread: scope.files_unread,
+        files_budget: scope.files_budget,
         attributed: scope.attributed_count(),
         not_matched: scope.not_matched,
         reasons,

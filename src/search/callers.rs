@@ -95,6 +95,7 @@ pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope>
             target,
             request.depth,
             settings.cache_dir.clone(),
+            request.max_files,
         )?;
         if let Some(roots) = within {
             scope.attributed.retain(|path, _| {
@@ -110,6 +111,7 @@ pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope>
             &settings.flags,
             target,
             settings.cache_dir.clone(),
+            request.max_files,
         )?
     })
 }

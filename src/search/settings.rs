@@ -96,6 +96,9 @@ pub struct GraphRequest {
     pub depth: u32,
     /// A pattern was given (else every call of the symbol is the search).
     pub pattern: bool,
+    /// `--graph-files`: the files that spell the name read at most, per
+    /// definition whose callers are looked for; `None` reads them all.
+    pub max_files: Option<usize>,
 }
 
 /// The session from the process environment (read once), as this
@@ -418,6 +421,11 @@ fn graph_request(
     let (spec, impact) = match (&args.callers_of, &args.impact) {
         (Some(spec), None) => (spec, false),
         (None, Some(spec)) => (spec, true),
+        _ if args.graph_files.is_some() => {
+            bail!(
+                "--graph-files goes with --callers-of or --impact (the files the code graph reads)"
+            )
+        }
         _ => return Ok(None),
     };
     if !impact && args.depth.is_some() {
@@ -437,5 +445,10 @@ fn graph_request(
             None => crate::graph::DEFAULT_DEPTH,
         },
         pattern,
+        max_files: match args.graph_files {
+            None => Some(crate::graph::FILES_BUDGET),
+            Some(0) => None,
+            Some(n) => Some(n),
+        },
     }))
 }

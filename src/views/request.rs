@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
 //! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
-//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `cwd` | `scout search --json` |
+//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
 //! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
@@ -27,10 +27,11 @@
 //! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
 //! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
-//! `budget_tokens`, `page`, `depth` and `max_results` are integers, 0 or more; `-n`, `-i` and
-//! `multiline` are booleans; `timeout` is a number of seconds (0 = no
-//! limit). Relative paths resolve against `cwd`, else the process's working
-//! directory. Defaults are the command line's.
+//! `budget_tokens`, `page`, `depth`, `graph_files` and `max_results` are
+//! integers, 0 or more; `-n`, `-i` and `multiline` are booleans;
+//! `timeout` is a number of seconds (0 = no limit). Relative paths
+//! resolve against `cwd`, else the process's working directory. Defaults
+//! are the command line's.
 //!
 //! Answers (one line of JSON; `exit` is also the process's exit status):
 //!
@@ -188,6 +189,7 @@ const SEARCH_FIELDS: &[Field] = &[
     ("callers_of", Shape::Text, false),
     ("impact", Shape::Text, false),
     ("depth", Shape::Count, false),
+    ("graph_files", Shape::Count, false),
     ("structural", Shape::Flag, false),
     ("lang", Shape::Text, false),
     ("again", Shape::Flag, false),
@@ -357,6 +359,7 @@ struct SearchRequest {
     callers_of: Option<String>,
     impact: Option<String>,
     depth: Option<u32>,
+    graph_files: Option<usize>,
     structural: Option<bool>,
     lang: Option<String>,
     again: Option<bool>,
@@ -853,6 +856,9 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
         if let Some(depth) = request.depth {
             argv.extend(["--depth".into(), depth.to_string().into()]);
         }
+    }
+    if let Some(files) = request.graph_files {
+        argv.extend(["--graph-files".into(), files.to_string().into()]);
     }
     // No query with callers_of / impact: every call of the symbol, which
     // `-e ''` says on the command line (so that `path` stays a path).
