@@ -64,8 +64,8 @@ Examples:
 
 Embeds the definitions of the tree's code files (the files `scout smart` would
 search, tests and generated files left out) with the sentence encoder and
-caches their vectors per file in $XDG_CACHE_HOME/scout/vectors/, so that
-`scout smart` finds them all at once. Only files changed since their vectors
+caches their vectors in one store per repository in $XDG_CACHE_HOME/scout/vectors/,
+so that `scout smart` finds them all at once. Only files changed since their vectors
 were made are embedded again: an interrupted run resumes where it stopped, and
 it is safe beside running searches; a second index of the same tree waits for
 the first. A progress bar on a terminal, a count every 5 s on a pipe; one
@@ -435,9 +435,9 @@ pub struct SmartArgs {
     #[arg(long)]
     pub words_only: bool,
 
-    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the question's candidate files first; 0 uses only the cached ones (`scout index` embeds them all).
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
-    pub embed_budget_ms: u64,
+    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the question's candidate files first; 0 uses only the cached ones (`scout index` embeds them all) [default: until 2000 ms after the question started, at least 250 ms].
+    #[arg(long, value_name = "MS")]
+    pub embed_budget_ms: Option<u64>,
 }
 
 /// Which files `scout smart` and `scout index` look at, with rg's rules.

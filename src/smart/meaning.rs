@@ -32,8 +32,26 @@ use crate::smart::vectors::{Key, UnitVector, VectorStore};
 
 /// Units the dense ranking hands to the fusion, at most.
 pub const DENSE_HITS: usize = 60;
-/// How long `scout smart` embeds missing vectors, by default.
+/// How long a question may take before the meaning search stops
+/// embedding missing vectors, by default (`--embed-budget-ms` not given):
+/// it embeds until this long after the question started, and for at
+/// least [`MIN_EMBED`]. On a small tree that is about 2 s of embedding;
+/// on a monorepo, whose words' pass alone takes a second or two, the
+/// answer comes soon after the words', not 2 s later.
 pub const EMBED_BUDGET: Duration = Duration::from_secs(2);
+/// The embedding time a question has at least, by default.
+pub const MIN_EMBED: Duration = Duration::from_millis(250);
+
+/// The embedding budget of a question that started at `started`:
+/// `given` (`--embed-budget-ms`), else what is left of [`EMBED_BUDGET`],
+/// at least [`MIN_EMBED`].
+pub fn budget(given: Option<Duration>, started: Instant) -> Duration {
+    given.unwrap_or_else(|| {
+        EMBED_BUDGET
+            .saturating_sub(started.elapsed())
+            .max(MIN_EMBED)
+    })
+}
 /// Tokens of a unit's text embedded, at most: its name and path come
 /// first, so only the end of a long doc comment is cut. On the tuning
 /// questions, 64 ranked as well as 256 (file-level MRR@10 0.83 both) and
@@ -42,10 +60,12 @@ pub const EMBED_BUDGET: Duration = Duration::from_secs(2);
 ///
 /// [`TEXT_RULES`]: super::units::TEXT_RULES
 pub const UNIT_TOKENS: usize = 64;
-/// Texts embedded between two looks at the clock, about 0.4 s of work
-/// (a file with more is embedded alone, and may overrun the budget by its
-/// own time).
+/// Texts parsed for and embedded as one group, about 0.4 s of work.
 const GROUP_TEXTS: usize = 256;
+/// Texts embedded between two looks at the clock within a group (two of
+/// the encoder's batches, one for each core): a budget is overrun by at
+/// most about 0.1 s, and a file cut off by it is compared, not stored.
+const CHUNK_TEXTS: usize = 64;
 
 /// A code file of the tree, as rg listed it.
 #[derive(Debug, Clone)]
@@ -201,10 +221,14 @@ pub fn embed_missing(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        // A group: files until GROUP_TEXTS texts, parsed together.
+        // A group: files until GROUP_TEXTS texts (or the deadline),
+        // parsed together.
         let mut group: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
         let mut count = 0;
-        while at < missing.len() && count < GROUP_TEXTS {
+        while at < missing.len()
+            && count < GROUP_TEXTS
+            && !(count > 0 && deadline.is_some_and(|d| Instant::now() >= d))
+        {
             let take = (missing.len() - at).min(4);
             let chunk = &missing[at..at + take];
             at += take;
@@ -239,31 +263,51 @@ pub fn embed_missing(
                 ids
             })
             .collect();
-        let vectors = encoder.embed_tokens(&ids)?;
+        let mut vectors = Vec::with_capacity(ids.len());
+        // With no deadline (`scout index`), the group in one call: its
+        // batches of like length pad least.
+        let chunk = match deadline {
+            Some(_) => CHUNK_TEXTS,
+            None => ids.len().max(1),
+        };
+        for chunk in ids.chunks(chunk) {
+            if !vectors.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            vectors.extend(encoder.embed_tokens(chunk)?);
+        }
+        let cut_off = vectors.len() < ids.len();
         let mut vectors = vectors.into_iter();
-        let embedded: Vec<(usize, Vec<UnitVector>)> = group
-            .into_iter()
-            .map(|(i, unit_texts)| {
-                let units = unit_texts
-                    .iter()
-                    .zip(vectors.by_ref())
-                    .map(|((line, _), v)| UnitVector::quantise(*line, &v))
-                    .collect();
-                (i, units)
-            })
-            .collect();
-        let records: Vec<(&Key, &[UnitVector])> = embedded
+        let mut whole: Vec<(usize, Vec<UnitVector>)> = Vec::new();
+        for (i, unit_texts) in group {
+            let units: Vec<UnitVector> = unit_texts
+                .iter()
+                .zip(vectors.by_ref())
+                .map(|((line, _), v)| UnitVector::quantise(*line, &v))
+                .collect();
+            if units.len() == unit_texts.len() {
+                whole.push((i, units));
+            } else {
+                // Cut off by the deadline: compared, not stored.
+                done.units += units.len();
+                each(i, &units);
+            }
+        }
+        let records: Vec<(&Key, &[UnitVector])> = whole
             .iter()
             .map(|(i, units)| (&files[*i].key, units.as_slice()))
             .collect();
         store.append(&records);
-        for (i, units) in &embedded {
+        for (i, units) in &whole {
             done.files += 1;
             done.units += units.len();
             covered[*i] = true;
             each(*i, units);
         }
         progress(done);
+        if cut_off {
+            break;
+        }
     }
     Ok(done)
 }
@@ -351,21 +395,27 @@ impl Best {
     }
 }
 
-/// The dense ranking for `query` (the question's vector) over the tree
-/// of `flags`: cached vectors first, then the missing ones embedded for
-/// up to `budget`, the files of `first` (paths as rg prints them) before
-/// the rest.
-pub fn rank(
+/// The tree's code files and what the store holds for them, scored
+/// against the question: the dense ranking's first half, which needs no
+/// candidate file and so runs beside the words' pass.
+pub struct Recalled {
+    files: Vec<TreeFile>,
+    store: VectorStore,
+    best: Best,
+    covered: Vec<bool>,
+    units: usize,
+}
+
+/// Lists the tree of `flags` and scores every vector the store holds for
+/// its files against `query`.
+pub fn recall(
     rg: &Rg,
     flags: &SearchFlags,
-    encoder: &Encoder,
     query: &[f32; DIM],
-    first: &[&[u8]],
-    budget: Duration,
     cache_dir: Option<PathBuf>,
-) -> Result<Dense> {
+) -> Result<Recalled> {
     let files = tree_files(rg, flags)?;
-    let store = VectorStore::new(cache_dir.clone());
+    let store = VectorStore::new(cache_dir);
     let mut best = Best::new(DENSE_HITS);
     let mut covered = vec![false; files.len()];
     let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
@@ -375,6 +425,34 @@ pub fn rank(
             best.offer(stored.similarity(j, query), i, stored.line(j));
         }
     });
+    Ok(Recalled {
+        files,
+        store,
+        best,
+        covered,
+        units: reading.units,
+    })
+}
+
+/// The dense ranking for `query` (the question's vector): what
+/// [`recall`] found in the store, then the missing vectors embedded for
+/// up to `budget`, the files of `first` (paths as rg prints them) before
+/// the rest.
+pub fn rank(
+    recalled: Recalled,
+    encoder: &Encoder,
+    query: &[f32; DIM],
+    first: &[&[u8]],
+    budget: Duration,
+    cache_dir: Option<PathBuf>,
+) -> Result<Dense> {
+    let Recalled {
+        files,
+        store,
+        mut best,
+        mut covered,
+        units: stored_units,
+    } = recalled;
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
     for path in first {
         if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
@@ -410,7 +488,7 @@ pub fn rank(
     };
     store.compact_stale();
     let covered = covered.iter().filter(|&&c| c).count();
-    let units = reading.units + embedded.units;
+    let units = stored_units + embedded.units;
     let scored = best.into_sorted();
     Ok(Dense {
         hits: scored
@@ -427,4 +505,34 @@ pub fn rank(
         embedded,
         budget_spent: (covered < files.len() && !budget.is_zero()).then_some(budget),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_budget_ends_two_seconds_after_the_question_started() {
+        let now = Instant::now();
+        let given = Duration::from_millis(700);
+        assert_eq!(budget(Some(given), now), given);
+        assert_eq!(budget(Some(Duration::ZERO), now), Duration::ZERO);
+        let fresh = budget(None, now);
+        assert!(
+            fresh <= EMBED_BUDGET && fresh > EMBED_BUDGET / 2,
+            "{fresh:?}"
+        );
+        // A question whose words took 1.5 s has what is left of the 2 s;
+        // one whose words took longer, the least.
+        if let Some(earlier) = now.checked_sub(Duration::from_millis(1500)) {
+            let left = budget(None, earlier);
+            assert!(
+                left <= Duration::from_millis(500) && left >= MIN_EMBED,
+                "{left:?}"
+            );
+        }
+        if let Some(long_ago) = now.checked_sub(Duration::from_secs(5)) {
+            assert_eq!(budget(None, long_ago), MIN_EMBED);
+        }
+    }
 }

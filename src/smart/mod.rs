@@ -96,8 +96,9 @@ pub struct SmartSettings {
 pub struct MeaningSettings {
     /// `None` with `--words-only`, or when no directory can be named.
     pub encoder_dir: Option<PathBuf>,
-    /// `--embed-budget-ms`: how long to embed missing vectors.
-    pub budget: std::time::Duration,
+    /// `--embed-budget-ms`: how long to embed missing vectors; `None`
+    /// for [`meaning::budget`]'s default.
+    pub budget: Option<std::time::Duration>,
     /// `--words-only` was given.
     pub words_only: bool,
 }
@@ -107,7 +108,7 @@ impl MeaningSettings {
     pub fn off() -> MeaningSettings {
         MeaningSettings {
             encoder_dir: None,
-            budget: std::time::Duration::ZERO,
+            budget: Some(std::time::Duration::ZERO),
             words_only: true,
         }
     }
@@ -156,7 +157,7 @@ impl SmartSettings {
             )?,
             meaning: MeaningSettings {
                 encoder_dir: (!args.words_only).then(crate::encoder::dir).flatten(),
-                budget: std::time::Duration::from_millis(args.embed_budget_ms),
+                budget: args.embed_budget_ms.map(std::time::Duration::from_millis),
                 words_only: args.words_only,
             },
         })
@@ -215,15 +216,18 @@ pub fn answer(
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
-    // The encoder loads and embeds the question while rg makes its pass.
+    let started = std::time::Instant::now();
+    // While rg makes the words' pass, the encoder loads and embeds the
+    // question, and the tree's stored vectors are scored against it.
     let encoding = match &meaning.encoder_dir {
         Some(dir) if crate::encoder::installed(dir) => {
             let (dir, question) = (dir.clone(), question.to_string());
+            let (rg, base, cache_dir) = (rg.clone(), base.clone(), cache_dir.clone());
             Ok(std::thread::spawn(move || {
-                crate::encoder::Encoder::load(&dir).and_then(|encoder| {
-                    let query = encoder.embed(&[question])?.remove(0);
-                    Ok((encoder, query))
-                })
+                let encoder = crate::encoder::Encoder::load(&dir)?;
+                let query = encoder.embed(&[question])?.remove(0);
+                let recalled = meaning::recall(&rg, &base, &query, cache_dir)?;
+                Ok::<_, anyhow::Error>((encoder, query, recalled))
             }))
         }
         Some(_) => Err("words only (no encoder installed: scout doctor says how)".to_string()),
@@ -306,7 +310,7 @@ pub fn answer(
     let meaning = match encoding {
         Err(reason) => Meaning::Off(reason),
         Ok(job) => {
-            let (encoder, query) = match job.join() {
+            let (encoder, query, recalled) = match job.join() {
                 Ok(loaded) => loaded?,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
@@ -315,12 +319,11 @@ pub fn answer(
                 .map(|(i, _, _)| candidates.files[*i].path.as_slice())
                 .collect();
             let dense = meaning::rank(
-                rg,
-                base,
+                recalled,
                 &encoder,
                 &query,
                 &first,
-                meaning.budget,
+                meaning::budget(meaning.budget, started),
                 cache_dir.clone(),
             )?;
             let mut joined = Joined {
