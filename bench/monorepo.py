@@ -59,7 +59,7 @@ first, then the scout variants, in a fixed order.
    those components; tests, vendor/ and generated code left out; names
    in a seeded order, 40 counted and 6 tried at most; each kept when
    `--callers-of --json` attributes a call):
-   `scout search --callers-of PATH#NAME .` cold and warm, beside warm
+   `scout search --callers-of PATH#NAME -e '' .` (every call) cold and warm, beside warm
    `scout search NAME .`, vs `rg -n -F NAME .`.
 
 Markdown tables on stdout; every run (seconds, peak RSS, exit code, stdout
@@ -669,7 +669,7 @@ def section_callers(b, args, report):
           % ", ".join("%s %s %d" % (l, t, n) for l, t, _, n in targets))
     rows = []
     for _, target, name, _ in targets:
-        cargv = [b.scout, "search", "--callers-of", target, "."]
+        cargv = [b.scout, "search", "--callers-of", target, "-e", "", "."]
         sargv = [b.scout, "search", name, "."]
         b.once(cargv, b.warm)
         b.once(sargv, b.warm)
@@ -680,8 +680,8 @@ def section_callers(b, args, report):
             ("warm", cargv, b.warm)])
         rows.append(("rg -n -F %s ." % name, got["rg"], None))
         rows.append(("scout search %s . [warm]" % name, got["search"], got["rg"]))
-        rows.append(("scout search --callers-of %s . [cold]" % target, got["cold"], got["rg"]))
-        rows.append(("scout search --callers-of %s . [warm]" % target, got["warm"], got["rg"]))
+        rows.append(("scout search --callers-of %s -e '' . [cold]" % target, got["cold"], got["rg"]))
+        rows.append(("scout search --callers-of %s -e '' . [warm]" % target, got["warm"], got["rg"]))
     table(rows)
 
 
