@@ -741,9 +741,12 @@ fn regression_34_a_file_replaced_with_its_size_and_mtime_is_read_again() {
 #[test]
 fn a_name_spelled_in_more_files_than_the_budget_reads_the_nearest_and_says_so() {
     let fx = Fixture::new();
-    fx.write("core/util/config.py", "def load(path):\n    return path\n");
     fx.write(
-        "core/util/near.py",
+        "core/util/config.py",
+        "def load(path):\n    return path\n\n\ndef reload():\n    return load('x')\n",
+    );
+    fx.write(
+        "core/util/a_near.py",
         "from core.util.config import load\n\ndef one():\n    return load('a')\n",
     );
     fx.write(
@@ -771,26 +774,31 @@ fn a_name_spelled_in_more_files_than_the_budget_reads_the_nearest_and_says_so() 
         assert_eq!(run.code(), 0, "{}", run.describe());
         run.json()
     };
-    // The definition's own file and directory first, then its parent's;
-    // the three far files are left and counted.
+    let paths = |json: &serde_json::Value| -> BTreeSet<String> {
+        json["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The definition's own file, its directory, then its parent's; the
+    // three far files are left and counted.
     let json = budgeted("3");
-    let paths: BTreeSet<String> = json["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["path"].as_str().unwrap().to_string())
-        .collect();
     assert_eq!(
-        paths,
-        set(&["core/mid.py", "core/util/near.py"]),
+        paths(&json),
+        set(&["core/mid.py", "core/util/a_near.py", "core/util/config.py"]),
         "{json:#}"
     );
     assert_eq!(json["scope"]["files_read"], 3, "{json:#}");
     assert_eq!(json["scope"]["files_unread"], 3, "{json:#}");
     assert_eq!(json["scope"]["files_budget"], 3, "{json:#}");
+    // One file: the definition's own, though a_near.py sorts before it.
+    let own = budgeted("1");
+    assert_eq!(paths(&own), set(&["core/util/config.py"]), "{own:#}");
     // Every file with 0; the budget named nowhere.
     let all = budgeted("0");
-    assert_eq!(all["results"].as_array().unwrap().len(), 5, "{all:#}");
+    assert_eq!(all["results"].as_array().unwrap().len(), 6, "{all:#}");
     assert_eq!(all["scope"]["files_unread"], 0, "{all:#}");
     assert!(all["scope"]["files_budget"].is_null(), "{all:#}");
     // The page says what it left and how to read it.

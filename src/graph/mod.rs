@@ -275,9 +275,9 @@ fn candidates(
 }
 
 /// Orders `paths` (as rg printed them, in path order) by how many
-/// leading directories they share with `definition`'s: its own
-/// directory first, then its parent's, and so on; in path order within
-/// each. In a monorepo the definition's own component comes first.
+/// leading directories they share with `definition`'s: the definition's
+/// own file, then its directory, its parent's, and so on; in path order
+/// within each. In a monorepo the definition's own component comes first.
 fn nearest_first(paths: &mut [(Vec<u8>, Lang)], definition: &Path) {
     let cwd = std::env::current_dir().unwrap_or_default();
     let home: Vec<_> = definition
@@ -291,6 +291,7 @@ fn nearest_first(paths: &mut [(Vec<u8>, Lang)], definition: &Path) {
         } else {
             on_disk
         };
+        let own = absolute == definition;
         let dirs = absolute
             .parent()
             .map(|dir| {
@@ -301,7 +302,7 @@ fn nearest_first(paths: &mut [(Vec<u8>, Lang)], definition: &Path) {
                     .count()
             })
             .unwrap_or(0);
-        std::cmp::Reverse(dirs)
+        (!own, std::cmp::Reverse(dirs))
     };
     paths.sort_by_cached_key(|(path, _)| shared(path));
 }
