@@ -373,7 +373,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", requires = "impact")]
     pub depth: Option<u32>,
 
-    /// With --callers-of or --impact: read at most N of the files that spell the name, those nearest the definition first; the page says how many were left unread [default: 1000; 0 reads every file].
+    /// With --callers-of or --impact: read at most N of the files that spell the name: the definition's own file, then those nearest it; the page says how many were left unread [default: 1000; 0 reads every file].
     #[arg(long, value_name = "N")]
     pub graph_files: Option<usize>,
 
