@@ -81,6 +81,13 @@ pub fn pass_regex<'p>(patterns: impl Iterator<Item = &'p str>) -> String {
         let upper_first: String = first.to_uppercase().collect();
         let lower = if upper_first == first.to_string() {
             regex::escape(pattern)
+        } else if upper_first.chars().count() > 1 {
+            // `ß` capitalises as `SS`: no class of one letter holds both.
+            format!(
+                "(?:{}|{}){rest}",
+                regex::escape(&first.to_string()),
+                regex::escape(&upper_first)
+            )
         } else {
             let class = format!(
                 "{}{}",
@@ -270,6 +277,7 @@ mod tests {
         // No case to change: the pattern once; a letter is escaped.
         assert_eq!(pass_regex(["123", "x"].into_iter()), "123|[xX]");
         assert_eq!(pass_regex(["élan"].into_iter()), "[éÉ]lan|ÉLAN");
+        assert_eq!(pass_regex(["ßa"].into_iter()), "(?:ß|SS)a|SSA");
         assert_eq!(pass_regex(["a.b"].into_iter()), "[aA]\\.b|A\\.B");
     }
 
