@@ -829,3 +829,16 @@ fn a_name_spelled_in_more_files_than_the_budget_reads_the_nearest_and_says_so() 
         alone.describe()
     );
 }
+
+#[test]
+fn a_directory_named_with_a_hash_takes_path_line_and_path_symbol() {
+    let fx = Fixture::new();
+    fx.write(
+        "d#x/app.py",
+        "def load(p):\n    return p\n\n\ndef main():\n    return load(1)\n",
+    );
+    for spec in ["d#x/app.py:1", "d#x/app.py#load"] {
+        let (sites, _, json) = callers(&fx, spec);
+        assert_eq!(sites, set(&["d#x/app.py:6"]), "{spec}: {json:#}");
+    }
+}

@@ -33,16 +33,8 @@ pub enum SymbolRef {
 impl SymbolSpec {
     /// Reads `PATH#SYMBOL` or `PATH:LINE`.
     pub fn parse(text: &str) -> Result<SymbolSpec> {
-        if let Some((path, symbol)) = text.rsplit_once('#') {
-            if path.is_empty() || symbol.is_empty() {
-                bail!("{text:?}: expected PATH#SYMBOL (e.g. src/config.py#load, src/app.ts#App.render) or PATH:LINE");
-            }
-            return Ok(SymbolSpec {
-                text: text.to_string(),
-                path: path.into(),
-                symbol: SymbolRef::Name(symbol.replace("::", ".")),
-            });
-        }
+        // `PATH:LINE` first: a symbol never ends in `:` and digits, while
+        // a path may hold a `#` (`d#x/app.py:1`).
         if let Some((path, line)) = text.rsplit_once(':') {
             if let Ok(line) = line.parse::<u32>() {
                 if !path.is_empty() && line > 0 {
@@ -53,6 +45,16 @@ impl SymbolSpec {
                     });
                 }
             }
+        }
+        if let Some((path, symbol)) = text.rsplit_once('#') {
+            if path.is_empty() || symbol.is_empty() {
+                bail!("{text:?}: expected PATH#SYMBOL (e.g. src/config.py#load, src/app.ts#App.render) or PATH:LINE");
+            }
+            return Ok(SymbolSpec {
+                text: text.to_string(),
+                path: path.into(),
+                symbol: SymbolRef::Name(symbol.replace("::", ".")),
+            });
         }
         bail!("{text:?}: expected PATH#SYMBOL (e.g. src/config.py#load, src/app.ts#App.render) or PATH:LINE")
     }
@@ -256,6 +258,13 @@ mod tests {
         assert_eq!(spec.symbol, SymbolRef::Name("Foo.bar".into()));
         let spec = SymbolSpec::parse("src/a.py:12").unwrap();
         assert_eq!(spec.symbol, SymbolRef::Line(12));
+        // A `#` in a directory's name, before `:LINE` or `#SYMBOL`.
+        let spec = SymbolSpec::parse("d#x/app.py:1").unwrap();
+        assert_eq!(spec.path, OsString::from("d#x/app.py"));
+        assert_eq!(spec.symbol, SymbolRef::Line(1));
+        let spec = SymbolSpec::parse("d#x/app.py#load").unwrap();
+        assert_eq!(spec.path, OsString::from("d#x/app.py"));
+        assert_eq!(spec.symbol, SymbolRef::Name("load".into()));
         for bad in ["src/a.py", "#x", "a.py#", "a.py:0", "a.py:x"] {
             assert!(SymbolSpec::parse(bad).is_err(), "{bad}");
         }
