@@ -842,3 +842,25 @@ fn a_directory_named_with_a_hash_takes_path_line_and_path_symbol() {
         assert_eq!(sites, set(&["d#x/app.py:6"]), "{spec}: {json:#}");
     }
 }
+
+#[test]
+fn regression_36_a_default_import_is_the_target_only_when_the_target_is_the_default_export() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/util.js",
+        "export function helper() {\n  return 1;\n}\n\nexport default function main() {\n  return helper();\n}\n",
+    );
+    fx.write(
+        "src/app.js",
+        "import main, { helper } from \"./util\";\n\nmain();\nhelper();\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/util.js#helper");
+    assert_eq!(sites, set(&["src/app.js:4", "src/util.js:6"]), "{json:#}");
+    let elsewhere = json["scope"]["elsewhere"].to_string();
+    assert!(
+        !elsewhere.contains("main"),
+        "main() is no call of helper: {json:#}"
+    );
+    let (sites, _, json) = callers(&fx, "src/util.js#main");
+    assert_eq!(sites, set(&["src/app.js:3"]), "{json:#}");
+}

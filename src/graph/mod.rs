@@ -368,6 +368,13 @@ fn callers_with(
         files,
     };
     let mut elsewhere: BTreeMap<Where, u64> = BTreeMap::new();
+    // A default import names the target only when its file exports the
+    // target as its default (`import main, { helper }`: `main` is no
+    // `helper`); with no default export known, only under its own name,
+    // as the resolver reads it.
+    let target_is_default = files
+        .get(&target.canon)
+        .is_some_and(|f| f.default_export.as_deref() == Some(name.as_str()));
     for (path, canon, facts) in &found.files {
         // The name, and the local names it is imported under.
         let mut names: BTreeSet<&str> = BTreeSet::from([name.as_str()]);
@@ -375,7 +382,8 @@ fn callers_with(
             if import.local.is_empty() {
                 continue;
             }
-            let default_of_target = import.name.as_deref() == Some("default")
+            let default_of_target = target_is_default
+                && import.name.as_deref() == Some("default")
                 && files.place(target.lang, canon, &import.module)
                     == modules::Place::File(target.canon.clone());
             if import.name.as_deref() == Some(name.as_str()) || default_of_target {
