@@ -864,3 +864,18 @@ fn regression_36_a_default_import_is_the_target_only_when_the_target_is_the_defa
     let (sites, _, json) = callers(&fx, "src/util.js#main");
     assert_eq!(sites, set(&["src/app.js:3"]), "{json:#}");
 }
+
+#[test]
+fn regression_36_a_python_class_body_is_a_scope_of_its_own() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "def timeout():\n    return 1\n\n\nclass Settings:\n    timeout = 30\n    later = timeout\n\n    def wait(self):\n        return timeout()\n\n\ndef run():\n    return timeout()\n",
+    );
+    // `timeout = 30` binds in the class body only: a method's bare
+    // `timeout` (Python skips the class scope) and a module function's
+    // are the function.
+    let (sites, unsettled, json) = callers(&fx, "app.py#timeout");
+    assert_eq!(sites, set(&["app.py:10", "app.py:14"]), "{json:#}");
+    assert!(unsettled.is_empty(), "{json:#}");
+}

@@ -223,8 +223,19 @@ impl Walk<'_> {
         match left.kind() {
             "identifier" => {
                 let name = self.text(left).to_string();
-                if !self.defines(&name, line_of(left)) {
-                    self.bind(&name, ty, self.scope_of(left));
+                if self.defines(&name, line_of(left)) {
+                    return;
+                }
+                match self.class_body_around(left) {
+                    // A class attribute: bound in the class body only,
+                    // not in its methods (a bare name there skips the
+                    // class's scope), nor in the rest of the file.
+                    Some(class) if self.lang == Lang::Python => {
+                        for lines in self.body_outside_functions(class) {
+                            self.bind(&name, ty, lines);
+                        }
+                    }
+                    _ => self.bind(&name, ty, self.scope_of(left)),
                 }
             }
             "attribute" | "member_expression" | "field_expression" => {
@@ -240,6 +251,50 @@ impl Walk<'_> {
     }
 
     /// The lines of the class around `node` (the whole file outside one).
+    /// The Python class whose body holds `node` directly (no function
+    /// between them).
+    fn class_body_around<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let mut at = node.parent();
+        while let Some(n) = at {
+            match n.kind() {
+                "class_definition" => return Some(n),
+                "function_definition" | "lambda" => return None,
+                _ => at = n.parent(),
+            }
+        }
+        None
+    }
+
+    /// The lines of `class` outside the functions its body defines (and
+    /// their decorators): where a name the body assigns is seen bare.
+    fn body_outside_functions(&self, class: Node) -> Vec<(u32, u32)> {
+        let (start, end) = (line_of(class), end_line_of(class));
+        let mut functions: Vec<(u32, u32)> = Vec::new();
+        if let Some(body) = class.child_by_field_name("body") {
+            let mut cursor = body.walk();
+            for child in body.named_children(&mut cursor) {
+                if matches!(
+                    child.kind(),
+                    "function_definition" | "decorated_definition" | "class_definition"
+                ) {
+                    functions.push((line_of(child), end_line_of(child)));
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        let mut from = start;
+        for (first, last) in functions {
+            if first > from {
+                lines.push((from, first - 1));
+            }
+            from = from.max(last + 1);
+        }
+        if from <= end {
+            lines.push((from, end));
+        }
+        lines
+    }
+
     pub(super) fn class_scope(&self, node: Node) -> (u32, u32) {
         let mut at = node.parent();
         while let Some(n) = at {
