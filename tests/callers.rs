@@ -879,3 +879,19 @@ fn regression_36_a_python_class_body_is_a_scope_of_its_own() {
     assert_eq!(sites, set(&["app.py:10", "app.py:14"]), "{json:#}");
     assert!(unsettled.is_empty(), "{json:#}");
 }
+
+#[test]
+fn regression_36_a_python_function_calls_the_module_s_last_definition_of_a_name() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n\nhelper()\n\n\ndef helper():\n    return 2\n",
+    );
+    // Inside a function the global is looked up when it runs, after the
+    // module defined both: the second. At the top level, in order: the
+    // first.
+    let (sites, _, json) = callers(&fx, "app.py:11");
+    assert_eq!(sites, set(&["app.py:6"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "app.py:1");
+    assert_eq!(sites, set(&["app.py:8"]), "{json:#}");
+}

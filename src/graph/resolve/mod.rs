@@ -331,6 +331,11 @@ impl<'a> Resolver<'a> {
         // A definition visible here: top level, or nested in a definition
         // holding the line; members only where the language lets a bare
         // name reach them (not here: see `bare`).
+        let in_python_function = lang == Lang::Python
+            && facts
+                .defs
+                .iter()
+                .any(|f| matches!(f.kind, DefKind::Function | DefKind::Method) && f.contains(line));
         let visible = facts
             .defs
             .iter()
@@ -344,7 +349,14 @@ impl<'a> Resolver<'a> {
                         || (lang == Lang::Java && is_type_like(d.kind))
                 }
             })
-            .max_by_key(|d| (d.start_line <= line, d.start_line));
+            .max_by_key(|d| {
+                // Python looks a global up when the function runs, once
+                // the module has defined every one: inside a function the
+                // module's last definition of the name wins, and one of
+                // the enclosing function's own before it.
+                let global = in_python_function && parent_of(&facts.defs, d).is_none();
+                (d.start_line <= line || global, !global, d.start_line)
+            });
         if let Some(def) = visible {
             return Meaning::Def(path.to_path_buf(), def.clone());
         }
