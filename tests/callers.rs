@@ -895,3 +895,24 @@ fn regression_36_a_python_function_calls_the_module_s_last_definition_of_a_name(
     let (sites, _, json) = callers(&fx, "app.py:1");
     assert_eq!(sites, set(&["app.py:8"]), "{json:#}");
 }
+
+#[test]
+fn regression_36_a_rebound_name_holds_from_its_line_to_the_next_binding() {
+    let fx = Fixture::new();
+    fx.write(
+        "app.py",
+        "class Foo:\n    def run(self):\n        return 1\n\n\nclass Bar:\n    def run(self):\n        return 2\n\n\ndef main():\n    x = Foo()\n    x.run()\n    x = Bar()\n    x.run()\n",
+    );
+    let (sites, _, json) = callers(&fx, "app.py#Foo.run");
+    assert_eq!(sites, set(&["app.py:13"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "app.py#Bar.run");
+    assert_eq!(sites, set(&["app.py:15"]), "{json:#}");
+    fx.write(
+        "src/lib.rs",
+        "pub struct A;\npub struct B;\nimpl A {\n    pub fn new() -> A { A }\n    pub fn run(&self) {}\n}\nimpl B {\n    pub fn new() -> B { B }\n    pub fn run(&self) {}\n}\npub fn main() {\n    let x = A::new();\n    x.run();\n    let x = B::new();\n    x.run();\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/lib.rs#A::run");
+    assert_eq!(sites, set(&["src/lib.rs:13"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/lib.rs#B::run");
+    assert_eq!(sites, set(&["src/lib.rs:15"]), "{json:#}");
+}

@@ -131,6 +131,7 @@ impl Walk<'_> {
                         ty: ty.clone(),
                         from: 0,
                         to: 0,
+                        at: self.at,
                     });
                 }
             }

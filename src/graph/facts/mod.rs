@@ -101,6 +101,11 @@ pub struct Binding {
     /// class it is declared in (the whole file at the top level).
     pub from: u32,
     pub to: u32,
+    /// The line of the statement that binds it: of two bindings of a
+    /// name over the same lines, the later holds from there (`x = Foo()`
+    /// ... `x = Bar()`).
+    #[serde(default)]
+    pub at: u32,
 }
 
 /// A class (struct, interface) and the names of the types it extends.
@@ -177,6 +182,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
         },
         pending: Vec::new(),
         import_scope: (1, u32::MAX),
+        at: 0,
     };
     if !super::graphed(lang) {
         walk.lexical_calls();
@@ -189,6 +195,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
     'walk: loop {
         let node = cursor.node();
         if node.is_named() {
+            walk.at = line_of(node);
             walk.visit(node);
         }
         if cursor.goto_first_child() {
@@ -231,6 +238,8 @@ pub(super) struct Walk<'s> {
     pub(super) pending: Vec<(u32, String, u32, u32)>,
     /// The lines the import being read binds over ([`Import::from`]).
     pub(super) import_scope: (u32, u32),
+    /// The line of the node being visited ([`Binding::at`]).
+    pub(super) at: u32,
 }
 
 /// A 0-based row as a 1-based line.
@@ -351,6 +360,7 @@ impl<'s> Walk<'s> {
             ty: ty.to_string(),
             from: scope.0,
             to: scope.1,
+            at: self.at,
         });
     }
 

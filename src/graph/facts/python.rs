@@ -140,6 +140,7 @@ impl Walk<'_> {
                             ty: String::new(),
                             from: scope.0,
                             to: scope.1,
+                            at: self.at,
                         });
                     }
                 }

@@ -126,6 +126,7 @@ impl Walk<'_> {
                         ty,
                         from: 0,
                         to: 0,
+                        at: self.at,
                     });
                 }
             }

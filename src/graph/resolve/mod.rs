@@ -274,13 +274,23 @@ impl<'a> Resolver<'a> {
         })
     }
 
-    /// The innermost binding of `name` whose range holds `line`.
+    /// The innermost binding of `name` whose range holds `line`; of
+    /// several over the same lines, the last one bound at or before
+    /// `line` (a name rebound holds from its line to the next binding),
+    /// else the first.
     fn binding<'f>(&self, facts: &'f Facts, name: &str, line: u32) -> Option<&'f Binding> {
-        facts
-            .bindings
-            .iter()
-            .filter(|b| b.name == name && b.from <= line && line <= b.to)
-            .min_by_key(|b| (b.to - b.from, std::cmp::Reverse(b.from)))
+        let holding = || {
+            facts
+                .bindings
+                .iter()
+                .filter(move |b| b.name == name && b.from <= line && line <= b.to)
+        };
+        let inner = holding().min_by_key(|b| (b.to - b.from, std::cmp::Reverse(b.from)))?;
+        let same = || holding().filter(|b| (b.from, b.to) == (inner.from, inner.to));
+        same()
+            .filter(|b| b.at <= line)
+            .max_by_key(|b| b.at)
+            .or_else(|| same().min_by_key(|b| b.at))
     }
 
     /// What `name` stands for at `line` of the file.
