@@ -284,7 +284,7 @@ fn nearest_first(paths: &mut [(Vec<u8>, Lang)], definition: &Path) {
         .parent()
         .map(|dir| dir.components().collect())
         .unwrap_or_default();
-    let shared = |path: &[u8]| {
+    let nearness = |path: &[u8]| {
         let on_disk = path_of(path);
         let absolute = if on_disk.is_relative() {
             cwd.join(&on_disk)
@@ -304,7 +304,7 @@ fn nearest_first(paths: &mut [(Vec<u8>, Lang)], definition: &Path) {
             .unwrap_or(0);
         (!own, std::cmp::Reverse(dirs))
     };
-    paths.sort_by_cached_key(|(path, _)| shared(path));
+    paths.sort_by_cached_key(|(path, _)| nearness(path));
 }
 
 /// Every call of `target`'s name in the files that spell it, attributed.

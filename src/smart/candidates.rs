@@ -1,6 +1,6 @@
 //! The candidate set: one rg pass over every form of every concept
 //! (fixed strings in the three cases code writes words in, so inside
-//! identifiers too: [`spellings`]), folded as
+//! identifiers too: [`pass_regex`]), folded as
 //! it streams into per-file, per-concept counts. Memory grows with the
 //! candidate files, not with the matches.
 
@@ -79,22 +79,17 @@ pub fn pass_regex<'p>(patterns: impl Iterator<Item = &'p str>) -> String {
         };
         let rest = regex::escape(chars.as_str());
         let upper_first: String = first.to_uppercase().collect();
+        let (lower_1, upper_1) = (
+            regex::escape(&first.to_string()),
+            regex::escape(&upper_first),
+        );
         let lower = if upper_first == first.to_string() {
             regex::escape(pattern)
         } else if upper_first.chars().count() > 1 {
             // `ß` capitalises as `SS`: no class of one letter holds both.
-            format!(
-                "(?:{}|{}){rest}",
-                regex::escape(&first.to_string()),
-                regex::escape(&upper_first)
-            )
+            format!("(?:{lower_1}|{upper_1}){rest}")
         } else {
-            let class = format!(
-                "{}{}",
-                regex::escape(&first.to_string()),
-                regex::escape(&upper_first)
-            );
-            format!("[{class}]{rest}")
+            format!("[{lower_1}{upper_1}]{rest}")
         };
         alternatives.push(lower);
         let capitals = pattern.to_uppercase();

@@ -287,7 +287,7 @@ pub fn embed_missing(
                 .collect();
             if units.len() == unit_texts.len() {
                 whole.push((i, units));
-            } else {
+            } else if !units.is_empty() {
                 // Cut off by the deadline: compared, not stored.
                 done.units += units.len();
                 each(i, &units);

@@ -251,7 +251,6 @@ impl Walk<'_> {
         }
     }
 
-    /// The lines of the class around `node` (the whole file outside one).
     /// The Python class whose body holds `node` directly (no function
     /// between them).
     fn class_body_around<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
@@ -266,8 +265,9 @@ impl Walk<'_> {
         None
     }
 
-    /// The lines of `class` outside the functions its body defines (and
-    /// their decorators): where a name the body assigns is seen bare.
+    /// The lines of `class` outside the functions and classes its body
+    /// defines (decorators included): where a name the body assigns is
+    /// seen bare.
     fn body_outside_functions(&self, class: Node) -> Vec<(u32, u32)> {
         let (start, end) = (line_of(class), end_line_of(class));
         let mut functions: Vec<(u32, u32)> = Vec::new();
@@ -296,6 +296,7 @@ impl Walk<'_> {
         lines
     }
 
+    /// The lines of the class around `node` (the whole file outside one).
     pub(super) fn class_scope(&self, node: Node) -> (u32, u32) {
         let mut at = node.parent();
         while let Some(n) = at {
