@@ -46,7 +46,11 @@ first, then the scout variants, in a fixed order.
    --names, else a default list, else seeded derived queries):
    `scout search NAME .` (warm; one untimed run first) vs `rg -n -F NAME .`.
 2. smart: questions (--question, default three): `scout smart --words-only
-   Q .` (warm), with the encoder also `scout smart Q .` cold and warm, vs
+   Q .` (warm), with the encoder also `scout smart Q .` cold (nothing in
+   the cache), cold-listed (a fresh cache where one `--embed-budget-ms 0`
+   run, untimed, remembered the tree's listing: no vector stored), warm,
+   and stored-only (`--embed-budget-ms 0`, warm: compares what the store
+   holds and embeds nothing, as a fully indexed tree's question does), vs
    `rg -i -l -e W1 -e W2 ... .` with the W the question's own words as
    scout looks for them (each concept's stem in `scout smart --json
    --words-only Q .`); scout's own pass (its repro line, `rg -c -e REGEX
@@ -353,6 +357,14 @@ class Bench:
         self.cold_n += 1
         return bl.scout_env(os.path.join(self.scratch, "cold-%d" % self.cold_n))
 
+    def cold_listed_env(self, argv):
+        """A fresh cache and state in which `argv` (a smart question with
+        no embedding budget) ran once, untimed: the tree's listing is
+        remembered, no vector is stored."""
+        env = self.cold_env()
+        self.once(argv, env)
+        return env
+
     def drop_cold(self, env):
         shutil.rmtree(os.path.dirname(env["XDG_CACHE_HOME"]), ignore_errors=True)
 
@@ -560,8 +572,12 @@ def section_smart(b, args, report, dense):
                     ("rg-pass", pass_argv, os.environ),
                     ("words-only", [b.scout, "smart", "--words-only", q, "."], b.warm)]
         if dense:
+            prime = [b.scout, "smart", "--embed-budget-ms", "0", q, "."]
             variants += [("cold", [b.scout, "smart", q, "."], b.cold_env),
-                         ("warm", [b.scout, "smart", q, "."], b.warm)]
+                         ("cold-listed", [b.scout, "smart", q, "."],
+                          lambda prime=prime: b.cold_listed_env(prime)),
+                         ("warm", [b.scout, "smart", q, "."], b.warm),
+                         ("stored-only", prime, b.warm)]
         got = b.rounds("smart", q, variants)
         rows.append((" ".join(shlex.quote(a) for a in rg), got["rg"], None))
         rows.append(("scout's own pass (its repro line) [rg-pass]", got["rg-pass"], got["rg"]))

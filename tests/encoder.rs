@@ -208,6 +208,52 @@ fn index_embeds_what_changed_and_smart_uses_what_it_has() {
 
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn the_remembered_listing_never_hides_a_file_from_the_meaning_search() {
+    let fx = tree();
+    // A directory whose one file is hidden: rg lists nothing there.
+    fx.write("empty/deeper/.keep", "");
+    age(&fx);
+    fx.run(&["index"]).expect_code(0);
+    let listings = fx.home.path().join("cache/scout/listings");
+    assert_eq!(
+        walk(&listings)
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "listing"))
+            .count(),
+        1,
+        "index remembers the listing"
+    );
+    let before = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
+    assert!(
+        before
+            .stdout()
+            .contains("4 definitions of all 4 code files"),
+        "{}",
+        before.stdout()
+    );
+    // A file where no listed file is (no watched stamp moves), one in a
+    // listed directory, and one gone.
+    fx.write("empty/deeper/late.py", "def later(x):\n    return x\n");
+    age(&fx);
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
+    assert!(
+        run.stdout().contains("4 definitions of 4 of 5 code files"),
+        "{}",
+        run.stdout()
+    );
+    fx.write("net/more.py", "def more(x):\n    return x\n");
+    std::fs::remove_file(fx.root().join("ui/colors.py")).unwrap();
+    age(&fx);
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
+    assert!(
+        run.stdout().contains("3 definitions of 3 of 5 code files"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
 fn vectors_made_at_the_repository_root_serve_a_search_from_below_it() {
     let fx = tree();
     std::fs::create_dir(fx.root().join(".git")).unwrap();

@@ -13,7 +13,8 @@ use crate::defs::cache::DefsCache;
 use crate::encoder::Encoder;
 use crate::exit::ExitStatus;
 use crate::rg::{Rg, SearchFlags};
-use crate::smart::meaning::{embed_missing, tree_files, Embedded, Embedder};
+use crate::smart::listing::tree_files;
+use crate::smart::meaning::{embed_missing, Embedded, Embedder};
 use crate::smart::vectors::{Key, VectorStore};
 
 /// How often a progress line is written on a pipe.
@@ -55,7 +56,8 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
             "index: another scout index was embedding this tree; went on once it finished"
         )?;
     }
-    let files = tree_files(&rg, &flags)?;
+    // Listed now, whatever is remembered: the listing smart then finds.
+    let files = tree_files(&rg, &flags, cache_dir.as_deref())?.files;
     let store = VectorStore::new(cache_dir.clone());
     let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
     let mut covered = vec![false; files.len()];

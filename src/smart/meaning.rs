@@ -5,28 +5,25 @@
 //! ranks too many near-misses first (DESIGN.md, "Meaning search").
 //!
 //! The units are the same as the lexical ranking's ([`units::texts`]), in
-//! the tree's code files: those with a parser, at most
+//! the tree's code files ([`listing`]): those with a parser, at most
 //! [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), and with no prior (tests,
 //! generated, minified and translation files are left out: a question
 //! about behaviour rarely means them, and the words still find them).
 //!
 //! [`vectors`]: super::vectors
 //! [`units::texts`]: super::units::texts
+//! [`listing`]: super::listing
 
-use std::collections::HashMap;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::defs::cache::DefsCache;
 use crate::encoder::{Encoder, DIM};
-use crate::lang::Lang;
-use crate::rg::{run_plain, Flow, Rg, SearchFlags};
 use crate::search::path_of;
-use crate::smart::score;
+use crate::smart::listing::{Listing, TreeFile};
 use crate::smart::units::texts;
 use crate::smart::vectors::{Key, UnitVector, VectorStore};
 
@@ -60,125 +57,19 @@ pub fn budget(given: Option<Duration>, started: Instant) -> Duration {
 ///
 /// [`TEXT_RULES`]: super::units::TEXT_RULES
 pub const UNIT_TOKENS: usize = 64;
-/// Texts parsed for and embedded as one group, about 0.4 s of work.
+/// Texts parsed for and embedded as one group, about 0.4 s of work
+/// (with a deadline, [`CHUNK_TEXTS`]).
 const GROUP_TEXTS: usize = 256;
-/// Texts embedded between two looks at the clock within a group (two of
-/// the encoder's batches, one for each core): a budget is overrun by at
-/// most about 0.1 s, and a file cut off by it is compared, not stored.
+/// Texts embedded between two looks at the clock, at most (two of the
+/// encoder's batches, one for each core).
 const CHUNK_TEXTS: usize = 64;
-
-/// A code file of the tree, as rg listed it.
-#[derive(Debug, Clone)]
-pub struct TreeFile {
-    /// As rg printed it.
-    pub path: Vec<u8>,
-    pub lang: Lang,
-    pub key: Key,
-    /// The path its units' texts name: from the root of the repository
-    /// holding it (the nearest directory above with a `.git`), else as rg
-    /// printed it; so that the same file has the same vectors whatever
-    /// directory `scout index` or `scout smart` ran in.
-    pub text_path: String,
-}
-
-/// The tree's code files: `rg --files` with the question's file
-/// selection, kept when they have a parser, no prior and a size within
-/// bounds; in path order.
-pub fn tree_files(rg: &Rg, flags: &SearchFlags) -> Result<Vec<TreeFile>> {
-    let mut paths: Vec<Vec<u8>> = Vec::new();
-    let outcome = run_plain(rg, &flags.file_list(), |line| {
-        let path = line.strip_suffix(b"\n").unwrap_or(line);
-        if !path.is_empty() {
-            paths.push(path.to_vec());
-        }
-        Flow::Continue
-    })?;
-    if outcome.code == Some(2) && paths.is_empty() {
-        bail!(
-            "rg could not list the files: {}",
-            String::from_utf8_lossy(&outcome.stderr).trim()
-        );
-    }
-    paths.sort();
-    let cwd = std::env::current_dir().ok();
-    let mut places = Places::default();
-    let mut files = Vec::new();
-    for path in paths {
-        let Some(lang) = Lang::from_path(&path) else {
-            continue;
-        };
-        let shown = String::from_utf8_lossy(&path);
-        if shown.ends_with(".d.ts") || score::prior(&shown, &[]).is_some() {
-            continue;
-        }
-        let on_disk = path_of(&path);
-        let Ok(meta) = fs::metadata(&on_disk) else {
-            continue;
-        };
-        if !meta.is_file() || meta.len() == 0 || meta.len() > super::MAX_FILE_BYTES {
-            continue;
-        }
-        let absolute = match &cwd {
-            Some(cwd) if on_disk.is_relative() => cwd.join(&on_disk),
-            _ => on_disk,
-        };
-        let absolute = places.real(&absolute).unwrap_or(absolute);
-        let root = absolute.parent().and_then(|dir| places.root_of(dir));
-        let text_path = root
-            .as_deref()
-            .and_then(|root| absolute.strip_prefix(root).ok()?.to_str())
-            .map(str::to_string)
-            .unwrap_or_else(|| shown.strip_prefix("./").unwrap_or(&shown).to_string());
-        files.push(TreeFile {
-            path,
-            lang,
-            key: Key::of(absolute, root, &meta, SystemTime::now()),
-            text_path,
-        });
-    }
-    Ok(files)
-}
-
-/// Where files really are, and the root of the repository holding them,
-/// remembered by directory.
-#[derive(Default)]
-struct Places {
-    real: HashMap<PathBuf, Option<PathBuf>>,
-    roots: HashMap<PathBuf, Option<Arc<Path>>>,
-}
-
-impl Places {
-    /// `file` with `..` and links resolved: the key of its vectors.
-    fn real(&mut self, file: &Path) -> Option<PathBuf> {
-        let dir = file.parent()?;
-        let real = match self.real.get(dir) {
-            Some(known) => known.clone(),
-            None => {
-                let real = fs::canonicalize(dir).ok();
-                self.real.insert(dir.to_path_buf(), real.clone());
-                real
-            }
-        }?;
-        Some(real.join(file.file_name()?))
-    }
-
-    /// The root of the repository holding `dir` (the nearest directory
-    /// at or above it with a `.git`); `None` outside a repository. Its
-    /// files' texts name them from there, and its store holds their
-    /// vectors.
-    fn root_of(&mut self, dir: &Path) -> Option<Arc<Path>> {
-        if let Some(known) = self.roots.get(dir) {
-            return known.clone();
-        }
-        let root = if dir.join(".git").exists() {
-            Some(Arc::from(dir))
-        } else {
-            dir.parent().and_then(|up| self.root_of(up))
-        };
-        self.roots.insert(dir.to_path_buf(), root.clone());
-        root
-    }
-}
+/// With a deadline, the first texts are embedded in a chunk this small,
+/// which times the encoder on this machine and under this load; each
+/// chunk after holds what fits in the time left, so a budget is overrun
+/// by about the time of a few texts (a file cut off by it is compared,
+/// not stored). Fewer than [`MIN_CHUNK`] are not worth a call.
+const FIRST_CHUNK: usize = 16;
+const MIN_CHUNK: usize = 4;
 
 /// What [`embed_missing`] did.
 #[derive(Debug, Default, Clone, Copy)]
@@ -216,6 +107,13 @@ pub fn embed_missing(
     } = *embedder;
     let mut done = Embedded::default();
     let missing: Vec<usize> = order.iter().copied().filter(|&i| !covered[i]).collect();
+    let group_texts = if deadline.is_some() {
+        CHUNK_TEXTS
+    } else {
+        GROUP_TEXTS
+    };
+    // How long a text took to embed, once one chunk was timed.
+    let mut pace: Option<Duration> = None;
     let mut at = 0;
     while at < missing.len() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -226,7 +124,7 @@ pub fn embed_missing(
         let mut group: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
         let mut count = 0;
         while at < missing.len()
-            && count < GROUP_TEXTS
+            && count < group_texts
             && !(count > 0 && deadline.is_some_and(|d| Instant::now() >= d))
         {
             let take = (missing.len() - at).min(4);
@@ -264,17 +162,27 @@ pub fn embed_missing(
             })
             .collect();
         let mut vectors = Vec::with_capacity(ids.len());
-        // With no deadline (`scout index`), the group in one call: its
-        // batches of like length pad least.
-        let chunk = match deadline {
-            Some(_) => CHUNK_TEXTS,
-            None => ids.len().max(1),
-        };
-        for chunk in ids.chunks(chunk) {
-            if !vectors.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
+        while vectors.len() < ids.len() {
+            let left = ids.len() - vectors.len();
+            // With no deadline (`scout index`), the group in one call:
+            // its batches of like length pad least.
+            let take = match (deadline, pace) {
+                (None, _) => left,
+                (Some(_), None) => FIRST_CHUNK,
+                (Some(deadline), Some(pace)) => {
+                    let time = deadline.saturating_duration_since(Instant::now());
+                    let fits = (time.as_secs_f64() / pace.as_secs_f64().max(1e-6)) as usize;
+                    if fits < MIN_CHUNK.min(left) {
+                        break;
+                    }
+                    fits.min(CHUNK_TEXTS)
+                }
             }
+            .min(left);
+            let started = Instant::now();
+            let chunk = &ids[vectors.len()..vectors.len() + take];
             vectors.extend(encoder.embed_tokens(chunk)?);
+            pace = Some(started.elapsed() / take as u32);
         }
         let cut_off = vectors.len() < ids.len();
         let mut vectors = vectors.into_iter();
@@ -397,24 +305,26 @@ impl Best {
 
 /// The tree's code files and what the store holds for them, scored
 /// against the question: the dense ranking's first half, which needs no
-/// candidate file and so runs beside the words' pass.
+/// candidate file and so runs beside the words' pass when the tree's
+/// listing is remembered.
 pub struct Recalled {
     files: Vec<TreeFile>,
     store: VectorStore,
     best: Best,
     covered: Vec<bool>,
     units: usize,
+    /// Every file the listing holds, of any kind: what the words' pass
+    /// searched, when the tree is as listed.
+    pub listed: u64,
+    /// Whether the listing was remembered: the words' pass's count of
+    /// searched files must then agree with [`Recalled::listed`].
+    pub remembered: bool,
 }
 
-/// Lists the tree of `flags` and scores every vector the store holds for
-/// its files against `query`.
-pub fn recall(
-    rg: &Rg,
-    flags: &SearchFlags,
-    query: &[f32; DIM],
-    cache_dir: Option<PathBuf>,
-) -> Result<Recalled> {
-    let files = tree_files(rg, flags)?;
+/// Scores every vector the store under `cache_dir` holds for the files
+/// of `listing` against `query`.
+pub fn recall(listing: Listing, query: &[f32; DIM], cache_dir: Option<PathBuf>) -> Recalled {
+    let files = listing.files;
     let store = VectorStore::new(cache_dir);
     let mut best = Best::new(DENSE_HITS);
     let mut covered = vec![false; files.len()];
@@ -425,13 +335,15 @@ pub fn recall(
             best.offer(stored.similarity(j, query), i, stored.line(j));
         }
     });
-    Ok(Recalled {
+    Recalled {
         files,
         store,
         best,
         covered,
         units: reading.units,
-    })
+        listed: listing.listed,
+        remembered: listing.remembered,
+    }
 }
 
 /// The dense ranking for `query` (the question's vector): what
@@ -452,6 +364,7 @@ pub fn rank(
         mut best,
         mut covered,
         units: stored_units,
+        ..
     } = recalled;
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
     for path in first {
@@ -462,7 +375,7 @@ pub fn rank(
     let mut listed = vec![false; files.len()];
     order.retain(|&i| !std::mem::replace(&mut listed[i], true));
     order.extend((0..files.len()).filter(|&i| !listed[i]));
-    let started = Instant::now();
+    let deadline = Instant::now() + budget;
     let embedded = if budget.is_zero() {
         Embedded::default()
     } else {
@@ -477,7 +390,7 @@ pub fn rank(
             &files,
             &order,
             &mut covered,
-            Some(started + budget),
+            Some(deadline),
             |i, units| {
                 for unit in units {
                     best.offer(unit.similarity(query), i, unit.line);

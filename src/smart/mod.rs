@@ -28,6 +28,7 @@
 pub mod agent;
 pub mod candidates;
 pub mod concepts;
+pub mod listing;
 pub mod meaning;
 pub mod page;
 pub mod score;
@@ -226,7 +227,13 @@ pub fn answer(
             Ok(std::thread::spawn(move || {
                 let encoder = crate::encoder::Encoder::load(&dir)?;
                 let query = encoder.embed(&[question])?.remove(0);
-                let recalled = meaning::recall(&rg, &base, &query, cache_dir)?;
+                // The listing, remembered or made now beside the words'
+                // pass, which it slows less than it would delay after.
+                let listing = match listing::remembered(&rg, &base, cache_dir.as_deref()) {
+                    Some(listing) => listing,
+                    None => listing::tree_files(&rg, &base, cache_dir.as_deref())?,
+                };
+                let recalled = meaning::recall(listing, &query, cache_dir);
                 Ok::<_, anyhow::Error>((encoder, query, recalled))
             }))
         }
@@ -310,7 +317,7 @@ pub fn answer(
     let meaning = match encoding {
         Err(reason) => Meaning::Off(reason),
         Ok(job) => {
-            let (encoder, query, recalled) = match job.join() {
+            let (encoder, query, mut recalled) = match job.join() {
                 Ok(loaded) => loaded?,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
@@ -318,6 +325,13 @@ pub fn answer(
                 .iter()
                 .map(|(i, _, _)| candidates.files[*i].path.as_slice())
                 .collect();
+            // The words' pass searched another number of files than the
+            // remembered listing holds: the tree changed where no watched
+            // stamp tells (listing.rs). List it now.
+            if recalled.remembered && recalled.listed != candidates.searched {
+                let listing = listing::tree_files(rg, base, cache_dir.as_deref())?;
+                recalled = meaning::recall(listing, &query, cache_dir.clone());
+            }
             let dense = meaning::rank(
                 recalled,
                 &encoder,
