@@ -377,6 +377,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub graph_files: Option<usize>,
 
+    /// With --callers-of or --impact: only the calls the graph proves (by scope, import or declared type), leaving out those it attributes by a name alone (the tree's only definition of a method called on a receiver of unknown type, a type of the target's type's name); the footer lists what it left.
+    #[arg(long)]
+    pub proven_only: bool,
+
     #[command(flatten)]
     pub matching: MatchArgs,
 
@@ -1178,6 +1182,7 @@ pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
         impact: None,
         depth: None,
         graph_files: None,
+        proven_only: false,
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

@@ -42,6 +42,20 @@ fn callers(fx: &Fixture, spec: &str) -> (BTreeSet<String>, BTreeSet<String>, ser
     (sites, unsettled, json)
 }
 
+/// The calls of the JSON's `scope` settled by a name alone: `path:line
+/// reason`.
+fn by_name(json: &serde_json::Value) -> BTreeSet<String> {
+    json["scope"]["by_name"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            let (path, line) = (u["path"].as_str().unwrap(), &u["line"]);
+            format!("{path}:{line} {}", u["reason"].as_str().unwrap())
+        })
+        .collect()
+}
+
 fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
@@ -436,18 +450,25 @@ fn a_receiver_typed_by_what_a_function_returns_or_a_pytest_fixture_gives() {
         "tests/test_core.py",
         "from app.core import create_app, typed\n\n\ndef test_fixture(app):\n    app.context()\n\n\ndef test_made():\n    made = create_app()\n    made.context()\n    other = typed()\n    other.context()\n\n\ndef test_unknown(client):\n    client.context()\n",
     );
-    let (sites, unsettled, json) = callers(&fx, "app/core.py#App.context");
+    let (sites, _, json) = callers(&fx, "app/core.py#App.context");
     assert_eq!(
         sites,
         set(&[
             "tests/test_core.py:5",
             "tests/test_core.py:10",
-            "tests/test_core.py:12"
+            "tests/test_core.py:12",
+            "tests/test_core.py:16"
         ]),
         "{json:#}"
     );
-    // No fixture named `client`: its receiver stays untyped.
-    assert!(unsettled.contains("tests/test_core.py:16"), "{json:#}");
+    // No fixture named `client`: its receiver stays untyped, and the
+    // call is the target's by its name alone (the tree's only
+    // `context`), never proven.
+    assert_eq!(json["scope"]["proven"], 3, "{json:#}");
+    assert_eq!(
+        by_name(&json),
+        set(&["tests/test_core.py:16 the tree's only definition of the name"])
+    );
 }
 
 #[test]
@@ -915,4 +936,100 @@ fn regression_36_a_rebound_name_holds_from_its_line_to_the_next_binding() {
     assert_eq!(sites, set(&["src/lib.rs:13"]), "{json:#}");
     let (sites, _, json) = callers(&fx, "src/lib.rs#B::run");
     assert_eq!(sites, set(&["src/lib.rs:15"]), "{json:#}");
+}
+
+#[test]
+fn a_method_defined_once_is_the_call_s_by_name_apart_from_the_proven_ones() {
+    let fx = Fixture::new();
+    fx.write(
+        "snap.py",
+        "class Snapshot:\n    def to_snapshot(self):\n        return 1\n\n\nclass Other:\n    def other(self):\n        return 2\n",
+    )
+    .write(
+        "use.py",
+        "from snap import Snapshot, Other\n\n\ndef save(x, o: Other, items):\n    x.to_snapshot()\n    Snapshot().to_snapshot()\n    o.to_snapshot()\n    items.clear()\n",
+    )
+    .write(
+        "src/snap.ts",
+        "export class Snap {\n  toSnapshot() {\n    return 1;\n  }\n  clear() {}\n}\n",
+    )
+    .write(
+        "src/use.ts",
+        "import { Snap } from \"./snap\";\n\nexport function save(x, s: Snap) {\n  x.toSnapshot();\n  s.toSnapshot();\n  x.clear();\n}\n",
+    )
+    .write(
+        "p/Snap.java",
+        "package p;\n\npublic class Snap {\n    public int toSnapshot() { return 1; }\n}\n",
+    )
+    .write(
+        "p/Use.java",
+        "package p;\n\npublic class Use {\n    void save() {\n        load().toSnapshot();\n        new Snap().toSnapshot();\n    }\n}\n",
+    );
+    let unique = "the tree's only definition of the name";
+    // Python: an untyped receiver by name; a new Snapshot proven; a
+    // receiver typed as another class is not the target's at all.
+    let (sites, unsettled, json) = callers(&fx, "snap.py#Snapshot.to_snapshot");
+    assert_eq!(sites, set(&["use.py:5", "use.py:6"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 1, "{json:#}");
+    assert_eq!(by_name(&json), set(&[&format!("use.py:5 {unique}")]));
+    assert!(unsettled.contains("use.py:7"), "{json:#}");
+    // TypeScript, Java: the same.
+    let (sites, _, json) = callers(&fx, "src/snap.ts#Snap.toSnapshot");
+    assert_eq!(sites, set(&["src/use.ts:4", "src/use.ts:5"]), "{json:#}");
+    assert_eq!(by_name(&json), set(&[&format!("src/use.ts:4 {unique}")]));
+    let (sites, _, json) = callers(&fx, "p/Snap.java#Snap.toSnapshot");
+    assert_eq!(sites, set(&["p/Use.java:5", "p/Use.java:6"]), "{json:#}");
+    assert_eq!(by_name(&json), set(&[&format!("p/Use.java:5 {unique}")]));
+    // A name library types have (`clear`) is never taken by name.
+    let (sites, unsettled, json) = callers(&fx, "src/snap.ts#Snap.clear");
+    assert!(sites.is_empty(), "{json:#}");
+    assert!(unsettled.contains("src/use.ts:6"), "{json:#}");
+
+    // The page keeps them apart, and --proven-only leaves them out,
+    // saying so; the repro line keeps the flag.
+    let page = fx.run(&["search", "--callers-of", "snap.py#Snapshot.to_snapshot"]);
+    page.expect_code(0)
+        .expect_stdout_has("2 calls attributed (1 by name), in 1 file\n")
+        .expect_stdout_has(&format!(
+            "  by name: 1 call: use.py:5 {unique} (--proven-only leaves it out)\n"
+        ));
+    let proven = fx.run(&[
+        "search",
+        "--callers-of",
+        "snap.py#Snapshot.to_snapshot",
+        "--proven-only",
+    ]);
+    proven
+        .expect_code(0)
+        .expect_stdout_has("1 call attributed, in 1 file\n")
+        .expect_stdout_has(&format!(
+            "  left out, by name only (--proven-only): 1 call: use.py:5 {unique}\n"
+        ))
+        .expect_stdout_has("--proven-only --budget-tokens 0");
+    // Not a hit (the attached code still quotes the function whole).
+    assert!(
+        !proven.stdout().contains("\n    5:     x.to_snapshot()"),
+        "{}",
+        proven.describe()
+    );
+    let json = fx
+        .run(&[
+            "call",
+            r#"{"mode": "search", "callers_of": "snap.py#Snapshot.to_snapshot", "proven_only": true}"#,
+        ])
+        .json();
+    assert_eq!(json["result"]["scope"]["attributed"], 1, "{json:#}");
+    assert_eq!(json["result"]["scope"]["proven_only"], true, "{json:#}");
+    // A second definition of the name: no longer unique, cannot tell.
+    fx.write(
+        "more.py",
+        "class More:\n    def to_snapshot(self):\n        return 3\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "snap.py#Snapshot.to_snapshot");
+    assert_eq!(sites, set(&["use.py:6"]), "{json:#}");
+    assert!(unsettled.contains("use.py:5"), "{json:#}");
+    // --proven-only belongs to the graph.
+    fx.run(&["search", "x", "--proven-only"])
+        .expect_code(2)
+        .expect_stderr_has("--proven-only goes with --callers-of or --impact");
 }

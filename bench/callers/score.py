@@ -3,6 +3,7 @@
 
     python3 bench/callers/score.py CORPUS [CORPUS...] [--scout PATH]
         [--targets FILE]... [--detail] [--out FILE.json] [--timeout 60]
+        [--proven-only]
 
 For each corpus, the targets come from /tmp/callers-oracle/NAME.targets.json
 (select.py's default --out; or --targets, once per corpus, in order) and the
@@ -11,7 +12,8 @@ run the oracle script to refresh). Per target, with cwd = the corpus root:
 
     scout search --callers-of SPEC --json --budget-tokens 0 -m 100000 --again
 
-attributed = every results[].path with each of its results[].lines[].line;
+(with --proven-only, that flag too: the calls attributed by a name alone
+are left out). attributed = every results[].path with each of its results[].lines[].line;
 cannot_tell / elsewhere = the (path, line) entries of scope.cannot_tell /
 scope.elsewhere. Over (path, line) pairs, summed over the targets of a group:
   precision   attributed ∩ oracle / attributed (oracle-ambiguous sites left out)
@@ -70,9 +72,11 @@ def rg_lines(corpus, name, timeout):
     return sum(int(x) for x in r.out.decode().split() if x.isdigit())
 
 
-def score_one(corpus, t, oracle, scout, env, timeout):
+def score_one(corpus, t, oracle, scout, env, timeout, proven_only=False):
     spec = t["spec"]
     argv = [scout, "search", "--callers-of", spec, "--json", "--budget-tokens", "0", "-m", "100000", "--again"]
+    if proven_only:
+        argv.append("--proven-only")
     r = benchlib.run(argv, corpus, env=env, timeout=timeout)
     rec = {"spec": spec, "lang": t["lang"], "name": t["name"], "kind": t["kind"], "ndefs": t["ndefs"],
            "secs": r.secs, "error": None}
@@ -151,6 +155,8 @@ def main():
     ap.add_argument("--scout")
     ap.add_argument("--targets", action="append", default=[])
     ap.add_argument("--detail", action="store_true")
+    ap.add_argument("--proven-only", action="store_true",
+                    help="score only the calls the graph proves (scout's --proven-only)")
     ap.add_argument("--out")
     ap.add_argument("--timeout", type=float, default=60.0)
     a = ap.parse_args()
@@ -169,7 +175,7 @@ def main():
         for t in targets:
             if t["spec"] not in oracle:
                 sys.exit(f"score.py: {t['spec']} is not in {ofile}: run the oracle on {tfile}")
-            r = score_one(corpus, t, oracle[t["spec"]], scout, env, a.timeout)
+            r = score_one(corpus, t, oracle[t["spec"]], scout, env, a.timeout, a.proven_only)
             r["corpus"] = corpus
             recs.append(r)
             print(f"{t['spec']}: oracle {r['oracle']} tp {r['tp']} fp {r['fp_n']} fn {len(r['fn'])} "

@@ -122,7 +122,7 @@ fn callers_of(target: &graph::Target, cache_dir: Option<std::path::PathBuf>) -> 
         paths: Vec::new(),
         with_filename: false,
     };
-    let scope = graph::callers(&rg, &flags, target.clone(), cache_dir, None)?;
+    let scope = graph::callers(&rg, &flags, target.clone(), cache_dir, None, false)?;
     let own = target.canon.clone();
     let mut sites = Vec::new();
     let mut same_file = 0;

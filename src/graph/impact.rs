@@ -30,9 +30,18 @@ pub fn impact(
     depth: u32,
     cache_dir: Option<PathBuf>,
     max_files: Option<usize>,
+    proven_only: bool,
 ) -> Result<Scope> {
     let files = Files::new(target.lang, cache::FactsCache::new(cache_dir));
-    let mut scope = callers_with(rg, flags, target.clone(), &files, true, max_files)?;
+    let mut scope = callers_with(
+        rg,
+        flags,
+        target.clone(),
+        &files,
+        true,
+        max_files,
+        proven_only,
+    )?;
     let mut seen: BTreeSet<(PathBuf, u32)> =
         BTreeSet::from([(target.canon.clone(), target.def.name_line)]);
     let mut frontier = dependents_of(&scope.attributed, &files);
@@ -85,9 +94,10 @@ pub fn impact(
                 is_static: facts.statics.contains(&def.short),
                 c_definers: Vec::new(),
             };
-            let found = callers_with(rg, flags, sub, &files, true, max_files)?;
+            let found = callers_with(rg, flags, sub, &files, true, max_files, proven_only)?;
             scope.files_unread += found.files_unread;
             scope.files_budget = scope.files_budget.or(found.files_budget);
+            scope.left_by_name.extend(found.left_by_name);
             next.extend(dependents_of(&found.attributed, &files));
             for (file, sites) in found.attributed {
                 let known = scope.attributed.entry(file).or_default();

@@ -109,6 +109,8 @@ pub struct Site {
     pub end: u32,
     /// The cascade's step that settled it.
     pub reason: &'static str,
+    /// Settled by a name alone ([`Verdict::ByName`]), not proven.
+    pub by_name: bool,
 }
 
 /// A call site the cascade could not settle.
@@ -167,6 +169,10 @@ pub struct Scope {
     pub attributed: BTreeMap<Vec<u8>, Vec<Site>>,
     pub elsewhere: Vec<Elsewhere>,
     pub cannot_tell: Vec<Unsettled>,
+    /// `--proven-only`: the calls attributed by name alone are left out
+    /// of `attributed`, and listed here.
+    pub proven_only: bool,
+    pub left_by_name: Vec<Unsettled>,
     /// Files rg listed for spelling the name, and of those, files read in
     /// the target's language family.
     pub files_listed: u64,
@@ -192,6 +198,15 @@ pub struct Scope {
 impl Scope {
     pub fn attributed_count(&self) -> u64 {
         self.attributed.values().map(|s| s.len() as u64).sum()
+    }
+
+    /// The attributed calls settled by a name alone (none with
+    /// `--proven-only`: they are left out).
+    pub fn by_name(&self) -> impl Iterator<Item = (&Vec<u8>, &Site)> {
+        self.attributed
+            .iter()
+            .flat_map(|(path, sites)| sites.iter().map(move |s| (path, s)))
+            .filter(|(_, s)| s.by_name)
     }
 }
 
@@ -317,13 +332,15 @@ pub fn callers(
     target: Target,
     cache_dir: Option<PathBuf>,
     max_files: Option<usize>,
+    proven_only: bool,
 ) -> Result<Scope> {
     let files = Files::new(target.lang, cache::FactsCache::new(cache_dir));
-    callers_with(rg, flags, target, &files, false, max_files)
+    callers_with(rg, flags, target, &files, false, max_files, proven_only)
 }
 
 /// The callers of `target`, reading at most `max_files` of the files
-/// that spell its name (nearest first; `None`: all of them).
+/// that spell its name (nearest first; `None`: all of them); with
+/// `proven_only`, those attributed by a name alone are left out.
 fn callers_with(
     rg: &Rg,
     flags: &SearchFlags,
@@ -331,6 +348,7 @@ fn callers_with(
     files: &Files,
     impact: bool,
     max_files: Option<usize>,
+    proven_only: bool,
 ) -> Result<Scope> {
     let found = candidates(rg, flags, &target, files, max_files)?;
     let name = target.def.short.clone();
@@ -352,6 +370,8 @@ fn callers_with(
         attributed: BTreeMap::new(),
         elsewhere: Vec::new(),
         cannot_tell: Vec::new(),
+        proven_only,
+        left_by_name: Vec::new(),
         files_listed: found.listed,
         files_read: found.files.len() as u64,
         files_unread: found.unread,
@@ -363,9 +383,19 @@ fn callers_with(
         walked: None,
         target: target.clone(),
     };
+    // The name is the tree's own when the target is its one definition
+    // in every file that spells it (none left unread).
+    let definitions = found
+        .files
+        .iter()
+        .map(|(_, _, f)| f.defs.iter().filter(|d| d.short == name).count())
+        .sum::<usize>();
     let resolver = Resolver {
         target: &target,
         files,
+        unique_name: found.unread == 0
+            && definitions == 1
+            && !resolve::LIBRARY_METHODS.contains(&name.as_str()),
     };
     let mut elsewhere: BTreeMap<Where, u64> = BTreeMap::new();
     // A default import names the target only when its file exports the
@@ -416,18 +446,22 @@ fn callers_with(
                 resolver.attribute(canon, facts, call)
             };
             match verdict {
-                Verdict::Target(reason) => {
-                    scope
-                        .attributed
-                        .entry(path.clone())
-                        .or_default()
-                        .push(Site {
-                            line: call.line,
-                            start: call.start,
-                            end: call.end,
-                            reason,
-                        })
-                }
+                Verdict::ByName(reason) if proven_only => scope.left_by_name.push(Unsettled {
+                    path: String::from_utf8_lossy(path).into_owned(),
+                    line: call.line,
+                    reason,
+                }),
+                Verdict::Target(reason) | Verdict::ByName(reason) => scope
+                    .attributed
+                    .entry(path.clone())
+                    .or_default()
+                    .push(Site {
+                        line: call.line,
+                        start: call.start,
+                        end: call.end,
+                        reason,
+                        by_name: matches!(verdict, Verdict::ByName(_)),
+                    }),
                 Verdict::Other { path: other, def } => {
                     *elsewhere
                         .entry((

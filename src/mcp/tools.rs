@@ -44,12 +44,13 @@ pub const TOOLS: [ToolSpec; 5] = [
             ("type", S, ""),
             ("budget_tokens", I, ""),
             ("page", I, ""),
-            ("structural", B, "query is an ast-grep pattern ($X)"),
+            ("structural", B, "query is an ast-grep pattern"),
             ("lang", S, "pattern language"),
-            ("callers_of", S, "PATH#SYMBOL: its calls"),
-            ("impact", S, "PATH#SYMBOL: its dependents"),
+            ("callers_of", S, "PATH#SYMBOL: calls"),
+            ("impact", S, "PATH#SYMBOL: dependents"),
             ("depth", I, ""),
             ("graph_files", I, ""),
+            ("proven_only", B, ""),
             ("again", B, "show seen lines"),
         ],
         required: &[],
@@ -57,7 +58,7 @@ pub const TOOLS: [ToolSpec; 5] = [
     },
     ToolSpec {
         name: "smart",
-        description: "A question in words, names unknown: the definitions that answer it, each with why.",
+        description: "A question in words, names unknown: the definitions answering it, each with why.",
         params: &[
             ("query", S, ""),
             ("path", S, ""),
@@ -71,7 +72,7 @@ pub const TOOLS: [ToolSpec; 5] = [
     },
     ToolSpec {
         name: "grep",
-        description: "Every match as rg prints it, paginated by offset: for exhaustive lists.",
+        description: "Every match as rg prints it, paginated: for exhaustive lists.",
         params: &[
             ("pattern", S, "regex"),
             ("path", S, ""),
@@ -96,7 +97,7 @@ pub const TOOLS: [ToolSpec; 5] = [
     },
     ToolSpec {
         name: "read",
-        description: "A definition (symbol) or lines (range A:B) of a file, numbered.",
+        description: "A definition (symbol) or lines (range A:B), numbered.",
         params: &[
             ("path", S, ""),
             ("symbol", S, ""),

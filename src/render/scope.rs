@@ -3,7 +3,8 @@
 //! `scope` object.
 //!
 //! ```text
-//! callers-of: function load (src/config.py:12): 7 calls attributed, in 4 files
+//! callers-of: method Cache.load (src/config.py:12): 7 calls attributed (1 by name), in 4 files
+//!   by name: 1 call: src/e.py:5 the tree's only definition of the name (--proven-only leaves it out)
 //!   other definitions: 3 calls: src/b.py:40 load (2), from json.load (1)
 //!   cannot tell: 2 calls: src/c.py:88 a method on a receiver of unknown type; src/d.py:9 …
 //! ```
@@ -21,7 +22,8 @@
 //!           "target": {"path": "src/config.py", "name": "load", "kind": "function", "line": 12},
 //!           "by_name_only": false, "files_listed": 9, "files_read": 9,
 //!           "files_unread": 0, "files_budget": null,
-//!           "attributed": 7, "not_matched": 0,
+//!           "attributed": 7, "proven": 6, "proven_only": false, "not_matched": 0,
+//!           "by_name": [{"path": "src/e.py", "line": 5, "reason": "the tree's only definition of the name"}],
 //!           "reasons": [{"reason": "imported", "count": 5}, ...],
 //!           "elsewhere": [{"path": "src/b.py", "line": 40, "name": "load", "count": 2},
 //!                         {"reason": "from json.load", "count": 1}],
@@ -32,6 +34,10 @@
 //!
 //! - `attributed` counts call sites (a line with two calls counts two);
 //!   the page's `hits` count the lines among them the pattern matched.
+//!   Of those, `proven` are settled by scope, import or declared type;
+//!   the others by a name alone, each in `by_name` with its path, line
+//!   and rule. With `--proven-only` (`proven_only: true`) those are left
+//!   out of `attributed` and `by_name` lists what was left.
 //! - `files_unread`: files of the target's language that spell the name
 //!   and were not read, past `files_budget` (`--graph-files`; null when
 //!   nothing was left); the footer says so, and how to read them all.
@@ -90,6 +96,22 @@ fn unsettled_item(u: &Unsettled) -> String {
     format!("{}:{} {}", u.path, u.line, u.reason)
 }
 
+/// The calls settled by a name alone: attributed, or left out by
+/// `--proven-only`; in path and line order.
+fn by_name(scope: &Scope) -> Vec<Unsettled> {
+    if scope.proven_only {
+        return scope.left_by_name.clone();
+    }
+    scope
+        .by_name()
+        .map(|(path, site)| Unsettled {
+            path: String::from_utf8_lossy(path).into_owned(),
+            line: site.line,
+            reason: site.reason,
+        })
+        .collect()
+}
+
 /// The footer's lines for `scope`, each ending in a newline.
 pub fn text(scope: &Scope) -> String {
     let mode = if scope.impact { "impact" } else { "callers-of" };
@@ -99,8 +121,14 @@ pub fn text(scope: &Scope) -> String {
     } else {
         "attributed"
     };
+    let by_name = by_name(scope);
+    let of_them = if by_name.is_empty() || scope.proven_only {
+        String::new()
+    } else {
+        format!(" ({} by name)", by_name.len())
+    };
     let mut out = format!(
-        "{mode}: {}: {} {how}, in {}",
+        "{mode}: {}: {} {how}{of_them}, in {}",
         scope.target.title(),
         plural(attributed, "call", "calls"),
         plural(scope.attributed.len() as u64, "file", "files"),
@@ -124,6 +152,22 @@ pub fn text(scope: &Scope) -> String {
             "  not read: {} that spell the name, past the budget of {budget}{per} (the nearest to the definition are read first); calls there are not counted: --graph-files 0 reads them all\n",
             plural(scope.files_unread, "file", "files"),
         ));
+    }
+    if !by_name.is_empty() {
+        let calls = by_name.len() as u64;
+        let list = bounded(by_name.iter().map(unsettled_item), "; ");
+        if scope.proven_only {
+            out.push_str(&format!(
+                "  left out, by name only (--proven-only): {}: {list}\n",
+                plural(calls, "call", "calls")
+            ));
+        } else {
+            let it = if calls == 1 { "it" } else { "them" };
+            out.push_str(&format!(
+                "  by name: {}: {list} (--proven-only leaves {it} out)\n",
+                plural(calls, "call", "calls")
+            ));
+        }
     }
     if scope.not_matched > 0 {
         out.push_str(&format!(
@@ -187,6 +231,9 @@ pub struct ScopeDocument {
     pub files_unread: u64,
     pub files_budget: Option<usize>,
     pub attributed: u64,
+    pub proven: u64,
+    pub proven_only: bool,
+    pub by_name: Vec<Unsettled>,
     pub not_matched: u64,
     pub reasons: Vec<ReasonCount>,
     pub elsewhere: Vec<Elsewhere>,
@@ -252,6 +299,9 @@ pub fn document(scope: &Scope) -> ScopeDocument {
         files_unread: scope.files_unread,
         files_budget: scope.files_budget,
         attributed: scope.attributed_count(),
+        proven: scope.attributed_count() - scope.by_name().count() as u64,
+        proven_only: scope.proven_only,
+        by_name: by_name(scope),
         not_matched: scope.not_matched,
         reasons,
         elsewhere: scope.elsewhere.clone(),

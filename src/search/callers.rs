@@ -96,6 +96,7 @@ pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope>
             request.depth,
             settings.cache_dir.clone(),
             request.max_files,
+            request.proven_only,
         )?;
         if let Some(roots) = within {
             scope.attributed.retain(|path, _| {
@@ -112,6 +113,7 @@ pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope>
             target,
             settings.cache_dir.clone(),
             request.max_files,
+            request.proven_only,
         )?
     })
 }
@@ -157,6 +159,13 @@ pub fn repro_commands(settings: &SearchSettings, request: &GraphRequest) -> (Str
             "--callers-of".into(),
             shell::quote(request.target.spec.as_bytes()),
         ]);
+    }
+    if request.max_files != Some(crate::graph::FILES_BUDGET) {
+        let files = request.max_files.unwrap_or(0);
+        words.extend(["--graph-files".into(), files.to_string()]);
+    }
+    if request.proven_only {
+        words.push("--proven-only".into());
     }
     words.extend([
         "--budget-tokens".into(),

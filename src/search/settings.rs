@@ -99,6 +99,8 @@ pub struct GraphRequest {
     /// `--graph-files`: the files that spell the name read at most, per
     /// definition whose callers are looked for; `None` reads them all.
     pub max_files: Option<usize>,
+    /// `--proven-only`: calls attributed by a name alone are left out.
+    pub proven_only: bool,
 }
 
 /// The session from the process environment (read once), as this
@@ -426,6 +428,11 @@ fn graph_request(
                 "--graph-files goes with --callers-of or --impact (the files the code graph reads)"
             )
         }
+        _ if args.proven_only => {
+            bail!(
+                "--proven-only goes with --callers-of or --impact (it leaves out the calls the code graph attributes by name alone)"
+            )
+        }
         _ => return Ok(None),
     };
     if !impact && args.depth.is_some() {
@@ -450,5 +457,6 @@ fn graph_request(
             Some(0) => None,
             Some(n) => Some(n),
         },
+        proven_only: args.proven_only,
     }))
 }

@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
 //! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
-//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `cwd` | `scout search --json` |
+//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `proven_only`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
 //! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
@@ -28,7 +28,7 @@
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
 //! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
 //! `budget_tokens`, `page`, `depth`, `graph_files` and `max_results` are
-//! integers, 0 or more; `-n`, `-i` and `multiline` are booleans;
+//! integers, 0 or more; `-n`, `-i`, `multiline` and `proven_only` are booleans;
 //! `timeout` is a number of seconds (0 = no limit). Relative paths
 //! resolve against `cwd`, else the process's working directory. Defaults
 //! are the command line's.
@@ -190,6 +190,7 @@ const SEARCH_FIELDS: &[Field] = &[
     ("impact", Shape::Text, false),
     ("depth", Shape::Count, false),
     ("graph_files", Shape::Count, false),
+    ("proven_only", Shape::Flag, false),
     ("structural", Shape::Flag, false),
     ("lang", Shape::Text, false),
     ("again", Shape::Flag, false),
@@ -360,6 +361,7 @@ struct SearchRequest {
     impact: Option<String>,
     depth: Option<u32>,
     graph_files: Option<usize>,
+    proven_only: Option<bool>,
     structural: Option<bool>,
     lang: Option<String>,
     again: Option<bool>,
@@ -859,6 +861,9 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     }
     if let Some(files) = request.graph_files {
         argv.extend(["--graph-files".into(), files.to_string().into()]);
+    }
+    if request.proven_only == Some(true) {
+        argv.push("--proven-only".into());
     }
     // No query with callers_of / impact: every call of the symbol, which
     // `-e ''` says on the command line (so that `path` stays a path).

@@ -25,8 +25,15 @@ use crate::lang::Lang;
 /// Where a call was attributed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The target; the reason is the cascade's step.
+    /// The target, proven by scope, import or declared type; the reason
+    /// is the cascade's step.
     Target(&'static str),
+    /// The target by a name alone: the tree's only definition of the
+    /// method called on a receiver of unknown type, or a type or base
+    /// that has the target's type's name where the graph cannot find the
+    /// definition. Counted apart from the proven calls, and left out by
+    /// `--proven-only`.
+    ByName(&'static str),
     /// Another definition, in the file at the path (canonical).
     Other { path: PathBuf, def: Def },
     /// Something that is not a definition in the tree (a module outside
@@ -120,7 +127,28 @@ impl Files {
 pub struct Resolver<'a> {
     pub target: &'a Target,
     pub files: &'a Files,
+    /// Whether the target is the only definition of its name in the
+    /// files that spell it (all of them read), and the name is not one
+    /// that library types have too ([`LIBRARY_METHODS`]): a method call
+    /// on a receiver of unknown type is then the target, by name.
+    pub unique_name: bool,
 }
+
+/// Method names that the standard libraries' types (lists, maps,
+/// strings, promises, streams, threads...) define: a receiver of unknown
+/// type calling one may well be one of those, however few definitions
+/// the tree has.
+pub const LIBRARY_METHODS: &[&str] = &[
+    "add", "addAll", "append", "apply", "bind", "call", "cancel", "catch", "clear", "clone",
+    "close", "contains", "copy", "count", "debug", "decode", "delete", "emit", "encode", "end",
+    "entries", "equals", "error", "execute", "extend", "filter", "find", "finally", "flush",
+    "forEach", "format", "get", "has", "hashCode", "index", "indexOf", "info", "init", "insert",
+    "items", "iter", "join", "keys", "length", "load", "lock", "log", "map", "match", "next", "on",
+    "open", "parse", "pop", "push", "put", "read", "reduce", "remove", "render", "replace",
+    "reset", "resolve", "run", "save", "send", "set", "shift", "size", "slice", "sort", "split",
+    "start", "stop", "test", "then", "toString", "unlock", "update", "values", "wait", "warn",
+    "write",
+];
 
 /// Python's builtins a project may also define (`open`, `print`, ...).
 const PYTHON_BUILTINS: &[&str] = &[
@@ -217,6 +245,17 @@ impl<'a> Resolver<'a> {
         path == self.target.canon && self.target.lines.contains(&def.name_line)
     }
 
+    /// A method call on a receiver the graph cannot type: the target by
+    /// name when the name is unique ([`Resolver::unique_name`]), else
+    /// "cannot tell" and `why`.
+    fn by_unique_name(&self, why: &'static str) -> Verdict {
+        if self.unique_name {
+            Verdict::ByName("the tree's only definition of the name")
+        } else {
+            Verdict::CannotTell(why)
+        }
+    }
+
     fn verdict_for(&self, path: &Path, def: &Def, reason: &'static str) -> Verdict {
         if self.is_target(path, def) {
             Verdict::Target(reason)
@@ -241,7 +280,7 @@ impl<'a> Resolver<'a> {
             }
             Callee::Dynamic => {
                 if self.target.owner.is_some() {
-                    Verdict::CannotTell("a method on an expression the parser cannot type")
+                    self.by_unique_name("a method on an expression the parser cannot type")
                 } else {
                     Verdict::Outside("a method or function pointer, not the function".into())
                 }
@@ -597,7 +636,10 @@ impl<'a> Resolver<'a> {
             // of its bases); else a static import.
             if let Some(class) = self.class_around(facts, call.line) {
                 let verdict = self.method_of(path, &class, &call.name, 0);
-                if matches!(verdict, Verdict::Target(_) | Verdict::Other { .. }) {
+                if matches!(
+                    verdict,
+                    Verdict::Target(_) | Verdict::ByName(_) | Verdict::Other { .. }
+                ) {
                     return verdict;
                 }
             }
@@ -678,7 +720,7 @@ impl<'a> Resolver<'a> {
                 Meaning::Def(file, def) if is_type_like(def.kind) => {
                     match self.method_of(&file, &def.name, name, depth + 1) {
                         Verdict::Target(_) => return Verdict::Target("inherited from its class"),
-                        v @ Verdict::Other { .. } => return v,
+                        v @ (Verdict::Other { .. } | Verdict::ByName(_)) => return v,
                         _ => unresolved = true,
                     }
                 }
@@ -690,7 +732,7 @@ impl<'a> Resolver<'a> {
         }
         if unresolved {
             if target.owner.as_deref().map(last) == bases.iter().map(|b| last(b)).next() {
-                return Verdict::Target("inherited from a base of the class's name");
+                return Verdict::ByName("a base of the class's name the graph cannot resolve");
             }
             return Verdict::CannotTell("inherited from a base the graph cannot resolve");
         }
@@ -746,7 +788,9 @@ impl<'a> Resolver<'a> {
                 super::display(&a.0),
                 a.1
             )),
-            _ => Verdict::Target(reason),
+            (Some(_), Some(_)) => Verdict::Target(reason),
+            // One of the two types is not found: the same name only.
+            _ => Verdict::ByName("a type of the target's type's name"),
         }
     }
 
@@ -912,7 +956,7 @@ impl<'a> Resolver<'a> {
                     _ => {
                         let by_name = matches!(self.lang(), Lang::Rust | Lang::Go);
                         if self.target.owner.as_deref().map(last) == Some(last(&ty)) {
-                            Verdict::Target("a receiver of its declared type")
+                            Verdict::ByName("a declared type of the target's type's name")
                         } else if by_name {
                             Verdict::Outside(format!("a method of {ty}"))
                         } else {
@@ -925,7 +969,7 @@ impl<'a> Resolver<'a> {
                 if free {
                     Verdict::Outside("a method on a value, not the function".into())
                 } else {
-                    Verdict::CannotTell("a method on a receiver of unknown type")
+                    self.by_unique_name("a method on a receiver of unknown type")
                 }
             }
         }
