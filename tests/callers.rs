@@ -488,14 +488,21 @@ fn typescript_and_go_receivers_typed_by_a_function_s_declared_return() {
     fx.write("go.mod", "module example.com/app\n");
     fx.write(
         "db/db.go",
-        "package db\n\ntype DB struct{}\n\nfunc (d *DB) Close() {}\n\nfunc Open() *DB { return &DB{} }\n",
+        "package db\n\ntype DB struct{}\n\nfunc (d *DB) Close() {}\n\nfunc Open() *DB { return &DB{} }\n\nfunc Dial(addr string) (*DB, error) { return &DB{}, nil }\n\nfunc Test(name string) (db *DB) { return &DB{} }\n",
     );
     fx.write(
         "main.go",
-        "package main\n\nimport \"example.com/app/db\"\n\nfunc main() {\n\tconn := db.Open()\n\tconn.Close()\n}\n",
+        "package main\n\nimport \"example.com/app/db\"\n\nfunc main() {\n\tconn := db.Open()\n\tconn.Close()\n\tother, err := db.Dial(\"x\")\n\tother.Close()\n\t_ = err\n\tnamed := db.Test(\"t\")\n\tnamed.Close()\n}\n",
     );
+    // A single result, the value of `(T, error)`, a named result: each a
+    // receiver of its declared type, proven.
     let (sites, _, json) = callers(&fx, "db/db.go#DB.Close");
-    assert_eq!(sites, set(&["main.go:7"]), "{json:#}");
+    assert_eq!(
+        sites,
+        set(&["main.go:7", "main.go:9", "main.go:12"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["proven"], 3, "{json:#}");
 }
 
 #[test]

@@ -28,7 +28,25 @@ impl Walk<'_> {
                 }
             }
             "function_declaration" | "method_declaration" => {
-                self.declared_return(node, "result");
+                match node.child_by_field_name("result") {
+                    // `(*T, error)`, `(db *DB)`, `(t T, err error)`: the
+                    // first result is the value a caller's `x, err :=`
+                    // or `x :=` holds.
+                    Some(results) if results.kind() == "parameter_list" => {
+                        let first = results.named_child(0);
+                        let (Some(name), Some(first)) = (node.child_by_field_name("name"), first)
+                        else {
+                            return;
+                        };
+                        let ty = first.child_by_field_name("type").unwrap_or(first);
+                        let ty = self.type_name(ty);
+                        if !ty.is_empty() && ty != "error" {
+                            let line = line_of(name);
+                            self.facts.returns.push(Returns { line, ty });
+                        }
+                    }
+                    _ => self.declared_return(node, "result"),
+                }
             }
             "package_clause" => {
                 if let Some(name) = node.named_child(0) {
