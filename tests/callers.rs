@@ -1040,3 +1040,46 @@ fn a_method_defined_once_is_the_call_s_by_name_apart_from_the_proven_ones() {
         .expect_code(2)
         .expect_stderr_has("--proven-only goes with --callers-of or --impact");
 }
+
+#[test]
+fn a_receiver_typed_by_what_a_class_s_factory_method_returns() {
+    let fx = Fixture::new();
+    fx.write(
+        "reg.py",
+        "class Registry:\n    @classmethod\n    def for_app(cls, app) -> \"Registry\":\n        return cls()\n\n    @classmethod\n    def build(cls):\n        if cls:\n            return cls()\n        return None\n\n    def lookup(self, key):\n        return key\n\n    def other(self):\n        return 1\n",
+    )
+    .write(
+        "use.py",
+        "from reg import Registry\n\n\ndef f(app):\n    registry = Registry.for_app(app)\n    registry.lookup(1)\n    built = Registry.build()\n    built.lookup(2)\n    gone = Registry.missing()\n    gone.lookup(3)\n",
+    )
+    .write(
+        "src/reg.ts",
+        "export class Registry {\n  static forApp(app: string): Registry {\n    return new Registry();\n  }\n  lookup(key: string) {\n    return key;\n  }\n}\n",
+    )
+    .write(
+        "src/use.ts",
+        "import { Registry } from \"./reg\";\n\nexport function f(app: string) {\n  const registry = Registry.forApp(app);\n  registry.lookup(\"a\");\n}\n",
+    )
+    .write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n")
+    .write(
+        "src/registry.rs",
+        "pub struct Registry {}\n\nimpl Registry {\n    pub fn for_app(app: &str) -> Self {\n        Registry {}\n    }\n\n    pub fn lookup(&self, key: &str) -> usize {\n        key.len()\n    }\n}\n",
+    )
+    .write(
+        "src/main.rs",
+        "mod registry;\n\nuse crate::registry::Registry;\n\nfn main() {\n    let r = Registry::for_app(\"a\");\n    r.lookup(\"k\");\n}\n",
+    );
+    // A classmethod annotated (as a string) or returning `cls(...)`; a
+    // method the class lacks types nothing.
+    let (sites, unsettled, json) = callers(&fx, "reg.py#Registry.lookup");
+    assert_eq!(sites, set(&["use.py:6", "use.py:8"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 2, "{json:#}");
+    assert!(unsettled.contains("use.py:10"), "{json:#}");
+    // A static factory's declared return (TypeScript), `-> Self` (Rust).
+    let (sites, _, json) = callers(&fx, "src/reg.ts#Registry.lookup");
+    assert_eq!(sites, set(&["src/use.ts:5"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 1, "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/registry.rs#Registry.lookup");
+    assert_eq!(sites, set(&["src/main.rs:7"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 1, "{json:#}");
+}

@@ -120,6 +120,10 @@ impl Walk<'_> {
                     if !ty.is_empty() && ty != "None" {
                         self.facts.returns.push(Returns { line, ty });
                     }
+                } else if let Some(class) = self.cls_returned(node) {
+                    // A classmethod's `return cls(...)`: an instance of
+                    // its class (a subclass calling it makes its own).
+                    self.facts.returns.push(Returns { line, ty: class });
                 }
                 let decorated = node
                     .parent()
@@ -249,6 +253,37 @@ impl Walk<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The name of the class whose method `function` is, when the
+    /// method returns `cls(...)` (its first parameter `cls`).
+    fn cls_returned(&self, function: Node) -> Option<String> {
+        let class = self.class_body_around(function)?;
+        let params = function.child_by_field_name("parameters")?;
+        let first = params.named_child(0)?;
+        if first.kind() != "identifier" || self.text(first) != "cls" {
+            return None;
+        }
+        let body = function.child_by_field_name("body")?;
+        let mut stack = vec![body];
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "function_definition" | "lambda" | "class_definition" => continue,
+                "return_statement" => {
+                    let call = node.named_child(0).filter(|v| v.kind() == "call");
+                    let callee = call.and_then(|c| c.child_by_field_name("function"));
+                    if callee.is_some_and(|f| f.kind() == "identifier" && self.text(f) == "cls") {
+                        let name = class.child_by_field_name("name")?;
+                        return Some(self.text(name).to_string());
+                    }
+                }
+                _ => {
+                    let mut cursor = node.walk();
+                    stack.extend(node.named_children(&mut cursor));
+                }
+            }
+        }
+        None
     }
 
     /// The Python class whose body holds `node` directly (no function

@@ -69,6 +69,22 @@ impl Walk<'_> {
             }
             "function_item" | "function_signature_item" => {
                 self.declared_return(node, "return_type");
+                // `fn for_app(..) -> Self` in an impl: the impl's type.
+                let returns_self = node
+                    .child_by_field_name("return_type")
+                    .is_some_and(|t| self.type_name(t) == "Self");
+                let impl_type = std::iter::successors(node.parent(), |n| n.parent())
+                    .find(|n| n.kind() == "impl_item")
+                    .and_then(|i| i.child_by_field_name("type"))
+                    .map(|t| self.type_name(t));
+                if let (true, Some(ty), Some(name)) =
+                    (returns_self, impl_type, node.child_by_field_name("name"))
+                {
+                    if !ty.is_empty() {
+                        let line = line_of(name);
+                        self.facts.returns.push(Returns { line, ty });
+                    }
+                }
             }
             "impl_item" => {
                 if let Some(ty) = node.child_by_field_name("type") {

@@ -844,6 +844,22 @@ impl<'a> Resolver<'a> {
                 }
                 _ => Meaning::Unknown,
             },
+            // `Registry.for_app`: a method of the class, as a function
+            // whose declared return types what it gives.
+            Meaning::Def(file, def) if is_type_like(def.kind) => {
+                let Some(facts) = self.files.get(&file) else {
+                    return Meaning::Unknown;
+                };
+                let method = facts.defs.iter().find(|d| {
+                    d.kind == DefKind::Method
+                        && d.short == part
+                        && owner_of(d).map(last) == Some(last(&def.name))
+                });
+                match method {
+                    Some(method) => Meaning::Def(file.clone(), method.clone()),
+                    None => Meaning::Unknown,
+                }
+            }
             Meaning::Def(..) | Meaning::Value | Meaning::Unknown => Meaning::Unknown,
         }
     }
