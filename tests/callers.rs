@@ -1083,3 +1083,62 @@ fn a_receiver_typed_by_what_a_class_s_factory_method_returns() {
     assert_eq!(sites, set(&["src/main.rs:7"]), "{json:#}");
     assert_eq!(json["scope"]["proven"], 1, "{json:#}");
 }
+
+#[test]
+fn a_method_of_a_base_called_on_a_field_or_parameter_typed_by_the_base() {
+    let fx = Fixture::new();
+    fx.write(
+        "nodes.py",
+        "class BaseNode:\n    def render(self):\n        return \"\"\n\n\nclass Leaf(BaseNode):\n    def draw(self):\n        return self.render()\n\n\nclass Tree:\n    def __init__(self, node: BaseNode, made):\n        self.node = node\n        self.made = made\n\n    def show(self, other: BaseNode, leaf: Leaf):\n        self.node.render()\n        other.render()\n        leaf.render()\n        self.made.render()\n",
+    )
+    .write(
+        "src/nodes.ts",
+        "export class BaseNode {\n  render() {\n    return \"\";\n  }\n}\n\nexport class Leaf extends BaseNode {\n  draw() {\n    return this.render();\n  }\n}\n\nexport class Tree {\n  node: BaseNode;\n  kept: BaseNode;\n  constructor(node: BaseNode) {\n    this.node = node;\n    this.kept = build();\n  }\n  show(other: BaseNode, leaf: Leaf) {\n    this.node.render();\n    other.render();\n    leaf.render();\n    this.kept.render();\n  }\n}\n",
+    )
+    .write(
+        "p/BaseNode.java",
+        "package p;\n\npublic class BaseNode {\n    public String render() { return \"\"; }\n}\n",
+    )
+    .write(
+        "p/Leaf.java",
+        "package p;\n\npublic class Leaf extends BaseNode {\n    String draw() { return render(); }\n}\n",
+    )
+    .write(
+        "p/Tree.java",
+        "package p;\n\npublic class Tree {\n    private BaseNode node;\n\n    Tree(BaseNode node) { this.node = node; }\n\n    void show(Leaf leaf) {\n        node.render();\n        leaf.render();\n    }\n}\n",
+    );
+    // `self.node = node` takes the parameter's type; an untyped one gives
+    // none (and `render` is a name library types have: cannot tell).
+    let (sites, unsettled, json) = callers(&fx, "nodes.py#BaseNode.render");
+    assert_eq!(
+        sites,
+        set(&["nodes.py:8", "nodes.py:17", "nodes.py:18", "nodes.py:19"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["proven"], 4, "{json:#}");
+    assert!(unsettled.contains("nodes.py:20"), "{json:#}");
+    // A TypeScript field keeps its declared type through an assignment
+    // the walk cannot type.
+    let (sites, _, json) = callers(&fx, "src/nodes.ts#BaseNode.render");
+    assert_eq!(
+        sites,
+        set(&[
+            "src/nodes.ts:9",
+            "src/nodes.ts:21",
+            "src/nodes.ts:22",
+            "src/nodes.ts:23",
+            "src/nodes.ts:24"
+        ]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["proven"], 5, "{json:#}");
+    // Java: a field of the base's type, a subclass's bare call, a
+    // subclass instance.
+    let (sites, _, json) = callers(&fx, "p/BaseNode.java#BaseNode.render");
+    assert_eq!(
+        sites,
+        set(&["p/Leaf.java:4", "p/Tree.java:9", "p/Tree.java:10"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["proven"], 3, "{json:#}");
+}

@@ -171,8 +171,23 @@ impl Walk<'_> {
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
                 ) {
-                    let ty = self.constructed(right);
-                    if left.kind() == "member_expression" {
+                    let mut ty = self.constructed(right);
+                    if ty.is_empty() {
+                        ty = self.type_of_name(right);
+                    }
+                    // TypeScript checks what a field declared with a type
+                    // is given: an assignment keeps the declared type, but
+                    // for a `new` of a class (maybe a subclass of it).
+                    let declared = right.kind() != "new_expression"
+                        && matches!(self.lang, Lang::TypeScript | Lang::Tsx)
+                        && self.chain(left).is_some_and(|chain| {
+                            let name = chain.join(".");
+                            self.facts
+                                .bindings
+                                .iter()
+                                .any(|b| b.name == name && !b.ty.is_empty())
+                        });
+                    if left.kind() == "member_expression" && !declared {
                         self.bind_target(left, &ty);
                     }
                 }

@@ -351,6 +351,23 @@ impl<'s> Walk<'s> {
     /// Records `name` as bound over `scope` to a value of type `ty`; an
     /// empty `ty` is a local of unknown type, which still shadows the
     /// file's definitions and imports of that name.
+    /// The type bound to the plain name `node` where it stands (a typed
+    /// parameter or variable), for `self.node = node`; empty when none is
+    /// known.
+    pub(super) fn type_of_name(&self, node: Node) -> String {
+        if node.kind() != "identifier" {
+            return String::new();
+        }
+        let (name, line) = (self.text(node), line_of(node));
+        self.facts
+            .bindings
+            .iter()
+            .filter(|b| b.name == name && b.from <= line && line <= b.to && b.at <= line)
+            .max_by_key(|b| (b.from, b.at))
+            .map(|b| b.ty.clone())
+            .unwrap_or_default()
+    }
+
     pub(super) fn bind(&mut self, name: &str, ty: &str, scope: (u32, u32)) {
         if name.is_empty() {
             return;

@@ -213,7 +213,8 @@ impl Walk<'_> {
                             .child_by_field_name("function")
                             .map(|f| self.type_name(f))
                             .unwrap_or_default(),
-                        _ => String::new(),
+                        Some(right) => self.type_of_name(right),
+                        None => String::new(),
                     },
                 };
                 self.bind_target(left, &ty);
