@@ -1142,3 +1142,39 @@ fn a_method_of_a_base_called_on_a_field_or_parameter_typed_by_the_base() {
     );
     assert_eq!(json["scope"]["proven"], 3, "{json:#}");
 }
+
+#[test]
+fn a_function_inside_a_function_is_a_target_by_its_outer_names() {
+    let fx = Fixture::new();
+    fx.write(
+        "walk.py",
+        "class Walker:\n    def walk(self, tree):\n        def _visit(node):\n            return node\n\n        for n in tree:\n            _visit(n)\n\n    def other(self, tree):\n        def _visit(node):\n            return None\n\n        _visit(tree)\n",
+    )
+    .write(
+        "src/editor.ts",
+        "export function editor() {\n  function onSave() {\n    return 1;\n  }\n  onSave();\n}\n\nexport function viewer() {\n  function onSave() {\n    return 2;\n  }\n  onSave();\n}\n",
+    )
+    .write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n")
+    .write(
+        "src/main.rs",
+        "fn one() {\n    fn helper() -> u8 {\n        1\n    }\n    helper();\n}\n\nfn two() {\n    fn helper() -> u8 {\n        2\n    }\n    helper();\n}\n",
+    );
+    // `Class.method.inner`: the call inside that method, not the other's.
+    let (sites, _, json) = callers(&fx, "walk.py#Walker.walk._visit");
+    assert_eq!(sites, set(&["walk.py:7"]), "{json:#}");
+    assert_eq!(json["scope"]["target"]["line"], 3, "{json:#}");
+    let (sites, _, _) = callers(&fx, "walk.py#Walker.other._visit");
+    assert_eq!(sites, set(&["walk.py:13"]));
+    // `outer.inner` in TypeScript and Rust.
+    let (sites, _, json) = callers(&fx, "src/editor.ts#viewer.onSave");
+    assert_eq!(sites, set(&["src/editor.ts:12"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/main.rs#one.helper");
+    assert_eq!(sites, set(&["src/main.rs:5"]), "{json:#}");
+    // The name alone is two definitions: the error says how to name one.
+    fx.run(&["search", "--callers-of", "walk.py#_visit"])
+        .expect_code(2)
+        .expect_stderr_has("or one inside another by their names, as walk.py#outer.name");
+    fx.run(&["search", "--callers-of", "walk.py#Walker.walk.missing"])
+        .expect_code(2)
+        .expect_stderr_has("walk.py does not define it");
+}
