@@ -1178,3 +1178,22 @@ fn a_function_inside_a_function_is_a_target_by_its_outer_names() {
         .expect_code(2)
         .expect_stderr_has("walk.py does not define it");
 }
+
+#[test]
+fn rust_a_qualified_path_keeps_its_module() {
+    let fx = Fixture::new();
+    let config = "pub struct Config {}\n\nimpl Config {\n    pub fn load() -> Config {\n        Config {}\n    }\n}\n";
+    fx.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n")
+        .write("src/config.rs", config)
+        .write("src/other.rs", config)
+        .write(
+            "src/main.rs",
+            "mod config;\nmod other;\n\nuse crate::config::Config;\n\nfn main() {\n    other::Config::load();\n    Config::load();\n    crate::other::Config::load();\n    std::fs::read(\"x\");\n}\n",
+        );
+    // `other::Config` is other's Config, whatever `Config` alone names here.
+    let (sites, _, json) = callers(&fx, "src/config.rs#Config::load");
+    assert_eq!(sites, set(&["src/main.rs:8"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/other.rs#Config::load");
+    assert_eq!(sites, set(&["src/main.rs:7", "src/main.rs:9"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 2, "{json:#}");
+}

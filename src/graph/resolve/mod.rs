@@ -1029,6 +1029,24 @@ impl<'a> Resolver<'a> {
             if free {
                 return Verdict::Outside(format!("an associated function of {ty}"));
             }
+            if head != "Self" && segments.len() > 1 {
+                // `other::Config::load()`: the type the path names, in
+                // the module it names, not the file's own `Config`.
+                let prefix = &segments[..segments.len() - 1];
+                let module = self.module_path(path, facts, prefix, call.line);
+                let named = match &module {
+                    Meaning::Module(Place::External(m)) => {
+                        return Verdict::Outside(format!("an associated function of {m}::{ty}"));
+                    }
+                    Meaning::Module(place) => self.export(place, &ty, 1),
+                    _ => None,
+                };
+                if let Some(Meaning::Def(file, def)) = named {
+                    if is_type_like(def.kind) {
+                        return self.type_is_target(&file, &def, &ty);
+                    }
+                }
+            }
             return self.same_type(
                 path,
                 facts,
@@ -1037,8 +1055,51 @@ impl<'a> Resolver<'a> {
                 "an associated function of its type",
             );
         }
-        // A module path: resolve its head as a name, then the rest.
-        let module = if matches!(head.as_str(), "crate" | "self" | "super") {
+        let module = self.module_path(path, facts, segments, call.line);
+        match module {
+            Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
+            Meaning::Module(place) => match self.export(&place, &call.name, 1) {
+                Some(Meaning::Def(file, def)) => {
+                    self.verdict_for(&file, &def, "by its module path")
+                }
+                _ => Verdict::CannotTell("the module path does not lead to a definition"),
+            },
+            _ => Verdict::CannotTell("a path the graph cannot resolve"),
+        }
+    }
+
+    /// Whether the type `def` (named `ty`, in the file at `file`) is the
+    /// target's own type.
+    fn type_is_target(&self, file: &Path, def: &Def, ty: &str) -> Verdict {
+        let Some(owner) = self.target.owner.as_deref().map(last) else {
+            return Verdict::Outside(format!("a method of {ty}"));
+        };
+        let there = self
+            .files
+            .get(&self.target.canon)
+            .and_then(|f| self.type_def(&self.target.canon, &f, owner, self.target.def.name_line));
+        match there {
+            Some(there) if there == (file.to_path_buf(), def.name_line) => {
+                Verdict::Target("an associated function of its type, by its module path")
+            }
+            Some(_) => Verdict::Outside(format!(
+                "a method of another {ty} ({}:{})",
+                super::display(file),
+                def.name_line
+            )),
+            None if owner == last(ty) => Verdict::ByName("a type of the target's type's name"),
+            None => Verdict::Outside(format!("a method of {ty}")),
+        }
+    }
+
+    /// What the Rust path `segments` (`crate::a::b`, `m::sub`) names
+    /// from the file at `path`: its head as a module or a name, then the
+    /// rest.
+    fn module_path(&self, path: &Path, facts: &Facts, segments: &[String], line: u32) -> Meaning {
+        let Some(head) = segments.first() else {
+            return Meaning::Unknown;
+        };
+        if matches!(head.as_str(), "crate" | "self" | "super") {
             Meaning::Module(self.files.place(Lang::Rust, path, &segments.join("::")))
         } else {
             // Modules and functions are apart in Rust: a path's head is an
@@ -1046,7 +1107,7 @@ impl<'a> Resolver<'a> {
             let import = facts.imports.iter().rev().find(|i| i.local == *head);
             let mut meaning = match import {
                 Some(i) => self.imported(path, &i.module, i.name.as_deref(), head, 0),
-                None => self.meaning(path, facts, head, call.line, 0),
+                None => self.meaning(path, facts, head, line, 0),
             };
             for part in &segments[1..] {
                 meaning = match meaning {
@@ -1057,26 +1118,16 @@ impl<'a> Resolver<'a> {
                         if matches!(sub, Place::File(_)) {
                             Meaning::Module(sub)
                         } else {
-                            self.step(Meaning::Module(Place::File(file)), part, call.line)
+                            self.step(Meaning::Module(Place::File(file)), part, line)
                         }
                     }
-                    other => self.step(other, part, call.line),
+                    other => self.step(other, part, line),
                 };
             }
             match meaning {
                 Meaning::Unknown => Meaning::Module(Place::External(segments.join("::"))),
                 other => other,
             }
-        };
-        match module {
-            Meaning::Module(Place::External(m)) => Verdict::Outside(format!("from {m}")),
-            Meaning::Module(place) => match self.export(&place, &call.name, 1) {
-                Some(Meaning::Def(file, def)) => {
-                    self.verdict_for(&file, &def, "by its module path")
-                }
-                _ => Verdict::CannotTell("the module path does not lead to a definition"),
-            },
-            _ => Verdict::CannotTell("a path the graph cannot resolve"),
         }
     }
 }
