@@ -1197,3 +1197,27 @@ fn rust_a_qualified_path_keeps_its_module() {
     assert_eq!(sites, set(&["src/main.rs:7", "src/main.rs:9"]), "{json:#}");
     assert_eq!(json["scope"]["proven"], 2, "{json:#}");
 }
+
+#[test]
+fn java_overloads_apart_by_their_argument_count_else_cannot_tell() {
+    let fx = Fixture::new();
+    fx.write(
+        "p/Calc.java",
+        "package p;\n\npublic class Calc {\n    public int add(int a) { return a; }\n\n    public int add(int a, int b) { return a + b; }\n\n    public int sum(int... xs) { return 0; }\n\n    public int sum(int a, int b) { return a + b; }\n\n    public Calc() {}\n\n    public Calc(int seed) {}\n}\n",
+    )
+    .write(
+        "p/Use.java",
+        "package p;\n\npublic class Use {\n    void run(Calc c) {\n        c.add(1);\n        c.add(1, 2);\n        c.sum(1, 2);\n        new Calc(3);\n        new Calc();\n    }\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "p/Calc.java:4");
+    assert_eq!(sites, set(&["p/Use.java:5"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "p/Calc.java:6");
+    assert_eq!(sites, set(&["p/Use.java:6"]), "{json:#}");
+    assert_eq!(json["scope"]["elsewhere"][0]["line"], 4, "{json:#}");
+    // A varargs overload takes two arguments too: neither is sure.
+    for sum in ["p/Calc.java:8", "p/Calc.java:10"] {
+        let (sites, unsettled, json) = callers(&fx, sum);
+        assert!(sites.is_empty(), "{sum}: {json:#}");
+        assert!(unsettled.contains("p/Use.java:7"), "{sum}: {json:#}");
+    }
+}

@@ -5,6 +5,20 @@ use tree_sitter::Node;
 use super::*;
 
 impl Walk<'_> {
+    /// Records how many arguments `node` (a method invocation or a
+    /// `new`) passes, on the call just recorded for its `name`.
+    fn count_args(&mut self, node: Node, name: Node) {
+        let Some(args) = node.child_by_field_name("arguments") else {
+            return;
+        };
+        let at = name.start_position();
+        if let Some(call) = self.facts.calls.last_mut() {
+            if call.line == at.row as u32 + 1 && call.start == at.column as u32 {
+                call.args = Some(args.named_child_count() as u32);
+            }
+        }
+    }
+
     pub(super) fn java(&mut self, node: Node) {
         match node.kind() {
             "method_invocation" => {
@@ -17,6 +31,7 @@ impl Walk<'_> {
                     Some(object) => self.receiver(object),
                 };
                 self.call(name, callee);
+                self.count_args(node, name);
             }
             "object_creation_expression" => {
                 let Some(ty) = node.child_by_field_name("type") else {
@@ -37,10 +52,12 @@ impl Walk<'_> {
                         .map(|n| self.text(n).to_string())
                         .collect();
                     self.call(last, Callee::Member(outer));
+                    self.count_args(node, last);
                     return;
                 }
                 if ty.kind() == "type_identifier" {
                     self.call(ty, Callee::New);
+                    self.count_args(node, ty);
                 }
             }
             "package_declaration" => {
@@ -48,7 +65,25 @@ impl Walk<'_> {
                     self.facts.package = Some(self.text(name).to_string());
                 }
             }
-            "method_declaration" => self.declared_return(node, "type"),
+            "method_declaration" | "constructor_declaration" => {
+                if node.kind() == "method_declaration" {
+                    self.declared_return(node, "type");
+                }
+                let (Some(name), Some(params)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("parameters"),
+                ) else {
+                    return;
+                };
+                let mut cursor = params.walk();
+                let kinds: Vec<&str> = params
+                    .named_children(&mut cursor)
+                    .map(|p| p.kind())
+                    .collect();
+                let arity = (!kinds.contains(&"spread_parameter"))
+                    .then(|| kinds.iter().filter(|k| **k == "formal_parameter").count() as u32);
+                self.facts.arities.push((line_of(name), arity));
+            }
             "import_declaration" => {
                 let line = line_of(node);
                 let mut cursor = node.walk();

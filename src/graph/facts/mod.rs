@@ -56,6 +56,9 @@ pub struct Call {
     /// The called name, as written (an alias where one was imported).
     pub name: String,
     pub callee: Callee,
+    /// Java: how many arguments it passes, which tells overloads apart.
+    #[serde(default)]
+    pub args: Option<u32>,
 }
 
 /// One imported name, or a module bound to a name.
@@ -145,6 +148,10 @@ pub struct Facts {
     /// JavaScript/TypeScript: the name `export default` gives.
     #[serde(default)]
     pub default_export: Option<String>,
+    /// Java: each method's and constructor's name line and parameter
+    /// count (none for varargs, which take any number).
+    #[serde(default)]
+    pub arities: Vec<(u32, Option<u32>)>,
 }
 
 /// A function's returned type.
@@ -272,6 +279,7 @@ impl<'s> Walk<'s> {
             end: (start.column + name.byte_range().len()) as u32,
             name: text.to_string(),
             callee,
+            args: None,
         });
     }
 
@@ -519,6 +527,7 @@ impl<'s> Walk<'s> {
                         end: i as u32,
                         name,
                         callee: Callee::Bare,
+                        args: None,
                     });
                 }
             }

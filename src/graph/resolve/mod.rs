@@ -269,6 +269,72 @@ impl<'a> Resolver<'a> {
 
     /// Attributes one call in the file at `path` with `facts`.
     pub fn attribute(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
+        let verdict = self.cascade(path, facts, call);
+        if self.lang() == Lang::Java {
+            self.by_arity(verdict, call)
+        } else {
+            verdict
+        }
+    }
+
+    /// A Java call settled to a method with overloads (same class, same
+    /// name): the one overload whose parameter count is the call's
+    /// argument count, else "cannot tell".
+    fn by_arity(&self, verdict: Verdict, call: &Call) -> Verdict {
+        let (file, def) = match &verdict {
+            Verdict::Target(_) | Verdict::ByName(_) => {
+                (self.target.canon.clone(), self.target.def.clone())
+            }
+            Verdict::Other { path, def } => (path.clone(), def.clone()),
+            _ => return verdict,
+        };
+        let Some(facts) = self.files.get(&file) else {
+            return verdict;
+        };
+        let overloads: Vec<&Def> = facts.defs.iter().filter(|d| d.name == def.name).collect();
+        if overloads.len() < 2 {
+            return verdict;
+        }
+        let arity = |d: &Def| {
+            facts
+                .arities
+                .iter()
+                .find(|(line, _)| *line == d.name_line)
+                .and_then(|(_, n)| *n)
+        };
+        let fits: Vec<&Def> = match call.args {
+            Some(args) => overloads
+                .iter()
+                .copied()
+                .filter(|d| arity(d) == Some(args))
+                .collect(),
+            None => Vec::new(),
+        };
+        // A varargs overload takes any count: with one, nothing is sure.
+        let open = overloads.iter().any(|d| arity(d).is_none());
+        match (fits.as_slice(), open) {
+            ([one], false) => match verdict {
+                Verdict::Target(_) | Verdict::ByName(_) if !self.is_target(&file, one) => {
+                    Verdict::Other {
+                        path: file,
+                        def: (*one).clone(),
+                    }
+                }
+                Verdict::Other { .. } if self.is_target(&file, one) => {
+                    Verdict::Target("an overload of its class, by its argument count")
+                }
+                Verdict::Other { .. } => Verdict::Other {
+                    path: file,
+                    def: (*one).clone(),
+                },
+                kept => kept,
+            },
+            _ => Verdict::CannotTell("overloads the call's argument count does not tell apart"),
+        }
+    }
+
+    /// [`Resolver::attribute`] before overloads are told apart.
+    fn cascade(&self, path: &Path, facts: &Facts, call: &Call) -> Verdict {
         match &call.callee {
             Callee::Bare | Callee::New | Callee::Jsx => self.bare(path, facts, call),
             Callee::Member(chain) => self.member(path, facts, call, chain),
@@ -901,6 +967,7 @@ impl<'a> Resolver<'a> {
             } else {
                 Callee::Member(chain.to_vec())
             },
+            args: None,
         };
         let (file, def) = match self.attribute(path, facts, &inner) {
             Verdict::Target(_) => (self.target.canon.clone(), self.target.def.clone()),
