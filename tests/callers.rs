@@ -1221,3 +1221,32 @@ fn java_overloads_apart_by_their_argument_count_else_cannot_tell() {
         assert!(unsettled.contains("p/Use.java:7"), "{sum}: {json:#}");
     }
 }
+
+#[test]
+fn c_an_included_c_file_s_functions_are_the_includer_s_own() {
+    let fx = Fixture::new();
+    fx.write(
+        "a/dict.c",
+        "static int dictFind(int k) {\n    return k;\n}\n",
+    )
+    .write(
+        "a/async.c",
+        "#include \"dict.c\"\n\nint main(void) {\n    return dictFind(1);\n}\n",
+    )
+    .write("b/dict.c", "int dictFind(int k) {\n    return k + 1;\n}\n")
+    .write(
+        "b/use.c",
+        "int dictFind(int k);\n\nint use(void) {\n    return dictFind(2);\n}\n",
+    );
+    // The include path decides, both ways: the static function included
+    // is async.c's callee, not the tree's one external definition.
+    let (sites, _, json) = callers(&fx, "a/dict.c#dictFind");
+    assert_eq!(sites, set(&["a/async.c:4"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "b/dict.c#dictFind");
+    assert_eq!(sites, set(&["b/use.c:4"]), "{json:#}");
+    assert_eq!(
+        json["scope"]["elsewhere"][0]["reason"],
+        "the definition in a/dict.c, which the file includes",
+        "{json:#}"
+    );
+}

@@ -17,6 +17,29 @@ impl Resolver<'_> {
         if target.owner.is_some() {
             return Verdict::CannotTell("not defined in the file");
         }
+        // `#include "dict.c"`: the included file's definitions are the
+        // file's own, `static` ones too; its include path decides.
+        let name = &target.def.short;
+        for module in facts.imports.iter().map(|i| &i.module) {
+            let Place::File(file) = self.files.place(Lang::C, path, module) else {
+                continue;
+            };
+            let file = std::fs::canonicalize(&file).unwrap_or(file);
+            if file == target.canon {
+                return Verdict::Target("defined in a file the file includes");
+            }
+            let defines = self.files.get(&file).is_some_and(|f| {
+                f.defs
+                    .iter()
+                    .any(|d| d.short == *name && d.kind == crate::defs::DefKind::Function)
+            });
+            if defines {
+                return Verdict::Outside(format!(
+                    "the definition in {}, which the file includes",
+                    crate::graph::display(&file)
+                ));
+            }
+        }
         let visible_target = !target.is_static || path == target.canon;
         let others = &target.c_definers;
         if visible_target && others.iter().all(|p| *p == target.canon) {
