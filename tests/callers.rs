@@ -1250,3 +1250,20 @@ fn c_an_included_c_file_s_functions_are_the_includer_s_own() {
         "{json:#}"
     );
 }
+
+#[test]
+fn rust_a_function_s_own_use_holds_in_that_function_only() {
+    let fx = Fixture::new();
+    fx.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n")
+        .write("src/a.rs", "pub fn go() {}\n")
+        .write("src/b.rs", "pub fn go() {}\n")
+        .write(
+            "src/main.rs",
+            "mod a;\nmod b;\n\nuse crate::b as m;\n\nfn one() {\n    use crate::a as m;\n    m::go();\n}\n\nfn two() {\n    m::go();\n}\n",
+        );
+    // `one`'s `use crate::a as m` holds in `one`; `two` has the file's.
+    let (sites, _, json) = callers(&fx, "src/a.rs#go");
+    assert_eq!(sites, set(&["src/main.rs:8"]), "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/b.rs#go");
+    assert_eq!(sites, set(&["src/main.rs:12"]), "{json:#}");
+}

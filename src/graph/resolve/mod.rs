@@ -1171,9 +1171,25 @@ impl<'a> Resolver<'a> {
         } else {
             // Modules and functions are apart in Rust: a path's head is an
             // imported module before it is a local function.
-            let import = facts.imports.iter().rev().find(|i| i.local == *head);
+            // The import in scope where the path stands: a function's own
+            // `use` before the file's.
+            let import = facts
+                .imports
+                .iter()
+                .filter(|i| i.local == *head && i.from <= line && line <= i.to)
+                .max_by_key(|i| (i.from, i.line));
             let mut meaning = match import {
-                Some(i) => self.imported(path, &i.module, i.name.as_deref(), head, 0),
+                Some(i) => {
+                    // `use crate::a as m`: the module `a`, when it is one.
+                    let module = i.name.as_deref().map(|name| {
+                        self.files
+                            .place(Lang::Rust, path, &format!("{}::{name}", i.module))
+                    });
+                    match module {
+                        Some(place @ Place::File(_)) => Meaning::Module(place),
+                        _ => self.imported(path, &i.module, i.name.as_deref(), head, 0),
+                    }
+                }
                 None => self.meaning(path, facts, head, line, 0),
             };
             for part in &segments[1..] {
