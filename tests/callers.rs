@@ -1267,3 +1267,26 @@ fn rust_a_function_s_own_use_holds_in_that_function_only() {
     let (sites, _, json) = callers(&fx, "src/b.rs#go");
     assert_eq!(sites, set(&["src/main.rs:12"]), "{json:#}");
 }
+
+#[test]
+fn a_target_re_exported_under_another_name_is_found_by_that_name_too() {
+    let fx = Fixture::new();
+    fx.write("src/load.ts", "export function load(path: string) {\n  return path;\n}\n")
+        .write("src/index.ts", "export { load as fetchIt } from \"./load\";\n")
+        .write(
+            "src/app.ts",
+            "import { fetchIt } from \"./index\";\n\nexport function main() {\n  return fetchIt(\"a\");\n}\n",
+        )
+        .write(
+            "src/direct.ts",
+            "import { load } from \"./load\";\n\nexport function other() {\n  return load(\"b\");\n}\n",
+        )
+        .write(
+            "src/unrelated.ts",
+            "export function fetchIt(x: string) {\n  return x;\n}\nfetchIt(\"c\");\n",
+        );
+    // app.ts never spells `load`: it is read because index.ts re-exports
+    // load as fetchIt; another file's own fetchIt is not the target.
+    let (sites, _, json) = callers(&fx, "src/load.ts#load");
+    assert_eq!(sites, set(&["src/app.ts:4", "src/direct.ts:4"]), "{json:#}");
+}

@@ -250,6 +250,9 @@ struct Candidates {
     listed: u64,
     /// Files of the family the budget left unread.
     unread: u64,
+    /// Other names the target is re-exported under (`export { load as
+    /// fetchIt }`): the files spelling them are read too.
+    aliases: BTreeSet<String>,
 }
 
 fn candidates(
@@ -275,17 +278,48 @@ fn candidates(
         wanted.sort();
     }
     let mut out = Vec::new();
-    for ((path, _), read) in wanted.iter().zip(read_all(&wanted, files.cache())) {
-        if let Some((canon, facts)) = read {
-            let facts = Rc::new(facts);
-            files.insert(canon.clone(), facts.clone());
-            out.push((path.clone(), canon, facts));
+    let read = |wanted: &[(Vec<u8>, Lang)], out: &mut Vec<(Vec<u8>, PathBuf, Rc<Facts>)>| {
+        for ((path, _), read) in wanted.iter().zip(read_all(wanted, files.cache())) {
+            if let Some((canon, facts)) = read {
+                let facts = Rc::new(facts);
+                files.insert(canon.clone(), facts.clone());
+                out.push((path.clone(), canon, facts));
+            }
         }
+    };
+    read(&wanted, &mut out);
+    // A file that re-exports the target under another name spells the
+    // name; its importers may spell only the other one.
+    let name = target.def.short.as_str();
+    let aliases: BTreeSet<String> = out
+        .iter()
+        .flat_map(|(_, _, f)| f.imports.iter())
+        .filter(|i| i.reexport && i.name.as_deref() == Some(name))
+        .filter(|i| !i.local.is_empty() && i.local != name)
+        .map(|i| i.local.clone())
+        .collect();
+    let mut listed = listed.len() as u64;
+    if !aliases.is_empty() {
+        let names: Vec<String> = aliases.iter().cloned().collect();
+        let more = files_spelling(rg, flags, &names)?;
+        let known: BTreeSet<&Vec<u8>> = out.iter().map(|(p, _, _)| p).collect();
+        let extra: Vec<(Vec<u8>, Lang)> = more
+            .iter()
+            .filter(|p| !known.contains(p))
+            .filter_map(|p| {
+                let lang = graph_lang(p, target.lang)?;
+                same_family(lang, target.lang).then(|| (p.clone(), lang))
+            })
+            .collect();
+        listed += extra.len() as u64;
+        read(&extra, &mut out);
+        out.sort_by(|a, b| a.0.cmp(&b.0));
     }
     Ok(Candidates {
         files: out,
-        listed: listed.len() as u64,
+        listed,
         unread,
+        aliases,
     })
 }
 
@@ -416,7 +450,11 @@ fn callers_with(
                 && import.name.as_deref() == Some("default")
                 && files.place(target.lang, canon, &import.module)
                     == modules::Place::File(target.canon.clone());
-            if import.name.as_deref() == Some(name.as_str()) || default_of_target {
+            let alias = import
+                .name
+                .as_deref()
+                .is_some_and(|n| found.aliases.contains(n));
+            if import.name.as_deref() == Some(name.as_str()) || default_of_target || alias {
                 names.insert(import.local.as_str());
             }
         }
