@@ -1290,3 +1290,24 @@ fn a_target_re_exported_under_another_name_is_found_by_that_name_too() {
     let (sites, _, json) = callers(&fx, "src/load.ts#load");
     assert_eq!(sites, set(&["src/app.ts:4", "src/direct.ts:4"]), "{json:#}");
 }
+
+#[test]
+fn go_a_method_promoted_through_an_embedded_field_unless_the_type_has_its_own() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/app\n")
+        .write(
+            "base.go",
+            "package app\n\ntype Base struct{}\n\nfunc (b *Base) Close() error { return nil }\n\ntype Wrapped struct {\n\t*Base\n\tname string\n}\n\ntype Shadow struct {\n\tBase\n}\n",
+        )
+        .write("shadow.go", "package app\n\nfunc (s *Shadow) Close() error { return nil }\n")
+        .write(
+            "use.go",
+            "package app\n\nfunc use(w *Wrapped, s *Shadow) {\n\tw.Close()\n\ts.Close()\n}\n",
+        );
+    // Wrapped has Base's Close; Shadow's own, in another file, hides it.
+    let (sites, _, json) = callers(&fx, "base.go#Base.Close");
+    assert_eq!(sites, set(&["use.go:4"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 1, "{json:#}");
+    let (sites, _, json) = callers(&fx, "shadow.go#Shadow.Close");
+    assert_eq!(sites, set(&["use.go:5"]), "{json:#}");
+}

@@ -143,6 +143,20 @@ impl Walk<'_> {
                 };
                 let ty = self.type_name(ty);
                 let names = self.field_texts(node, "name");
+                if names.is_empty() && !ty.is_empty() {
+                    // `struct { *Base; ... }`: an embedded field, whose
+                    // methods the struct has too, as a base's.
+                    let line = line_of(node);
+                    match self.facts.classes.iter_mut().find(|c| c.name == owner) {
+                        Some(class) => class.bases.push(ty),
+                        None => self.facts.classes.push(Class {
+                            name: owner,
+                            line,
+                            bases: vec![ty],
+                        }),
+                    }
+                    return;
+                }
                 for name in names {
                     self.facts.bindings.push(Binding {
                         name: format!("{owner}.{name}"),

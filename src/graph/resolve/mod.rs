@@ -688,6 +688,30 @@ impl<'a> Resolver<'a> {
         found
     }
 
+    /// The method `name` that the Go type `class` (in the file at
+    /// `path`) defines in some file of its package.
+    fn go_own_method(&self, path: &Path, class: &str, name: &str) -> Option<Verdict> {
+        let dir = path.parent()?;
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "go"))
+            .collect();
+        files.sort();
+        for file in files {
+            let Some(facts) = self.files.get(&file) else {
+                continue;
+            };
+            if let Some(def) = facts.defs.iter().find(|d| {
+                d.kind == DefKind::Method && d.short == name && owner_of(d).map(last) == Some(class)
+            }) {
+                return Some(self.verdict_for(&file, def, "a method of its type"));
+            }
+        }
+        None
+    }
+
     fn same_package(&self, path: &Path, facts: &Facts, name: &str) -> Meaning {
         let dir = path.parent().unwrap_or(Path::new("/"));
         self.in_package_dir(dir, name, facts.package.as_deref())
@@ -772,6 +796,13 @@ impl<'a> Resolver<'a> {
             .find(|c| c.name == class)
             .map(|c| c.bases.clone())
             .unwrap_or_default();
+        if self.lang() == Lang::Go && !bases.is_empty() {
+            // A Go type's own methods live in any file of its package, and
+            // hide those its embedded fields promote.
+            if let Some(verdict) = self.go_own_method(path, class, name) {
+                return verdict;
+            }
+        }
         let line = facts
             .classes
             .iter()
