@@ -305,8 +305,7 @@ impl Best {
 
 /// The tree's code files and what the store holds for them, scored
 /// against the question: the dense ranking's first half, which needs no
-/// candidate file and so runs beside the words' pass when the tree's
-/// listing is remembered.
+/// candidate file and so runs beside the words' pass.
 pub struct Recalled {
     files: Vec<TreeFile>,
     store: VectorStore,
@@ -375,7 +374,7 @@ pub fn rank(
     let mut listed = vec![false; files.len()];
     order.retain(|&i| !std::mem::replace(&mut listed[i], true));
     order.extend((0..files.len()).filter(|&i| !listed[i]));
-    let deadline = Instant::now() + budget;
+    let started = Instant::now();
     let embedded = if budget.is_zero() {
         Embedded::default()
     } else {
@@ -390,7 +389,7 @@ pub fn rank(
             &files,
             &order,
             &mut covered,
-            Some(deadline),
+            Some(started + budget),
             |i, units| {
                 for unit in units {
                     best.offer(unit.similarity(query), i, unit.line);

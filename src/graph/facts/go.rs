@@ -40,10 +40,7 @@ impl Walk<'_> {
                         };
                         let ty = first.child_by_field_name("type").unwrap_or(first);
                         let ty = self.type_name(ty);
-                        if !ty.is_empty() && ty != "error" {
-                            let line = line_of(name);
-                            self.facts.returns.push(Returns { line, ty });
-                        }
+                        self.returns(name, ty);
                     }
                     _ => self.declared_return(node, "result"),
                 }

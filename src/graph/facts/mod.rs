@@ -356,9 +356,6 @@ impl<'s> Walk<'s> {
             .any(|d| d.name_line == line && d.short == name)
     }
 
-    /// Records `name` as bound over `scope` to a value of type `ty`; an
-    /// empty `ty` is a local of unknown type, which still shadows the
-    /// file's definitions and imports of that name.
     /// The type bound to the plain name `node` where it stands (a typed
     /// parameter or variable), for `self.node = node`; empty when none is
     /// known.
@@ -376,6 +373,9 @@ impl<'s> Walk<'s> {
             .unwrap_or_default()
     }
 
+    /// Records `name` as bound over `scope` to a value of type `ty`; an
+    /// empty `ty` is a local of unknown type, which still shadows the
+    /// file's definitions and imports of that name.
     pub(super) fn bind(&mut self, name: &str, ty: &str, scope: (u32, u32)) {
         if name.is_empty() {
             return;
@@ -550,6 +550,13 @@ impl<'s> Walk<'s> {
             return;
         };
         let ty = self.type_name(ty);
+        self.returns(name, ty);
+    }
+
+    /// Records that the function named by `name` returns a `ty`, unless
+    /// `ty` names no type a receiver could have (`Self` unresolved,
+    /// `void`, `None`, Go's `error`).
+    pub(super) fn returns(&mut self, name: Node, ty: String) {
         if !ty.is_empty() && !matches!(ty.as_str(), "Self" | "void" | "None" | "error") {
             let line = line_of(name);
             self.facts.returns.push(Returns { line, ty });

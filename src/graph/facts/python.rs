@@ -117,13 +117,11 @@ impl Walk<'_> {
                 let line = line_of(name);
                 if let Some(ty) = node.child_by_field_name("return_type") {
                     let ty = self.type_name(ty);
-                    if !ty.is_empty() && ty != "None" {
-                        self.facts.returns.push(Returns { line, ty });
-                    }
+                    self.returns(name, ty);
                 } else if let Some(class) = self.cls_returned(node) {
                     // A classmethod's `return cls(...)`: an instance of
                     // its class (a subclass calling it makes its own).
-                    self.facts.returns.push(Returns { line, ty: class });
+                    self.returns(name, class);
                 }
                 let decorated = node
                     .parent()

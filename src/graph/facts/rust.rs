@@ -80,10 +80,7 @@ impl Walk<'_> {
                 if let (true, Some(ty), Some(name)) =
                     (returns_self, impl_type, node.child_by_field_name("name"))
                 {
-                    if !ty.is_empty() {
-                        let line = line_of(name);
-                        self.facts.returns.push(Returns { line, ty });
-                    }
+                    self.returns(name, ty);
                 }
             }
             "impl_item" => {

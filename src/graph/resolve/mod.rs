@@ -313,21 +313,15 @@ impl<'a> Resolver<'a> {
         // A varargs overload takes any count: with one, nothing is sure.
         let open = overloads.iter().any(|d| arity(d).is_none());
         match (fits.as_slice(), open) {
-            ([one], false) => match verdict {
-                Verdict::Target(_) | Verdict::ByName(_) if !self.is_target(&file, one) => {
-                    Verdict::Other {
-                        path: file,
-                        def: (*one).clone(),
-                    }
-                }
-                Verdict::Other { .. } if self.is_target(&file, one) => {
+            ([one], false) if self.is_target(&file, one) => match verdict {
+                Verdict::Other { .. } => {
                     Verdict::Target("an overload of its class, by its argument count")
                 }
-                Verdict::Other { .. } => Verdict::Other {
-                    path: file,
-                    def: (*one).clone(),
-                },
                 kept => kept,
+            },
+            ([one], false) => Verdict::Other {
+                path: file,
+                def: (*one).clone(),
             },
             _ => Verdict::CannotTell("overloads the call's argument count does not tell apart"),
         }
@@ -660,16 +654,7 @@ impl<'a> Resolver<'a> {
     /// `dir` (of package `package` when given), from its `.go` files.
     fn in_package_dir(&self, dir: &Path, name: &str, package: Option<&str>) -> Option<Meaning> {
         let mut found = None;
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return None;
-        };
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "go"))
-            .collect();
-        files.sort();
-        for file in files {
+        for file in go_files(dir) {
             let Some(facts) = self.files.get(&file) else {
                 continue;
             };
@@ -691,15 +676,7 @@ impl<'a> Resolver<'a> {
     /// The method `name` that the Go type `class` (in the file at
     /// `path`) defines in some file of its package.
     fn go_own_method(&self, path: &Path, class: &str, name: &str) -> Option<Verdict> {
-        let dir = path.parent()?;
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .ok()?
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "go"))
-            .collect();
-        files.sort();
-        for file in files {
+        for file in go_files(path.parent()?) {
             let Some(facts) = self.files.get(&file) else {
                 continue;
             };
@@ -868,13 +845,25 @@ impl<'a> Resolver<'a> {
         line: u32,
         reason: &'static str,
     ) -> Verdict {
+        let here = self.type_def(path, facts, name, line);
+        self.type_verdict(here, name, reason)
+    }
+
+    /// Whether the type named `name`, defined at `here` (file and name
+    /// line) when the graph found it, is the target's own type: the same
+    /// definition when both are found, else the same name (by name only).
+    fn type_verdict(
+        &self,
+        here: Option<(PathBuf, u32)>,
+        name: &str,
+        reason: &'static str,
+    ) -> Verdict {
         let Some(owner) = self.target.owner.as_deref().map(last) else {
             return Verdict::Outside(format!("a method of {name}"));
         };
         if owner != last(name) {
             return Verdict::Outside(format!("a method of {name}"));
         }
-        let here = self.type_def(path, facts, name, line);
         let there = self
             .files
             .get(&self.target.canon)
@@ -1141,7 +1130,11 @@ impl<'a> Resolver<'a> {
                 };
                 if let Some(Meaning::Def(file, def)) = named {
                     if is_type_like(def.kind) {
-                        return self.type_is_target(&file, &def, &ty);
+                        return self.type_verdict(
+                            Some((file, def.name_line)),
+                            &ty,
+                            "an associated function of its type, by its module path",
+                        );
                     }
                 }
             }
@@ -1163,30 +1156,6 @@ impl<'a> Resolver<'a> {
                 _ => Verdict::CannotTell("the module path does not lead to a definition"),
             },
             _ => Verdict::CannotTell("a path the graph cannot resolve"),
-        }
-    }
-
-    /// Whether the type `def` (named `ty`, in the file at `file`) is the
-    /// target's own type.
-    fn type_is_target(&self, file: &Path, def: &Def, ty: &str) -> Verdict {
-        let Some(owner) = self.target.owner.as_deref().map(last) else {
-            return Verdict::Outside(format!("a method of {ty}"));
-        };
-        let there = self
-            .files
-            .get(&self.target.canon)
-            .and_then(|f| self.type_def(&self.target.canon, &f, owner, self.target.def.name_line));
-        match there {
-            Some(there) if there == (file.to_path_buf(), def.name_line) => {
-                Verdict::Target("an associated function of its type, by its module path")
-            }
-            Some(_) => Verdict::Outside(format!(
-                "a method of another {ty} ({}:{})",
-                super::display(file),
-                def.name_line
-            )),
-            None if owner == last(ty) => Verdict::ByName("a type of the target's type's name"),
-            None => Verdict::Outside(format!("a method of {ty}")),
         }
     }
 
@@ -1244,6 +1213,20 @@ impl<'a> Resolver<'a> {
             }
         }
     }
+}
+
+/// The `.go` files of the directory `dir`, in path order.
+fn go_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "go"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The innermost definition strictly around `def`.
