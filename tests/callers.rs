@@ -1311,3 +1311,100 @@ fn go_a_method_promoted_through_an_embedded_field_unless_the_type_has_its_own() 
     let (sites, _, json) = callers(&fx, "shadow.go#Shadow.Close");
     assert_eq!(sites, set(&["use.go:5"]), "{json:#}");
 }
+
+#[test]
+fn regression_36_go_receivers_typed_by_a_method_s_results_and_by_a_chain_of_calls() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/kv\n\ngo 1.21\n");
+    fx.write(
+        "tx.go",
+        "package kv\n\ntype Bucket struct{}\n\nfunc (b *Bucket) Put(k, v []byte) error { return nil }\n\nfunc (b *Bucket) Cursor() *Cursor { return &Cursor{} }\n\nfunc (b *Bucket) Next() {}\n\ntype Cursor struct{}\n\nfunc (c *Cursor) Next() ([]byte, []byte) { return nil, nil }\n\ntype Tx struct{}\n\nfunc (tx *Tx) CreateBucket(name []byte) (*Bucket, error) { return &Bucket{}, nil }\n\nfunc (tx *Tx) Bucket(name []byte) *Bucket { return nil }\n",
+    );
+    fx.write(
+        "use.go",
+        "package kv\n\nfunc fill(tx *Tx) error {\n\tb, err := tx.CreateBucket(nil)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn b.Put(nil, nil)\n}\n\nfunc walk(tx *Tx) {\n\tc := tx.Bucket(nil).Cursor()\n\tfor k, _ := c.Next(); k != nil; k, _ = c.Next() {\n\t}\n}\n",
+    );
+    fx.write(
+        "kv_test.go",
+        "package kv_test\n\nimport (\n\t\"testing\"\n\n\tbolt \"example.com/kv\"\n)\n\nfunc TestPut(t *testing.T) {\n\tvar tx *bolt.Tx\n\tb, _ := tx.CreateBucket(nil)\n\tb.Put(nil, nil)\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, "tx.go#Bucket.Put");
+    assert_eq!(sites, set(&["use.go:8", "kv_test.go:12"]), "{json}");
+    assert!(by_name(&json).is_empty(), "{json}");
+    let (sites, _, json) = callers(&fx, "tx.go#Cursor.Next");
+    assert_eq!(sites, set(&["use.go:13"]), "{json}");
+    // The chain's cursor is not the bucket its first call gives.
+    let (sites, _, json) = callers(&fx, "tx.go#Bucket.Next");
+    assert!(sites.is_empty(), "{json}");
+}
+
+#[test]
+fn regression_36_go_a_function_defined_per_platform_is_the_one_this_host_builds() {
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/m\n\ngo 1.21\n");
+    let other = if cfg!(windows) { "linux" } else { "windows" };
+    let here = if cfg!(windows) { "windows" } else { "unix" };
+    fx.write(
+        format!("mmap_{other}.go"),
+        "package m\n\nfunc mmap(n int) error { return nil }\n",
+    );
+    // A file named for no platform, kept to others by its constraint.
+    fx.write(
+        "mmap_plan9ish.go",
+        "//go:build plan9\n\npackage m\n\nfunc mmap(n int) error { return nil }\n",
+    );
+    fx.write(
+        format!("mmap_{here}.go"),
+        format!(
+            "//go:build {here} && !plan9\n\npackage m\n\nfunc mmap(n int) error {{ return nil }}\n"
+        ),
+    );
+    fx.write(
+        "db.go",
+        "package m\n\nfunc open() error {\n\treturn mmap(1)\n}\n",
+    );
+    let (sites, _, json) = callers(&fx, &format!("mmap_{here}.go#mmap"));
+    assert_eq!(sites, set(&["db.go:4"]), "{json}");
+    let (sites, _, json) = callers(&fx, &format!("mmap_{other}.go#mmap"));
+    assert!(sites.is_empty(), "{json}");
+    let (sites, _, json) = callers(&fx, "mmap_plan9ish.go#mmap");
+    assert!(sites.is_empty(), "{json}");
+}
+
+#[test]
+fn regression_36_a_name_typed_by_its_own_method_ends() {
+    // `ctx = ctx.copy()`: the type of ctx is what ctx.copy returns; it
+    // used to recurse until the stack overflowed.
+    let fx = Fixture::new();
+    fx.write(
+        "ctx.py",
+        "class Context:\n    def copy(self):\n        return self\n\n\ndef push(ctx):\n    ctx = ctx.copy()\n    ctx = ctx.copy()\n    return ctx\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "ctx.py#Context.copy");
+    let both = set(&["ctx.py:7", "ctx.py:8"]);
+    assert_eq!(&sites | &unsettled, both, "{json}");
+}
+
+#[test]
+fn regression_36_a_function_held_in_a_component_s_const_is_a_target() {
+    // TSX: `const onSave = () => ...` inside a component is the
+    // component's own function; each component's call binds to its own.
+    let fx = Fixture::new();
+    fx.write(
+        "src/Editor.tsx",
+        "export function Editor() {\n  const onSave = () => {\n    return 1;\n  };\n  onSave();\n  return <button onClick={() => onSave()} />;\n}\n\nexport const Viewer = () => {\n  const onSave = async () => 2;\n  onSave();\n  return null;\n};\n\nfunction onSave() {\n  return 3;\n}\nonSave();\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/Editor.tsx#Editor.onSave");
+    assert_eq!(
+        sites,
+        set(&["src/Editor.tsx:5", "src/Editor.tsx:6"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["target"]["line"], 2, "{json:#}");
+    let (sites, _, json) = callers(&fx, "src/Editor.tsx#Viewer.onSave");
+    assert_eq!(sites, set(&["src/Editor.tsx:11"]), "{json:#}");
+    // The name alone is the file's own, top-level function.
+    let (sites, _, json) = callers(&fx, "src/Editor.tsx#onSave");
+    assert_eq!(sites, set(&["src/Editor.tsx:18"]), "{json:#}");
+    assert_eq!(json["scope"]["target"]["line"], 15, "{json:#}");
+}

@@ -73,6 +73,9 @@ pub(super) struct Spec<'t> {
     /// Counts only outside function bodies (constants, properties,
     /// functions held in variables).
     pub outside_bodies: bool,
+    /// A function held in a variable (`const f = () => ...`): inside a
+    /// body it is a local, yet the code graph counts it as a definition.
+    pub local_function: bool,
     /// The definition runs to the end of its parent, not of its own node
     /// (C# `namespace X;`, PHP `namespace X;` without braces).
     pub to_parent_end: bool,
@@ -97,6 +100,7 @@ impl<'t> Spec<'t> {
             owner: None,
             scope,
             outside_bodies: matches!(kind, DefKind::Constant | DefKind::Property),
+            local_function: false,
             to_parent_end: false,
         }
     }
@@ -228,7 +232,9 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             } else {
                 return None;
             };
-            Some(Spec::new(kind, name).outside_bodies())
+            let mut spec = Spec::new(kind, name).outside_bodies();
+            spec.local_function = kind == DefKind::Function;
+            Some(spec)
         }
         "public_field_definition" | "field_definition" => {
             let name = node

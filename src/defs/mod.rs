@@ -201,14 +201,17 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
     }
     let source = langs::prepare(lang, source);
     match parse(lang, &source) {
-        Some(tree) => collect(lang, &tree, &source, &|_| true),
+        Some(tree) => collect(lang, &tree, &source, &|_| true, false),
         None => Vec::new(),
     }
 }
 
 /// [`extract`], with the syntax tree the definitions were read from, for
 /// a caller that walks the same tree again (the code graph, #23): one
-/// parse, not two. The tree is `None` where [`extract`] parses none (a
+/// parse, not two. For the graph, a function held in a local variable
+/// (`const onSave = () => ...` in a component) is a definition too: a
+/// target of its own, whose calls in the function around bind to it. The
+/// tree is `None` where [`extract`] parses none (a
 /// source past [`MAX_PARSE_BYTES`], a grammar that does not load) or
 /// parses a prepared copy of the source (Lua).
 pub fn extract_with_tree(lang: Lang, source: &[u8]) -> (Vec<Def>, Option<Tree>) {
@@ -216,7 +219,7 @@ pub fn extract_with_tree(lang: Lang, source: &[u8]) -> (Vec<Def>, Option<Tree>) 
         return (extract(lang, source), None);
     }
     match parse(lang, source) {
-        Some(tree) => (collect(lang, &tree, source, &|_| true), Some(tree)),
+        Some(tree) => (collect(lang, &tree, source, &|_| true, true), Some(tree)),
         None => (Vec::new(), None),
     }
 }
@@ -243,7 +246,7 @@ pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8], lines: &[u64]) -> Optio
         let after = lines.partition_point(|&line| line < first);
         lines.get(after).is_some_and(|&line| line <= last)
     };
-    Some(collect(lang, tree, source, &holds_a_line))
+    Some(collect(lang, tree, source, &holds_a_line, false))
 }
 
 /// The innermost definition whose range holds 1-based `line` (a
@@ -336,7 +339,15 @@ struct Frame {
 /// Walks the tree once, pre-order, without recursion (deeply nested
 /// expressions must not overflow a thread's stack), entering the nodes
 /// `enter` accepts (every node, for all the definitions).
-fn collect(lang: Lang, tree: &Tree, source: &[u8], enter: &dyn Fn(Node) -> bool) -> Vec<Def> {
+/// The definitions of `tree`, entering the nodes `enter` admits; with
+/// `locals`, functions held in a function's local variables too.
+fn collect(
+    lang: Lang,
+    tree: &Tree,
+    source: &[u8],
+    enter: &dyn Fn(Node) -> bool,
+    locals: bool,
+) -> Vec<Def> {
     let mut defs = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = tree.walk();
@@ -348,7 +359,7 @@ fn collect(lang: Lang, tree: &Tree, source: &[u8], enter: &dyn Fn(Node) -> bool)
             None
         };
         if let Some(spec) = spec {
-            if let Some(def) = make_def(lang, node, &spec, frames.last(), source) {
+            if let Some(def) = make_def(lang, node, &spec, frames.last(), source, locals) {
                 let owner = match spec.scope {
                     Scope::Members => Some(spec.owner.unwrap_or_else(|| def.name.clone())),
                     Scope::Body => Some(String::new()),
@@ -393,9 +404,10 @@ fn make_def(
     spec: &Spec,
     frame: Option<&Frame>,
     source: &[u8],
+    locals: bool,
 ) -> Option<Def> {
     let in_body = frame.is_some_and(|f| f.scope == Scope::Body);
-    if spec.outside_bodies && in_body {
+    if spec.outside_bodies && in_body && !(locals && spec.local_function) {
         return None;
     }
     if spec.name.is_missing() {

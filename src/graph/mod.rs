@@ -430,6 +430,7 @@ fn callers_with(
         unique_name: found.unread == 0
             && definitions == 1
             && !resolve::LIBRARY_METHODS.contains(&name.as_str()),
+        depth: Default::default(),
     };
     let mut elsewhere: BTreeMap<Where, u64> = BTreeMap::new();
     // A default import names the target only when its file exports the

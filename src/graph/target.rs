@@ -198,7 +198,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
             })
         })
         .collect();
-    let matches = if matches.len() > 1 && top.len() == 1 && !overloads(&matches, &source) {
+    let matches = if matches.len() > 1 && top.len() == 1 && !overloads(&matches, &all, &source) {
         top
     } else {
         matches
@@ -214,7 +214,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
             listing(&all)
         ),
         1 => matches,
-        _ if overloads(&matches, &source) => matches,
+        _ if overloads(&matches, &all, &source) => matches,
         _ => bail!(
             "{}: {shown} defines it {} times: {}; name one by its line, as {shown}:LINE{}",
             spec.text,
@@ -251,8 +251,10 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
 
 /// Whether same-named definitions are one function's overload
 /// declarations: Python `@overload` stubs before the implementation,
-/// TypeScript signatures (one line, ending in `;`) before it.
-fn overloads(defs: &[&Def], source: &[u8]) -> bool {
+/// TypeScript signatures (one line, ending in `;`) before it. Overloads
+/// are siblings: a function held in a one-line `const` at the top and a
+/// local of that name in a function are two definitions.
+fn overloads(defs: &[&Def], all: &[&Def], source: &[u8]) -> bool {
     let lines: Vec<&[u8]> = source.split(|&b| b == b'\n').collect();
     let text = |from: u32, to: u32| -> Vec<u8> {
         lines
@@ -260,9 +262,19 @@ fn overloads(defs: &[&Def], source: &[u8]) -> bool {
             .map(|l| l.join(&b'\n'))
             .unwrap_or_default()
     };
+    let parent = |d: &Def| {
+        all.iter()
+            .filter(|p| {
+                p.start_line <= d.start_line
+                    && d.end_line <= p.end_line
+                    && p.name_line != d.name_line
+            })
+            .map(|p| p.name_line)
+            .max()
+    };
     let same = defs
         .windows(2)
-        .all(|w| w[0].name == w[1].name && w[0].kind == w[1].kind);
+        .all(|w| w[0].name == w[1].name && w[0].kind == w[1].kind && parent(w[0]) == parent(w[1]));
     same && defs[..defs.len() - 1].iter().all(|d| {
         let head = text(d.start_line, d.name_line);
         let whole = text(d.start_line, d.end_line);

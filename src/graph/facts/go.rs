@@ -49,6 +49,12 @@ impl Walk<'_> {
                 if let Some(name) = node.named_child(0) {
                     self.facts.package = Some(self.text(name).to_string());
                 }
+                // The build constraint stands among the comments above it.
+                let head = String::from_utf8_lossy(&self.src[..node.start_byte()]);
+                self.facts.build = head
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("//go:build "))
+                    .map(|e| e.trim().to_string());
             }
             "import_spec" => {
                 let Some(path) = node.child_by_field_name("path") else {

@@ -152,6 +152,9 @@ pub struct Facts {
     /// count (none for varargs, which take any number).
     #[serde(default)]
     pub arities: Vec<(u32, Option<u32>)>,
+    /// Go: the file's `//go:build` expression.
+    #[serde(default)]
+    pub build: Option<String>,
 }
 
 /// A function's returned type.
@@ -565,7 +568,9 @@ impl<'s> Walk<'s> {
 
     /// The called function of a call expression, as a dotted name
     /// (`make`, `store.Open`, `a.b.build`): what a variable holding its
-    /// result is typed by, once the function's return type is known.
+    /// result is typed by, once the function's return type is known. A
+    /// call in the chain keeps its `()` (`tx.Bucket().Cursor`); a chain
+    /// through anything else gives nothing.
     pub(super) fn callee_of(&self, value: Node) -> String {
         if value.kind() != "call_expression" {
             return String::new();
@@ -573,6 +578,21 @@ impl<'s> Walk<'s> {
         let Some(function) = value.child_by_field_name("function") else {
             return String::new();
         };
+        let object = match function.kind() {
+            "member_expression" => function.child_by_field_name("object"),
+            "selector_expression" => function.child_by_field_name("operand"),
+            _ => None,
+        };
+        if let Some(object) = object.filter(|o| o.kind() == "call_expression") {
+            let field = function
+                .child_by_field_name("property")
+                .or_else(|| function.child_by_field_name("field"));
+            let inner = self.callee_of(object);
+            return match field {
+                Some(field) if !inner.is_empty() => format!("{inner}().{}", self.text(field)),
+                _ => String::new(),
+            };
+        }
         match function.kind() {
             "identifier" | "member_expression" | "selector_expression" | "scoped_identifier" => {
                 self.type_name(function)

@@ -8,10 +8,11 @@
 //! global namespace).
 
 mod c;
+mod go;
 mod java;
 mod python;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -132,7 +133,13 @@ pub struct Resolver<'a> {
     /// that library types have too ([`LIBRARY_METHODS`]): a method call
     /// on a receiver of unknown type is then the target, by name.
     pub unique_name: bool,
+    /// How deep [`Resolver::class_of`] is in itself: a type written in
+    /// terms of itself (`ctx = ctx.copy()`) would recurse without end.
+    pub depth: Cell<u32>,
 }
+
+/// How many types deep a receiver's type is followed.
+const MAX_TYPE_DEPTH: u32 = 24;
 
 /// Method names that the standard libraries' types (lists, maps,
 /// strings, promises, streams, threads...) define: a receiver of unknown
@@ -514,6 +521,16 @@ impl<'a> Resolver<'a> {
     /// `line`) is of: the type itself, or what a function of that name
     /// returns (`app = create_app()`), followed a few functions deep.
     fn class_of(&self, file: &Path, ty: &str, line: u32, depth: u32) -> Meaning {
+        if self.depth.get() >= MAX_TYPE_DEPTH {
+            return Meaning::Unknown;
+        }
+        self.depth.set(self.depth.get() + 1);
+        let meaning = self.class_of_inner(file, ty, line, depth);
+        self.depth.set(self.depth.get() - 1);
+        meaning
+    }
+
+    fn class_of_inner(&self, file: &Path, ty: &str, line: u32, depth: u32) -> Meaning {
         let Some(facts) = self.files.get(file) else {
             return Meaning::Unknown;
         };
@@ -653,7 +670,9 @@ impl<'a> Resolver<'a> {
     /// A top-level definition of `name` in the Go package directory
     /// `dir` (of package `package` when given), from its `.go` files.
     fn in_package_dir(&self, dir: &Path, name: &str, package: Option<&str>) -> Option<Meaning> {
-        let mut found = None;
+        // A name defined once per platform (`mmap` in `x_unix.go` and
+        // `x_windows.go`): the file the host builds.
+        let mut first = None;
         for file in go_files(dir) {
             let Some(facts) = self.files.get(&file) else {
                 continue;
@@ -666,27 +685,40 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .find(|d| d.short == name && d.name == d.short && d.kind != DefKind::Method)
             {
-                found = Some(Meaning::Def(file.clone(), def.clone()));
-                break;
+                if go::builds_here(&file, facts.build.as_deref()) {
+                    return Some(Meaning::Def(file.clone(), def.clone()));
+                }
+                first.get_or_insert_with(|| Meaning::Def(file.clone(), def.clone()));
             }
         }
-        found
+        first
     }
 
     /// The method `name` that the Go type `class` (in the file at
     /// `path`) defines in some file of its package.
     fn go_own_method(&self, path: &Path, class: &str, name: &str) -> Option<Verdict> {
-        for file in go_files(path.parent()?) {
-            let Some(facts) = self.files.get(&file) else {
-                continue;
-            };
-            if let Some(def) = facts.defs.iter().find(|d| {
-                d.kind == DefKind::Method && d.short == name && owner_of(d).map(last) == Some(class)
-            }) {
-                return Some(self.verdict_for(&file, def, "a method of its type"));
-            }
-        }
-        None
+        let (file, def) = self.own_method(path, class, name)?;
+        Some(self.verdict_for(&file, &def, "a method of its type"))
+    }
+
+    /// The method `name` that the class `class` (defined in the file at
+    /// `path`) defines itself: in that file, or for Go in any file of
+    /// its package.
+    fn own_method(&self, path: &Path, class: &str, name: &str) -> Option<(PathBuf, Def)> {
+        let files = if self.lang() == Lang::Go {
+            go_files(path.parent()?)
+        } else {
+            vec![path.to_path_buf()]
+        };
+        files.into_iter().find_map(|file| {
+            let facts = self.files.get(&file)?;
+            let def = facts.defs.iter().find(|d| {
+                d.kind == DefKind::Method
+                    && d.short == name
+                    && owner_of(d).map(last) == Some(last(class))
+            })?;
+            Some((file, def.clone()))
+        })
     }
 
     fn same_package(&self, path: &Path, facts: &Facts, name: &str) -> Meaning {
@@ -881,13 +913,44 @@ impl<'a> Resolver<'a> {
     }
 
     /// A dotted name (`m.Base`, `Base`) resolved from the file's scope.
+    /// A part written as a call (`tx.Bucket().Cursor`) stands for what
+    /// the function it names returns.
     fn resolve_chain(&self, path: &Path, facts: &Facts, chain: &str, line: u32) -> Meaning {
-        let parts: Vec<&str> = chain.split('.').collect();
-        let mut meaning = self.meaning(path, facts, parts[0], line, 0);
-        for part in &parts[1..] {
-            meaning = self.step(meaning, part, line);
+        let mut meaning = Meaning::Unknown;
+        for (i, part) in chain.split('.').enumerate() {
+            let (name, called) = match part.strip_suffix("()") {
+                Some(name) => (name, true),
+                None => (part, false),
+            };
+            meaning = if i == 0 {
+                self.meaning(path, facts, name, line, 0)
+            } else {
+                self.step(meaning, name, line)
+            };
+            if called {
+                meaning = self.result_of(meaning);
+            }
         }
         meaning
+    }
+
+    /// What calling the function `meaning` names gives: an instance of
+    /// its written return type, or a new instance of a class.
+    fn result_of(&self, meaning: Meaning) -> Meaning {
+        match meaning {
+            Meaning::Def(file, def) if is_type_like(def.kind) => Meaning::Instance(def.name, file),
+            Meaning::Def(file, def) => {
+                let returned = self.files.get(&file).and_then(|facts| {
+                    let r = facts.returns.iter().find(|r| r.line == def.name_line)?;
+                    Some(r.ty.clone())
+                });
+                match returned {
+                    Some(ty) => Meaning::Instance(ty, file),
+                    None => Meaning::Unknown,
+                }
+            }
+            _ => Meaning::Unknown,
+        }
     }
 
     /// `meaning.part`.
@@ -919,10 +982,13 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 let struct_field = format!("{}.{part}", last(&class));
-                match facts.bindings.iter().find(|b| b.name == struct_field) {
-                    Some(b) => Meaning::Instance(b.ty.clone(), file.clone()),
-                    None => Meaning::Unknown,
+                if let Some(b) = facts.bindings.iter().find(|b| b.name == struct_field) {
+                    return Meaning::Instance(b.ty.clone(), file.clone());
                 }
+                // `tx.CreateBucket` in `b, err := tx.CreateBucket(...)`:
+                // the method, whose return type is what the call gives.
+                self.own_method(&file, &class, part)
+                    .map_or(Meaning::Unknown, |(file, def)| Meaning::Def(file, def))
             }
             Meaning::Instance(ty, file) => match self.class_of(&file, &ty, line, 0) {
                 Meaning::Def(class_file, def) if is_type_like(def.kind) => {
