@@ -41,6 +41,13 @@ function lineOf(sf, pos) {
 
 function defs(corpus) {
   const out = [];
+  const bases = new Set(); // class names some class extends
+  const returned = new Set(); // type names some function declares it returns
+  const typeName = (t) => {
+    while (t && ts.isTypeReferenceNode(t) && t.typeName.getText() === "Promise" && t.typeArguments) t = t.typeArguments[0];
+    if (t && ts.isUnionTypeNode(t)) t = t.types[0];
+    return t && ts.isTypeReferenceNode(t) ? t.typeName.getText().split(".").pop() : null;
+  };
   for (const rel of listFiles(corpus)) {
     const text = fs.readFileSync(path.join(corpus, rel), "utf8");
     if (text.length > 2_000_000) continue;
@@ -49,35 +56,82 @@ function defs(corpus) {
     const dts = rel.endsWith(".d.ts");
     const isTop = (n) => ts.isSourceFile(n.parent) || ts.isModuleBlock(n.parent);
     const fnKind = (name) => (/^[A-Z]/.test(name) && /\.(tsx|jsx)$/.test(rel) ? "component" : "function");
-    const add = (nameNode, name, qualname, kind, eligible) => {
+    // The qualified name of the named functions around `n` (`outer`, `Class.method`), or
+    // null when one of them is anonymous (a callback) or a class is nested.
+    const outerOf = (n) => {
+      const names = [];
+      for (let p = n.parent; p && !ts.isSourceFile(p); p = p.parent) {
+        if (ts.isFunctionDeclaration(p)) {
+          if (!p.name) return null;
+          names.unshift(p.name.text);
+        } else if (ts.isArrowFunction(p) || ts.isFunctionExpression(p)) {
+          const v = p.parent;
+          if (!(ts.isVariableDeclaration(v) && ts.isIdentifier(v.name) && v.initializer === p)) return null;
+          names.unshift(v.name.text);
+          p = v;
+        } else if (ts.isMethodDeclaration(p) || ts.isConstructorDeclaration(p)) {
+          const c = p.parent;
+          if (!(ts.isClassDeclaration(c) && c.name && isTop(c)) || !p.name || !ts.isIdentifier(p.name)) return null;
+          names.unshift(`${c.name.text}.${p.name.text}`);
+          break;
+        } else if (ts.isClassLike(p)) {
+          return null;
+        }
+      }
+      return names.length ? names.join(".") : null;
+    };
+    const add = (nameNode, name, qualname, kind, eligible, extra = {}) => {
       const start = nameNode.getStart(sf);
       const lc = sf.getLineAndCharacterOfPosition(start);
-      out.push({ path: rel, name, qualname, kind, line: lc.line + 1, col: lc.character, eligible: eligible && !dts });
+      out.push({ path: rel, name, qualname, kind, line: lc.line + 1, col: lc.character, eligible: eligible && !dts, ...extra });
+    };
+    const nested = (n, name) => {
+      if (isTop(n)) return [name, {}];
+      const outer = outerOf(n);
+      return outer ? [`${outer}.${name}`, { nested: !dts }] : [name, {}];
     };
     const visit = (n) => {
+      if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n)) && n.type) {
+        const t = typeName(n.type);
+        if (t) returned.add(t);
+      }
       if (ts.isFunctionDeclaration(n) && n.name && n.body) {
-        add(n.name, n.name.text, n.name.text, fnKind(n.name.text), isTop(n));
+        const [qual, extra] = nested(n, n.name.text);
+        add(n.name, n.name.text, qual, fnKind(n.name.text), isTop(n), extra);
       } else if (ts.isVariableStatement(n)) {
         for (const d of n.declarationList.declarations) {
           if (ts.isIdentifier(d.name) && d.initializer &&
               (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) {
-            add(d.name, d.name.text, d.name.text, fnKind(d.name.text), isTop(n));
+            const [qual, extra] = nested(n, d.name.text);
+            add(d.name, d.name.text, qual, fnKind(d.name.text), isTop(n), extra);
           }
         }
       } else if (ts.isClassDeclaration(n) && n.name) {
         const cls = n.name.text;
         add(n.name, cls, cls, "class", isTop(n));
+        for (const h of n.heritageClauses || []) {
+          if (h.token === ts.SyntaxKind.ExtendsKeyword) {
+            for (const t of h.types) bases.add(t.expression.getText(sf).split(".").pop());
+          }
+        }
         for (const m of n.members) {
           const isFnProp = ts.isPropertyDeclaration(m) && m.initializer &&
             (ts.isArrowFunction(m.initializer) || ts.isFunctionExpression(m.initializer));
           if ((ts.isMethodDeclaration(m) && m.body) || isFnProp) {
-            if (ts.isIdentifier(m.name)) add(m.name, m.name.text, `${cls}.${m.name.text}`, "method", isTop(n));
+            if (ts.isIdentifier(m.name)) add(m.name, m.name.text, `${cls}.${m.name.text}`, "method", isTop(n), { cls });
           }
         }
       }
       ts.forEachChild(n, visit);
     };
     visit(sf);
+  }
+  for (const d of out) {
+    if (d.cls) {
+      d.base = bases.has(d.cls);
+      d.factory = returned.has(d.cls);
+      delete d.cls;
+    }
   }
   return out;
 }

@@ -25,7 +25,8 @@ scope.elsewhere. Over (path, line) pairs, summed over the targets of a group:
   rg/site     lines of `rg -n -w NAME` / oracle sites, median over targets
   p50/p90 ms  wall time of one scout call
 Groups: per language, split by whether the name has >= 2 definitions in the
-tree ("multi") or one ("unique"), and all together. Exit 2 when scout's JSON
+tree ("multi") or one ("unique"), and all together; then select.py's hard
+strata (base, factory, nested) of that language, where it has them. Exit 2 when scout's JSON
 has no `scope` (the feature is not built).
 """
 import os
@@ -42,7 +43,7 @@ import tempfile  # noqa: E402
 
 import benchlib  # noqa: E402
 
-LANG = {"py": "Python", "ts": "TypeScript", "c": "C", "java": "Java"}
+LANG = {"py": "Python", "ts": "TypeScript", "c": "C", "java": "Java", "go": "Go"}
 
 
 def strip_dot(p):
@@ -79,7 +80,7 @@ def score_one(corpus, t, oracle, scout, env, timeout, proven_only=False):
         argv.append("--proven-only")
     r = benchlib.run(argv, corpus, env=env, timeout=timeout)
     rec = {"spec": spec, "lang": t["lang"], "name": t["name"], "kind": t["kind"], "ndefs": t["ndefs"],
-           "secs": r.secs, "error": None}
+           "stratum": t.get("stratum"), "secs": r.secs, "error": None}
     try:
         doc = json.loads(r.out)
     except ValueError:
@@ -143,6 +144,9 @@ def groups(recs):
         out.append((f"{LANG[lang]} multi-def", [r for r in lr if r["ndefs"] >= 2]))
         out.append((f"{LANG[lang]} unique", [r for r in lr if r["ndefs"] < 2]))
         out.append((f"{LANG[lang]} all", lr))
+        # select.py's hard cases (step 5), when the targets have them
+        for stratum in ("base", "factory", "nested"):
+            out.append((f"{LANG[lang]} {stratum}", [r for r in lr if r.get("stratum") == stratum]))
     out.append(("all multi-def", [r for r in recs if r["ndefs"] >= 2]))
     out.append(("all unique", [r for r in recs if r["ndefs"] < 2]))
     out.append(("all", recs))
