@@ -1408,3 +1408,39 @@ fn regression_36_a_function_held_in_a_component_s_const_is_a_target() {
     assert_eq!(sites, set(&["src/Editor.tsx:18"]), "{json:#}");
     assert_eq!(json["scope"]["target"]["line"], 15, "{json:#}");
 }
+
+#[test]
+fn regression_36_c_a_call_renamed_by_a_macro_in_an_included_header_is_the_other_function() {
+    // redis-cli.c includes hiredis's <sdscompat.h>, whose
+    // `#define sdsnewlen hi_sdsnewlen` makes its calls hiredis's.
+    let fx = Fixture::new();
+    fx.write(
+        "src/sds.c",
+        "#include \"sds.h\"\nsds sdsnewlen(const void *p, size_t n) { return 0; }\nsds sdsnew(const char *p) { return sdsnewlen(p, 1); }\n",
+    )
+    .write("src/sds.h", "sds sdsnewlen(const void *p, size_t n);\n")
+    .write(
+        "deps/hiredis/sdscompat.h",
+        "#ifndef SDSCOMPAT_H\n#define SDSCOMPAT_H\n#define sdsnewlen hi_sdsnewlen\n#endif\n",
+    )
+    .write(
+        "deps/hiredis/sds.c",
+        "hisds hi_sdsnewlen(const void *p, size_t n) { return 0; }\n",
+    )
+    .write(
+        "src/cli.c",
+        "#include <hiredis.h>\n#include <sdscompat.h>\n#include <sds.h>\nvoid cli(void) { sdsnewlen(\"a\", 1); }\n",
+    )
+    .write(
+        "src/server.c",
+        "#include \"sds.h\"\nvoid serve(void) { sdsnewlen(\"a\", 1); }\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "src/sds.c#sdsnewlen");
+    assert_eq!(sites, set(&["src/sds.c:3", "src/server.c:2"]), "{json:#}");
+    assert!(unsettled.is_empty(), "{json:#}");
+    let elsewhere = json["scope"]["elsewhere"].to_string();
+    assert!(
+        elsewhere.contains("hi_sdsnewlen, as a macro in deps/hiredis/sdscompat.h renames it"),
+        "{json:#}"
+    );
+}

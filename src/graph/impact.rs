@@ -93,6 +93,7 @@ pub fn impact(
                 owner: resolve::owner_of(def).map(str::to_string),
                 is_static: facts.statics.contains(&def.short),
                 c_definers: Vec::new(),
+                c_renames: Vec::new(),
             };
             let found = callers_with(rg, flags, sub, &files, true, max_files, proven_only)?;
             scope.files_unread += found.files_unread;

@@ -397,6 +397,14 @@ fn callers_with(
             })
             .map(|(_, canon, _)| canon.clone())
             .collect();
+        target.c_renames = found
+            .files
+            .iter()
+            .filter_map(|(_, canon, f)| {
+                let (_, to) = f.macros.iter().find(|(from, _)| *from == name)?;
+                Some((canon.clone(), to.clone()))
+            })
+            .collect();
     }
     let by_name_only = !graphed(target.lang);
     let mut scope = Scope {

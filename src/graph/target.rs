@@ -81,6 +81,9 @@ pub struct Target {
     pub is_static: bool,
     /// C: files with a non-static definition of the name (canonical).
     pub c_definers: Vec<PathBuf>,
+    /// C: files that `#define` the name as another function's
+    /// (canonical), with that function's name.
+    pub c_renames: Vec<(PathBuf, String)>,
 }
 
 impl Target {
@@ -246,6 +249,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
         owner,
         is_static,
         c_definers: Vec::new(),
+        c_renames: Vec::new(),
     })
 }
 

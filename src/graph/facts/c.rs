@@ -56,7 +56,28 @@ impl Walk<'_> {
                     if path.kind() == "string_literal" {
                         let module = unquote(self.text(path)).to_string();
                         self.import("", &module, None, line_of(node));
+                    } else if path.kind() == "system_lib_string" {
+                        let header = self.text(path).trim_matches(['<', '>']).to_string();
+                        self.facts.system_includes.push(header);
                     }
+                }
+            }
+            "preproc_def" => {
+                // `#define sdsnewlen hi_sdsnewlen`: a function renamed.
+                let (Some(name), Some(value)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ) else {
+                    return;
+                };
+                let (name, value) = (self.text(name), self.text(value).trim());
+                let identifier = value
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if identifier && value != name {
+                    self.facts.macros.push((name.to_string(), value.to_string()));
                 }
             }
             "function_definition" => {

@@ -155,6 +155,15 @@ pub struct Facts {
     /// Go: the file's `//go:build` expression.
     #[serde(default)]
     pub build: Option<String>,
+    /// C: object-like macros that rename a function, `(name, replacement)`
+    /// for `#define sdsnewlen hi_sdsnewlen`: a call of `name` in a file
+    /// that includes this one calls `replacement`.
+    #[serde(default)]
+    pub macros: Vec<(String, String)>,
+    /// C: headers included by the include path, `<sdscompat.h>` as
+    /// `sdscompat.h` (those with quotes are [`Facts::imports`]).
+    #[serde(default)]
+    pub system_includes: Vec<String>,
 }
 
 /// A function's returned type.

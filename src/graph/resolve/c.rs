@@ -17,6 +17,9 @@ impl Resolver<'_> {
         if target.owner.is_some() {
             return Verdict::CannotTell("not defined in the file");
         }
+        if let Some(verdict) = self.renamed(path, facts) {
+            return verdict;
+        }
         // `#include "dict.c"`: the included file's definitions are the
         // file's own, `static` ones too; its include path decides.
         let name = &target.def.short;
@@ -90,5 +93,35 @@ impl Resolver<'_> {
             return Verdict::Outside("the target is static in another file".into());
         }
         Verdict::CannotTell("defined in several files, none whose header the file includes")
+    }
+
+    /// A call of a name that a macro in the file, or in a header it
+    /// includes, renames (`#define sdsnewlen hi_sdsnewlen` in hiredis's
+    /// `sdscompat.h`): the preprocessor makes it a call of the other
+    /// function. A header is the one included when its path ends with
+    /// the include as written (`<sdscompat.h>`, `"hiredis/sds.h"`).
+    fn renamed(&self, path: &Path, facts: &Facts) -> Option<Verdict> {
+        let renames = &self.target.c_renames;
+        if renames.is_empty() {
+            return None;
+        }
+        let by_suffix = |header: &Path, written: &str| {
+            header.ends_with(Path::new(written.trim_start_matches("./")))
+        };
+        let included = |header: &Path| {
+            header == path
+                || facts.imports.iter().any(|i| {
+                    match self.files.place(Lang::C, path, &i.module) {
+                        Place::File(file) => std::fs::canonicalize(&file).unwrap_or(file) == header,
+                        _ => by_suffix(header, &i.module),
+                    }
+                })
+                || facts.system_includes.iter().any(|w| by_suffix(header, w))
+        };
+        let (header, to) = renames.iter().find(|(header, _)| included(header))?;
+        Some(Verdict::Outside(format!(
+            "{to}, as a macro in {} renames it",
+            crate::graph::display(header)
+        )))
     }
 }
