@@ -848,6 +848,10 @@ pub struct EditArgs {
     #[arg(long, value_name = "N", requires = "impact")]
     pub depth: Option<u32>,
 
+    /// With --callers-of or --impact: rewrite only the calls the graph proves (by scope, import or declared type), not those it attributes by a name alone; the page lists the calls it left.
+    #[arg(long)]
+    pub proven_only: bool,
+
     /// Exact text to replace in the FILEs (bytes, not a pattern); repeatable, each with its --new, applied in order.
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true, requires = "new", conflicts_with_all = ["structural", "with"])]
     pub old: Vec<OsString>,

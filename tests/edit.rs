@@ -671,3 +671,45 @@ fn regression_34_a_structural_pattern_that_starts_with_a_dash_is_the_pattern() {
         run.describe()
     );
 }
+
+#[test]
+fn regression_36_a_scoped_rewrite_with_proven_only_leaves_the_calls_by_name() {
+    // `x.to_snapshot()` on an untyped receiver is the target by name
+    // (the tree's only definition); `Snapshot().to_snapshot()` is proven.
+    let fx = Fixture::new();
+    let before = "from snap import Snapshot\n\n\ndef save(x):\n    x.to_snapshot()\n    Snapshot().to_snapshot()\n";
+    fx.write(
+        "snap.py",
+        "class Snapshot:\n    def to_snapshot(self):\n        return 1\n",
+    )
+    .write("use.py", before);
+    let args = [
+        "edit",
+        "--structural",
+        "--lang",
+        "python",
+        "$R.to_snapshot()",
+        "--rewrite",
+        "$R.snapshot()",
+        "--callers-of",
+        "snap.py#Snapshot.to_snapshot",
+    ];
+    let mut proven: Vec<&str> = args.to_vec();
+    proven.push("--proven-only");
+    fx.run(&proven)
+        .expect_code(0)
+        .expect_stdout_has("left out, by name only (--proven-only): 1 call: use.py:5");
+    assert_eq!(
+        text(&fx, "use.py"),
+        "from snap import Snapshot\n\n\ndef save(x):\n    x.to_snapshot()\n    Snapshot().snapshot()\n"
+    );
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    assert_eq!(text(&fx, "use.py"), before);
+    // The same over `scout call`; without the flag, both calls.
+    let request = r#"{"mode":"edit","pattern":"$R.to_snapshot()","rewrite":"$R.snapshot()","lang":"python","callers_of":"snap.py#Snapshot.to_snapshot","proven_only":true}"#;
+    fx.run(&["call", request]).expect_code(0);
+    assert!(text(&fx, "use.py").contains("    x.to_snapshot()\n    Snapshot().snapshot()\n"));
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    fx.run(&args).expect_code(0);
+    assert!(text(&fx, "use.py").contains("    x.snapshot()\n    Snapshot().snapshot()\n"));
+}

@@ -286,7 +286,7 @@ fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
         depth: args.depth,
         // An edit changes every call or none: it reads every file.
         graph_files: scoped.then_some(0),
-        proven_only: false,
+        proven_only: args.proven_only,
         matching: MatchArgs {
             kind: Kind::Auto,
             fixed_strings: false,

@@ -121,6 +121,7 @@ pub const EDIT_TOOL: ToolSpec = ToolSpec {
         ("path", PATHS, ""),
         ("callers_of", S, "PATH#SYMBOL"),
         ("impact", S, "PATH#SYMBOL"),
+        ("proven_only", B, "no calls by name alone"),
         ("old", PATHS, "exact text"),
         ("new", PATHS, ""),
         ("count", I, ""),

@@ -15,7 +15,7 @@
 //! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `proven_only`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
-//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
+//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`, `proven_only`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
 //!
 //! Every mode but `read` also takes `text` (a boolean): the answer then
 //! carries, as `text`, what the command prints (the page, rg's lines, the
@@ -229,6 +229,7 @@ const EDIT_FIELDS: &[Field] = &[
     ("callers_of", Shape::Text, false),
     ("impact", Shape::Text, false),
     ("depth", Shape::Count, false),
+    ("proven_only", Shape::Flag, false),
     ("old", Shape::Texts, false),
     ("new", Shape::Texts, false),
     ("count", Shape::Count, false),
@@ -257,6 +258,7 @@ struct EditRequest {
     callers_of: Option<String>,
     impact: Option<String>,
     depth: Option<u32>,
+    proven_only: Option<bool>,
     old: Option<Paths>,
     new: Option<Paths>,
     count: Option<usize>,
@@ -958,6 +960,9 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
     flag(&mut argv, "--impact", &request.impact);
     if let Some(depth) = request.depth {
         argv.extend(["--depth".into(), depth.to_string().into()]);
+    }
+    if request.proven_only == Some(true) {
+        argv.push("--proven-only".into());
     }
     for (name, texts) in [("--old", &request.old), ("--new", &request.new)] {
         for text in texts.iter().flat_map(Paths::all) {

@@ -77,7 +77,9 @@ impl Walk<'_> {
                     .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                     && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 if identifier && value != name {
-                    self.facts.macros.push((name.to_string(), value.to_string()));
+                    self.facts
+                        .macros
+                        .push((name.to_string(), value.to_string()));
                 }
             }
             "function_definition" => {

@@ -110,12 +110,13 @@ impl Resolver<'_> {
         };
         let included = |header: &Path| {
             header == path
-                || facts.imports.iter().any(|i| {
-                    match self.files.place(Lang::C, path, &i.module) {
+                || facts
+                    .imports
+                    .iter()
+                    .any(|i| match self.files.place(Lang::C, path, &i.module) {
                         Place::File(file) => std::fs::canonicalize(&file).unwrap_or(file) == header,
                         _ => by_suffix(header, &i.module),
-                    }
-                })
+                    })
                 || facts.system_includes.iter().any(|w| by_suffix(header, w))
         };
         let (header, to) = renames.iter().find(|(header, _)| included(header))?;
