@@ -1444,3 +1444,22 @@ fn regression_36_c_a_call_renamed_by_a_macro_in_an_included_header_is_the_other_
         "{json:#}"
     );
 }
+
+#[test]
+fn regression_36_go_a_receiver_from_a_call_on_an_untyped_variable_is_cannot_tell() {
+    // `tx` comes from a function the graph cannot read, so what
+    // `tx.CreateBucket` gives is unknown: not "a method of tx.CreateBucket".
+    let fx = Fixture::new();
+    fx.write("go.mod", "module example.com/kv\n\ngo 1.21\n");
+    fx.write(
+        "bucket.go",
+        "package kv\n\ntype Bucket struct{}\n\nfunc (b *Bucket) Put(k, v []byte) error { return nil }\n",
+    );
+    fx.write(
+        "use.go",
+        "package kv\n\nimport \"example.com/other\"\n\nfunc fill() {\n\ttx := other.Begin()\n\tb, _ := tx.CreateBucket(nil)\n\tb.Put(nil, nil)\n}\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "bucket.go#Bucket.Put");
+    assert!(sites.is_empty(), "{json:#}");
+    assert_eq!(unsettled, set(&["use.go:8"]), "{json:#}");
+}

@@ -1124,8 +1124,18 @@ impl<'a> Resolver<'a> {
                     }
                     _ => {
                         let by_name = matches!(self.lang(), Lang::Rust | Lang::Go);
+                        // `b, err := tx.CreateBucket()` with `tx` untyped:
+                        // `tx.CreateBucket` names no type but a call on a
+                        // variable, whose result the graph does not know.
+                        let head = ty.split(['.', ':']).next().unwrap_or_default();
+                        let from_a_call = self
+                            .files
+                            .get(&file)
+                            .is_some_and(|f| self.binding(&f, head, call.line).is_some());
                         if self.target.owner.as_deref().map(last) == Some(last(&ty)) {
                             Verdict::ByName("a declared type of the target's type's name")
+                        } else if from_a_call {
+                            Verdict::CannotTell("a receiver from a call the graph cannot follow")
                         } else if by_name {
                             Verdict::Outside(format!("a method of {ty}"))
                         } else {
