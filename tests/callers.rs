@@ -1463,3 +1463,40 @@ fn regression_36_go_a_receiver_from_a_call_on_an_untyped_variable_is_cannot_tell
     assert!(sites.is_empty(), "{json:#}");
     assert_eq!(unsettled, set(&["use.go:8"]), "{json:#}");
 }
+
+#[test]
+fn regression_36_a_field_declared_in_the_class_or_its_base_types_an_instance_s_member() {
+    // `delta.elements.applyTo()` on a parameter of the class's type, and
+    // `this.elements.applyTo()` in a subclass: `elements` is a parameter
+    // property of the base's constructor (TypeScript), `self.elements`
+    // is set in the base's `__init__` (Python).
+    let fx = Fixture::new();
+    fx.write(
+        "src/delta.ts",
+        "export class ElementsDelta {\n  public applyTo(x: number): number {\n    return x;\n  }\n}\n",
+    )
+    .write(
+        "src/store.ts",
+        "import { ElementsDelta } from \"./delta\";\n\nexport class StoreDelta {\n  protected constructor(\n    public readonly elements: ElementsDelta,\n  ) {}\n\n  public static applyTo(delta: StoreDelta, e: number) {\n    return delta.elements.applyTo(e);\n  }\n}\n\nexport class HistoryDelta extends StoreDelta {\n  public apply(e: number) {\n    return this.elements.applyTo(e);\n  }\n}\n",
+    )
+    .write(
+        "delta.py",
+        "class ElementsDelta:\n    def apply_to(self, x):\n        return x\n\n\nclass Other:\n    def apply_to(self, x):\n        return None\n",
+    )
+    .write(
+        "store.py",
+        "from delta import ElementsDelta, Other\n\n\nclass StoreDelta:\n    def __init__(self, elements: ElementsDelta, other: Other):\n        self.elements = elements\n        self.other = other\n\n\ndef apply(delta: StoreDelta):\n    delta.elements.apply_to(1)\n    delta.other.apply_to(2)\n\n\nclass HistoryDelta(StoreDelta):\n    def apply(self):\n        self.elements.apply_to(3)\n",
+    );
+    let (sites, _, json) = callers(&fx, "src/delta.ts#ElementsDelta.applyTo");
+    assert_eq!(
+        sites,
+        set(&["src/store.ts:9", "src/store.ts:15"]),
+        "{json:#}"
+    );
+    assert_eq!(json["scope"]["proven"], 2, "{json:#}");
+    let (sites, _, json) = callers(&fx, "delta.py#ElementsDelta.apply_to");
+    assert_eq!(sites, set(&["store.py:11", "store.py:17"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 2, "{json:#}");
+    let (sites, _, json) = callers(&fx, "delta.py#Other.apply_to");
+    assert_eq!(sites, set(&["store.py:12"]), "{json:#}");
+}

@@ -970,29 +970,12 @@ impl<'a> Resolver<'a> {
                     self.export(&place, part, 1).unwrap_or(Meaning::Unknown)
                 }
             },
-            Meaning::SelfOf(file, class) => {
-                let Some(facts) = self.files.get(&file) else {
-                    return Meaning::Unknown;
-                };
-                for field in [format!("self.{part}"), format!("this.{part}")] {
-                    if let Some(b) = self.binding(&facts, &field, line) {
-                        if !b.ty.is_empty() {
-                            return Meaning::Instance(b.ty.clone(), file.clone());
-                        }
-                    }
-                }
-                let struct_field = format!("{}.{part}", last(&class));
-                if let Some(b) = facts.bindings.iter().find(|b| b.name == struct_field) {
-                    return Meaning::Instance(b.ty.clone(), file.clone());
-                }
-                // `tx.CreateBucket` in `b, err := tx.CreateBucket(...)`:
-                // the method, whose return type is what the call gives.
-                self.own_method(&file, &class, part)
-                    .map_or(Meaning::Unknown, |(file, def)| Meaning::Def(file, def))
-            }
+            Meaning::SelfOf(file, class) => self.member_of(&file, &class, part, line, 0),
+            // An instance's field is the one its class declares: looked up
+            // from a line inside the class, where `this.x` is bound.
             Meaning::Instance(ty, file) => match self.class_of(&file, &ty, line, 0) {
                 Meaning::Def(class_file, def) if is_type_like(def.kind) => {
-                    self.step(Meaning::SelfOf(class_file, def.name), part, 0)
+                    self.member_of(&class_file, &def.name, part, def.name_line, 0)
                 }
                 _ => Meaning::Unknown,
             },
@@ -1014,6 +997,56 @@ impl<'a> Resolver<'a> {
             }
             Meaning::Def(..) | Meaning::Value | Meaning::Unknown => Meaning::Unknown,
         }
+    }
+
+    /// The member `part` of the class named `class` in `file`, seen from
+    /// `line` (inside the class, or a method of it): a field typed where
+    /// it is declared or set, or a method (`tx.CreateBucket` in `b, err :=
+    /// tx.CreateBucket(...)`, whose return type is what the call gives);
+    /// else the same member of its bases (`this.elements` in a subclass).
+    fn member_of(&self, file: &Path, class: &str, part: &str, line: u32, depth: u32) -> Meaning {
+        let Some(facts) = self.files.get(file) else {
+            return Meaning::Unknown;
+        };
+        for field in [format!("self.{part}"), format!("this.{part}")] {
+            if let Some(b) = self.binding(&facts, &field, line) {
+                if !b.ty.is_empty() {
+                    return Meaning::Instance(b.ty.clone(), file.to_path_buf());
+                }
+            }
+        }
+        let struct_field = format!("{}.{part}", last(class));
+        if let Some(b) = facts.bindings.iter().find(|b| b.name == struct_field) {
+            return Meaning::Instance(b.ty.clone(), file.to_path_buf());
+        }
+        if let Some((file, def)) = self.own_method(file, class, part) {
+            return Meaning::Def(file, def);
+        }
+        if depth > 4
+            || !matches!(
+                self.lang(),
+                Lang::TypeScript | Lang::Tsx | Lang::JavaScript | Lang::Python
+            )
+        {
+            return Meaning::Unknown;
+        }
+        let Some(declared) = facts.classes.iter().find(|c| c.name == class) else {
+            return Meaning::Unknown;
+        };
+        for base in &declared.bases {
+            if let Meaning::Def(base_file, def) =
+                self.resolve_chain(file, &facts, base, declared.line)
+            {
+                if is_type_like(def.kind) {
+                    let found =
+                        self.member_of(&base_file, &def.name, part, def.name_line, depth + 1);
+                    if !matches!(found, Meaning::Unknown) {
+                        return found;
+                    }
+                }
+            }
+        }
+        Meaning::Unknown
     }
 
     /// `a.b.f(...)`.
