@@ -1500,3 +1500,22 @@ fn regression_36_a_field_declared_in_the_class_or_its_base_types_an_instance_s_m
     let (sites, _, json) = callers(&fx, "delta.py#Other.apply_to");
     assert_eq!(sites, set(&["store.py:12"]), "{json:#}");
 }
+
+#[test]
+fn regression_36_a_typescript_factory_with_no_declared_type_returns_what_it_constructs() {
+    // `static forApp() { return new Registry(); }`: the variable it sets
+    // is a Registry. A function whose returns differ types nothing.
+    let fx = Fixture::new();
+    fx.write(
+        "src/reg.ts",
+        "export class Registry {\n  static forApp(app: string) {\n    if (!app) {\n      return new Registry();\n    }\n    return new Registry();\n  }\n  static either(flag: boolean) {\n    if (flag) {\n      return new Registry();\n    }\n    return new Other();\n  }\n  lookup(key: string) {\n    const inner = () => {\n      return new Other();\n    };\n    return key;\n  }\n}\n\nexport class Other {\n  lookup(key: string) {\n    return key;\n  }\n}\n",
+    )
+    .write(
+        "src/use.ts",
+        "import { Registry } from \"./reg\";\n\nexport function find(app: string) {\n  const registry = Registry.forApp(app);\n  registry.lookup(\"k\");\n  const maybe = Registry.either(true);\n  maybe.lookup(\"k\");\n}\n",
+    );
+    let (sites, unsettled, json) = callers(&fx, "src/reg.ts#Registry.lookup");
+    assert_eq!(sites, set(&["src/use.ts:5"]), "{json:#}");
+    assert_eq!(json["scope"]["proven"], 1, "{json:#}");
+    assert!(unsettled.contains("src/use.ts:7"), "{json:#}");
+}

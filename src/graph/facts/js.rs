@@ -85,6 +85,7 @@ impl Walk<'_> {
             | "method_definition"
             | "function_signature"
             | "method_signature" => self.declared_return(node, "return_type"),
+            "return_statement" => self.js_return(node),
             "import_statement" => self.js_import(node),
             "export_statement" => {
                 let mut cursor = node.walk();
@@ -225,6 +226,52 @@ impl Walk<'_> {
 
     /// The class an expression builds: `new T(...)`, or the function a
     /// call's result comes from (`f()`: typed by what `f` returns).
+    /// A `return` in a function with no declared return type: the
+    /// function returns an instance of the class it constructs (`static
+    /// forApp() { return new Registry(); }`) when every `return` of it
+    /// constructs that class.
+    fn js_return(&mut self, node: Node) {
+        let mut function = node.parent();
+        while let Some(f) = function {
+            if matches!(
+                f.kind(),
+                "function_declaration"
+                    | "method_definition"
+                    | "arrow_function"
+                    | "function_expression"
+                    | "function"
+                    | "generator_function_declaration"
+                    | "class_body"
+            ) {
+                break;
+            }
+            function = f.parent();
+        }
+        let Some(function) = function.filter(|f| {
+            matches!(f.kind(), "function_declaration" | "method_definition")
+                && f.child_by_field_name("return_type").is_none()
+        }) else {
+            return;
+        };
+        let Some(name) = function.child_by_field_name("name") else {
+            return;
+        };
+        let line = line_of(name);
+        let ty = node
+            .named_child(0)
+            .filter(|v| v.kind() == "new_expression")
+            .map(|v| self.constructed(v))
+            .filter(|ty| !ty.is_empty());
+        match self.constructs.iter_mut().find(|(l, _)| *l == line) {
+            Some((_, seen)) => {
+                if *seen != ty {
+                    *seen = None;
+                }
+            }
+            None => self.constructs.push((line, ty)),
+        }
+    }
+
     pub(super) fn constructed(&self, value: Node) -> String {
         match value.kind() {
             "new_expression" => value

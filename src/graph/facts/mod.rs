@@ -200,6 +200,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
             ..Facts::default()
         },
         pending: Vec::new(),
+        constructs: Vec::new(),
         import_scope: (1, u32::MAX),
         at: 0,
     };
@@ -229,6 +230,11 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
             }
         }
     }
+    for (line, ty) in std::mem::take(&mut walk.constructs) {
+        if let Some(ty) = ty.filter(|_| !walk.facts.returns.iter().any(|r| r.line == line)) {
+            walk.facts.returns.push(Returns { line, ty });
+        }
+    }
     let pending = std::mem::take(&mut walk.pending);
     for (line, name, from, to) in pending {
         if walk.facts.returns.iter().any(|r| r.line == line) {
@@ -255,6 +261,10 @@ pub(super) struct Walk<'s> {
     /// Python `return NAME` / `yield NAME`: the function's name line, the
     /// name, and the function's lines, settled after the walk.
     pub(super) pending: Vec<(u32, String, u32, u32)>,
+    /// JavaScript/TypeScript functions without a declared return type:
+    /// the name's node and the class every `return` constructs (`return
+    /// new Registry()`), `None` once one returns anything else.
+    pub(super) constructs: Vec<(u32, Option<String>)>,
     /// The lines the import being read binds over ([`Import::from`]).
     pub(super) import_scope: (u32, u32),
     /// The line of the node being visited ([`Binding::at`]).
