@@ -712,4 +712,17 @@ fn regression_36_a_scoped_rewrite_with_proven_only_leaves_the_calls_by_name() {
     fx.run(&["edit", "--undo"]).expect_code(0);
     fx.run(&args).expect_code(0);
     assert!(text(&fx, "use.py").contains("    x.snapshot()\n    Snapshot().snapshot()\n"));
+    // Without a graph scope the flag means nothing: an error, not ignored.
+    fx.run(&[
+        "edit",
+        "--old",
+        "x.snapshot",
+        "--new",
+        "x.snap",
+        "--proven-only",
+        "use.py",
+    ])
+    .expect_code(2)
+    .expect_stderr_has("--proven-only goes with --callers-of or --impact");
+    assert!(text(&fx, "use.py").contains("    x.snapshot()\n"));
 }

@@ -184,6 +184,9 @@ impl EditSettings {
 
 /// Which edit the flags ask for, each checked for what it needs.
 fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Result<Mode> {
+    if args.proven_only && args.callers_of.is_none() && args.impact.is_none() {
+        bail!("--proven-only goes with --callers-of or --impact (it leaves out the calls the code graph attributes by name alone)");
+    }
     if args.undo {
         ensure_no_positionals(args, "--undo")?;
         return Ok(Mode::Undo);

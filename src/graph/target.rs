@@ -201,7 +201,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
             })
         })
         .collect();
-    let matches = if matches.len() > 1 && top.len() == 1 && !overloads(&matches, &all, &source) {
+    let matches = if matches.len() > 1 && top.len() == 1 && !overloads(&matches, &defs, &source) {
         top
     } else {
         matches
@@ -217,7 +217,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
             listing(&all)
         ),
         1 => matches,
-        _ if overloads(&matches, &all, &source) => matches,
+        _ if overloads(&matches, &defs, &source) => matches,
         _ => bail!(
             "{}: {shown} defines it {} times: {}; name one by its line, as {shown}:LINE{}",
             spec.text,
@@ -258,7 +258,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
 /// TypeScript signatures (one line, ending in `;`) before it. Overloads
 /// are siblings: a function held in a one-line `const` at the top and a
 /// local of that name in a function are two definitions.
-fn overloads(defs: &[&Def], all: &[&Def], source: &[u8]) -> bool {
+fn overloads(defs: &[&Def], all: &[Def], source: &[u8]) -> bool {
     let lines: Vec<&[u8]> = source.split(|&b| b == b'\n').collect();
     let text = |from: u32, to: u32| -> Vec<u8> {
         lines
@@ -266,16 +266,7 @@ fn overloads(defs: &[&Def], all: &[&Def], source: &[u8]) -> bool {
             .map(|l| l.join(&b'\n'))
             .unwrap_or_default()
     };
-    let parent = |d: &Def| {
-        all.iter()
-            .filter(|p| {
-                p.start_line <= d.start_line
-                    && d.end_line <= p.end_line
-                    && p.name_line != d.name_line
-            })
-            .map(|p| p.name_line)
-            .max()
-    };
+    let parent = |d: &Def| resolve::parent_of(all, d).map(|p| p.name_line);
     let same = defs
         .windows(2)
         .all(|w| w[0].name == w[1].name && w[0].kind == w[1].kind && parent(w[0]) == parent(w[1]));

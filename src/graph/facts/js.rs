@@ -224,8 +224,6 @@ impl Walk<'_> {
         }
     }
 
-    /// The class an expression builds: `new T(...)`, or the function a
-    /// call's result comes from (`f()`: typed by what `f` returns).
     /// A `return` in a function with no declared return type: the
     /// function returns an instance of the class it constructs (`static
     /// forApp() { return new Registry(); }`) when every `return` of it
@@ -272,6 +270,8 @@ impl Walk<'_> {
         }
     }
 
+    /// The class an expression builds: `new T(...)`, or the function a
+    /// call's result comes from (`f()`: typed by what `f` returns).
     pub(super) fn constructed(&self, value: Node) -> String {
         match value.kind() {
             "new_expression" => value

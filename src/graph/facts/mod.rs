@@ -262,7 +262,7 @@ pub(super) struct Walk<'s> {
     /// name, and the function's lines, settled after the walk.
     pub(super) pending: Vec<(u32, String, u32, u32)>,
     /// JavaScript/TypeScript functions without a declared return type:
-    /// the name's node and the class every `return` constructs (`return
+    /// the name's line and the class every `return` constructs (`return
     /// new Registry()`), `None` once one returns anything else.
     pub(super) constructs: Vec<(u32, Option<String>)>,
     /// The lines the import being read binds over ([`Import::from`]).

@@ -1160,14 +1160,15 @@ impl<'a> Resolver<'a> {
                         // `b, err := tx.CreateBucket()` with `tx` untyped:
                         // `tx.CreateBucket` names no type but a call on a
                         // variable, whose result the graph does not know.
-                        let head = ty.split(['.', ':']).next().unwrap_or_default();
-                        let from_a_call = self
-                            .files
-                            .get(&file)
-                            .is_some_and(|f| self.binding(&f, head, call.line).is_some());
+                        let from_a_call = || {
+                            let head = ty.split(['.', ':']).next().unwrap_or_default();
+                            self.files
+                                .get(&file)
+                                .is_some_and(|f| self.binding(&f, head, call.line).is_some())
+                        };
                         if self.target.owner.as_deref().map(last) == Some(last(&ty)) {
                             Verdict::ByName("a declared type of the target's type's name")
-                        } else if from_a_call {
+                        } else if from_a_call() {
                             Verdict::CannotTell("a receiver from a call the graph cannot follow")
                         } else if by_name {
                             Verdict::Outside(format!("a method of {ty}"))
@@ -1339,7 +1340,7 @@ fn go_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The innermost definition strictly around `def`.
-fn parent_of<'f>(defs: &'f [Def], def: &Def) -> Option<&'f Def> {
+pub(super) fn parent_of<'f>(defs: &'f [Def], def: &Def) -> Option<&'f Def> {
     defs.iter()
         .filter(|d| {
             d.start_line <= def.start_line
