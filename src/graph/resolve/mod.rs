@@ -69,6 +69,9 @@ pub struct Files {
     /// Java names already looked up, by the directory they were met in
     /// (which, with the target, fixes the source roots) and the name.
     java: RefCell<HashMap<(PathBuf, String), Option<Meaning>>>,
+    /// The `.go` files of each Go package directory met, by name: every
+    /// method looked up on a Go type lists its package.
+    go_dirs: RefCell<HashMap<PathBuf, Rc<[PathBuf]>>>,
     pub lang: Lang,
     cache: super::cache::FactsCache,
 }
@@ -79,6 +82,7 @@ impl Files {
             facts: RefCell::new(HashMap::new()),
             places: RefCell::new(HashMap::new()),
             java: RefCell::new(HashMap::new()),
+            go_dirs: RefCell::new(HashMap::new()),
             lang,
             cache,
         }
@@ -93,6 +97,28 @@ impl Files {
         let place = modules::resolve(lang, from, module);
         self.places.borrow_mut().insert(key, place.clone());
         place
+    }
+
+    /// The `.go` files of the directory `dir`, by name, listed once.
+    fn go_files(&self, dir: &Path) -> Rc<[PathBuf]> {
+        if let Some(files) = self.go_dirs.borrow().get(dir) {
+            return files.clone();
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "go"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        let files: Rc<[PathBuf]> = files.into();
+        self.go_dirs
+            .borrow_mut()
+            .insert(dir.to_path_buf(), files.clone());
+        files
     }
 
     /// The disk cache the files' facts come from.
@@ -673,8 +699,8 @@ impl<'a> Resolver<'a> {
         // A name defined once per platform (`mmap` in `x_unix.go` and
         // `x_windows.go`): the file the host builds.
         let mut first = None;
-        for file in go_files(dir) {
-            let Some(facts) = self.files.get(&file) else {
+        for file in self.files.go_files(dir).iter() {
+            let Some(facts) = self.files.get(file) else {
                 continue;
             };
             if package.is_some_and(|p| facts.package.as_deref() != Some(p)) {
@@ -685,7 +711,7 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .find(|d| d.short == name && d.name == d.short && d.kind != DefKind::Method)
             {
-                if go::builds_here(&file, facts.build.as_deref()) {
+                if go::builds_here(file, facts.build.as_deref()) {
                     return Some(Meaning::Def(file.clone(), def.clone()));
                 }
                 first.get_or_insert_with(|| Meaning::Def(file.clone(), def.clone()));
@@ -705,19 +731,19 @@ impl<'a> Resolver<'a> {
     /// `path`) defines itself: in that file, or for Go in any file of
     /// its package.
     fn own_method(&self, path: &Path, class: &str, name: &str) -> Option<(PathBuf, Def)> {
-        let files = if self.lang() == Lang::Go {
-            go_files(path.parent()?)
+        let files: Rc<[PathBuf]> = if self.lang() == Lang::Go {
+            self.files.go_files(path.parent()?)
         } else {
-            vec![path.to_path_buf()]
+            Rc::from([path.to_path_buf()])
         };
-        files.into_iter().find_map(|file| {
-            let facts = self.files.get(&file)?;
+        files.iter().find_map(|file| {
+            let facts = self.files.get(file)?;
             let def = facts.defs.iter().find(|d| {
                 d.kind == DefKind::Method
                     && d.short == name
                     && owner_of(d).map(last) == Some(last(class))
             })?;
-            Some((file, def.clone()))
+            Some((file.clone(), def.clone()))
         })
     }
 
@@ -1326,19 +1352,6 @@ impl<'a> Resolver<'a> {
 }
 
 /// The `.go` files of the directory `dir`, in path order.
-fn go_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "go"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The innermost definition strictly around `def`.
 pub(super) fn parent_of<'f>(defs: &'f [Def], def: &Def) -> Option<&'f Def> {
     defs.iter()
