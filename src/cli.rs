@@ -8,7 +8,8 @@ use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::search::query::Kind;
+use crate::page::query::Kind;
+use crate::render::style::ColorChoice;
 
 const SEARCH_EXAMPLES: &str = "\
 Examples:
@@ -502,17 +503,6 @@ pub struct ColorArgs {
     /// When to colour paths, line numbers, matches, headings and the header and footer lines, as rg does. Colour never changes what is shown or counted; --json is never coloured.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
-}
-
-/// `--color`'s values, rg's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// Only when stdout is a terminal, NO_COLOR is unset or empty, and TERM is set and not dumb.
-    Auto,
-    /// Always colour, even into a pipe or a file.
-    Always,
-    /// Never colour.
-    Never,
 }
 
 /// Session memory: inside an agent session (SCOUT_SESSION_ID, else

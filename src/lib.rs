@@ -15,6 +15,7 @@
 //! `main` only calls [`run`] and maps its outcome to an exit code.
 
 pub mod bytes;
+pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod defs;
@@ -23,10 +24,12 @@ pub mod edit;
 pub mod encoder;
 pub mod exit;
 pub mod graph;
+pub mod hash;
 pub mod hooks;
 pub mod lang;
 pub mod man;
 pub mod mcp;
+pub mod page;
 pub mod paths;
 pub mod render;
 pub mod rg;
@@ -48,9 +51,10 @@ use std::io::{IsTerminal, Write};
 use anyhow::Result;
 use clap::CommandFactory;
 
-use cli::{Cli, ColorChoice, Command};
+use cli::{Cli, Command};
 use exit::ExitStatus;
 use render::style::Color;
+use render::style::ColorChoice;
 
 /// scout's version line, with the rg it would use (or why there is none).
 pub fn version_text() -> String {

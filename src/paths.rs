@@ -3,8 +3,13 @@
 //! A FIFO, a socket or a device is never handed to rg nor opened: rg
 //! (and a plain `read`) would wait on it forever (#26).
 
+use std::ffi::OsString;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use crate::shell;
 
 /// What a special file is, for messages; `None` for a regular file, a
 /// directory, or a path that does not exist (or cannot be looked at:
@@ -22,6 +27,70 @@ pub fn special_kind(path: &Path) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// A requested path that is not searched: missing, or a FIFO, socket or
+/// device (which rg would wait on forever, #26). Named on stderr; the
+/// exit status is 3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: OsString,
+    /// `no such file or directory`, `a FIFO (named pipe), not a file or
+    /// directory`, ...
+    pub why: String,
+}
+
+impl Skipped {
+    /// `scout: PATH: WHY (not searched)`.
+    pub fn message(&self) -> String {
+        format!(
+            "scout: {}: {} (not searched)",
+            shell::quote(self.path.as_encoded_bytes()),
+            self.why
+        )
+    }
+}
+
+/// The requested paths that can be searched, and those that cannot
+/// (missing, or special files); an error when none can.
+pub fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<Skipped>)> {
+    let mut skipped = Vec::new();
+    paths.retain(|p| {
+        let why = if Path::new(p).symlink_metadata().is_err() {
+            Some("no such file or directory".to_string())
+        } else {
+            special_kind(Path::new(p)).map(|kind| format!("{kind}, not a file or directory"))
+        };
+        if let Some(why) = &why {
+            skipped.push(Skipped {
+                path: p.clone(),
+                why: why.clone(),
+            });
+        }
+        why.is_none()
+    });
+    if paths.is_empty() && !skipped.is_empty() {
+        let quoted = |s: &Skipped| shell::quote(s.path.as_encoded_bytes());
+        if skipped.iter().all(|s| s.why == "no such file or directory") {
+            let names: Vec<String> = skipped.iter().map(quoted).collect();
+            bail!(
+                "no such file or directory: {}; nothing to search",
+                names.join(", ")
+            );
+        }
+        let names: Vec<String> = skipped
+            .iter()
+            .map(|s| format!("{}: {}", quoted(s), s.why))
+            .collect();
+        bail!("{}; nothing to search", names.join(", "));
+    }
+    Ok((paths, skipped))
+}
+
+/// A path as rg printed it, as a path to open.
+pub fn path_of(bytes: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
 }
 
 #[cfg(test)]

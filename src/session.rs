@@ -24,7 +24,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::stamp::fnv1a64;
+use crate::hash::fnv1a64;
 pub use crate::stamp::Stamp;
 
 pub mod hook_log;

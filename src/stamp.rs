@@ -1,6 +1,6 @@
 //! What scout's state on disk knows a file by: the [`Stamp`] of one
-//! version of it, the rule for when a stamp is settled enough to key a
-//! cache entry, and the hash that names entries after a path or an id.
+//! version of it and the rule for when a stamp is settled enough to key a
+//! cache entry.
 //!
 //! Every cache (definitions, the graph's facts, the encoder's vectors)
 //! and the session memory key what they keep by a stamp; deciding what
@@ -107,27 +107,9 @@ pub(crate) fn set_mtime(path: &Path, time: SystemTime) {
         .unwrap();
 }
 
-/// FNV-1a, 64 bits: the hash that names cache entries and memory files
-/// after a path or an id. Fixed, unlike std's `DefaultHasher`, which may
-/// change between Rust releases and would orphan every entry.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes
-        .iter()
-        .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv1a64_has_the_published_values() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
-    }
 
     #[test]
     fn a_file_replaced_by_rename_with_its_size_and_mtime_has_another_stamp() {

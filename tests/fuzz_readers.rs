@@ -17,8 +17,9 @@ use proptest::strategy::ValueTree;
 
 use scout::defs::cache::{DecodeError, Entry};
 use scout::defs::{Def, DefKind};
+use scout::page::query::{Kind, Query, MIN_ANCHOR_CHARS};
 use scout::rg::{parse_event, Record, RecordReader, RgEvent};
-use scout::search::query::{longest_literal_run, Kind, Query, MIN_ANCHOR_CHARS};
+use scout::search::query::longest_literal_run;
 use scout::session::{Session, Shown, Stamp};
 use scout::views::read::LineRange;
 

@@ -32,7 +32,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         return run_quietly(&quiet);
     }
     let started = Instant::now();
-    let (paths, missing) = crate::search::settings::existing_paths(args.paths.clone())?;
+    let (paths, missing) = crate::paths::existing_paths(args.paths.clone())?;
     let rg = Rg::from_env()?;
     let Some(dir) = crate::encoder::dir() else {
         bail!("no directory for the sentence encoder: set SCOUT_ENCODER_DIR or HOME");
@@ -188,7 +188,7 @@ impl TreeLock {
             key.push(0);
         }
         key.push(u8::from(flags.hidden));
-        let hash = crate::stamp::fnv1a64(&key);
+        let hash = crate::hash::fnv1a64(&key);
         let file = std::fs::File::options()
             .create(true)
             .truncate(false)

@@ -46,17 +46,14 @@
 //!
 //! # Concurrency and pruning
 //!
-//! Entries are written to a temporary file in the same directory and
-//! renamed over the old one, so concurrent scout processes read either a
-//! whole old entry or a whole new one. A hit touches the entry (sets its
-//! modification time to now) when it is more than [`TOUCH_AFTER`] old, so
-//! an entry's mtime tells when it was last useful. At most once per
-//! [`PRUNE_EVERY`] (the mtime of the marker file `.pruned`), a write
-//! removes entries untouched for [`MAX_AGE`], and temporary files left by
-//! killed processes.
+//! As every cache of scout's ([`crate::cache`]): entries are written to a
+//! temporary file and renamed over the old one, a hit marks its entry
+//! used when it was last marked long ago, and at most once a day a write
+//! removes the entries left untouched for a month (format 1's `.json`
+//! among them) and temporary files left by killed processes.
 
 use std::fs::{self, File};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -64,8 +61,9 @@ use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
 use super::{extract, Def, DefKind, MAX_PARSE_BYTES, RULES_VERSION};
+use crate::cache;
 use crate::lang::Lang;
-use crate::stamp::{fnv1a64, Stamp};
+use crate::stamp::Stamp;
 
 /// The version of the entry layout described in the module doc (3: the
 /// whole stamp, #34).
@@ -75,22 +73,8 @@ const MAGIC: &[u8] = b"scout-defs\n";
 /// The suffix of entry files; format 1's (`.json`) are only pruned.
 const SUFFIX: &str = ".defs";
 const OLD_SUFFIX: &str = ".json";
-/// Entries untouched for this long are removed by the next prune.
-pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
-/// Prunes are at least this far apart.
-pub const PRUNE_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
-/// A hit touches its entry only when the entry is older than this, so
-/// most hits cost no write.
-pub const TOUCH_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
-/// Temporary files older than this were left by a killed process.
-const STALE_TEMP: Duration = Duration::from_secs(24 * 60 * 60);
-
 /// Name of the subdirectory of scout's cache directory holding entries.
 pub const SUBDIR: &str = "defs";
-/// The file whose mtime records the last prune.
-const MARKER: &str = ".pruned";
-/// Prefix of temporary files (they never end in `.defs`).
-const TEMP_PREFIX: &str = ".tmp-";
 
 /// Definitions of files, from the disk cache when fresh.
 #[derive(Debug)]
@@ -612,7 +596,7 @@ impl DefsCache {
         if let (Some(dir), Some(key), true) = (&self.dir, key, settled) {
             if self.ensure_dir(dir) {
                 store(dir, key, defs.clone());
-                prune_if_due(dir, SystemTime::now());
+                cache::prune_if_due(dir, &[SUFFIX, OLD_SUFFIX], SystemTime::now());
             }
         }
         match wanted {
@@ -678,7 +662,7 @@ impl Key {
     /// the caller, after rg's pass).
     fn of(absolute: PathBuf, meta: &fs::Metadata, lang: Lang) -> Key {
         Key {
-            file_name: entry_name(&absolute),
+            file_name: cache::entry_name(&absolute, SUFFIX),
             path: absolute.into_os_string().into_vec(),
             stamp: Stamp::of(meta),
             lang: lang.name(),
@@ -724,13 +708,8 @@ fn join_plain(cwd: &Path, path: &Path) -> Option<PathBuf> {
     Some(PathBuf::from(std::ffi::OsString::from_vec(joined)))
 }
 
-/// The entry file name for an absolute path: 16 hex digits and `.defs`.
-fn entry_name(absolute: &Path) -> String {
-    format!("{:016x}{SUFFIX}", fnv1a64(absolute.as_os_str().as_bytes()))
-}
-
 /// The definitions stored for `key`, if its entry is whole and fresh.
-/// Touches the entry when it is older than [`TOUCH_AFTER`].
+/// Marks the entry used ([`cache::mark_used`]).
 fn load(dir: &Path, key: &Key, wanted: Option<&Wanted>) -> Option<Vec<Def>> {
     let mut file = File::open(dir.join(&key.file_name)).ok()?;
     // One stat gives both the size and the age. Entries are replaced by
@@ -744,13 +723,7 @@ fn load(dir: &Path, key: &Key, wanted: Option<&Wanted>) -> Option<Vec<Def>> {
     if !key.matches(&entry) {
         return None;
     }
-    let now = SystemTime::now();
-    let stale = meta.modified().map_or(true, |t| {
-        now.duration_since(t).unwrap_or_default() > TOUCH_AFTER
-    });
-    if stale {
-        let _ = file.set_modified(now);
-    }
+    cache::mark_used(&file, meta.modified().ok(), SystemTime::now());
     Some(entry.defs)
 }
 
@@ -765,73 +738,13 @@ fn store(dir: &Path, key: Key, defs: Vec<Def>) {
         stamp: key.stamp,
         defs,
     };
-    let bytes = entry.encode();
-    let Ok(mut temp) = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)
-    else {
-        return;
-    };
-    if temp.write_all(&bytes).is_ok() {
-        // On failure the temporary file is removed when `temp` drops.
-        let _ = temp.persist(dir.join(&key.file_name));
-    }
-}
-
-/// Removes old entries and stale temporary files, if the last prune (the
-/// marker's mtime) is [`PRUNE_EVERY`] old or more, or in the future.
-fn prune_if_due(dir: &Path, now: SystemTime) {
-    let marker = dir.join(MARKER);
-    let last = fs::metadata(&marker).and_then(|m| m.modified());
-    let due = match last {
-        Ok(last) => now
-            .duration_since(last)
-            .map_or(true, |age| age >= PRUNE_EVERY),
-        Err(_) => true,
-    };
-    if !due {
-        return;
-    }
-    // Mark first, so concurrent writers do not all walk the directory.
-    match File::create(&marker) {
-        Ok(file) => {
-            let _ = file.set_modified(now);
-        }
-        Err(_) => return,
-    }
-    prune(dir, now);
-}
-
-/// Removes entries untouched for [`MAX_AGE`] and temporary files older
-/// than a day. Files scout did not name are left alone.
-fn prune(dir: &Path, now: SystemTime) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.as_bytes();
-        let max_age = if name.ends_with(SUFFIX.as_bytes()) || name.ends_with(OLD_SUFFIX.as_bytes())
-        {
-            MAX_AGE
-        } else if name.starts_with(TEMP_PREFIX.as_bytes()) {
-            STALE_TEMP
-        } else {
-            continue;
-        };
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > max_age));
-        if old {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
+    cache::write_atomic(dir, &dir.join(&key.file_name), &entry.encode());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::{MARKER, MAX_AGE, PRUNE_EVERY, TEMP_PREFIX};
     use crate::defs::DefKind;
     use crate::stamp::set_mtime;
 
@@ -1256,7 +1169,10 @@ mod tests {
         // Pruned less than a day ago: the old entry stays.
         cache.defs(&recent_source, Lang::Rust);
         assert!(old.exists());
-        let recent = dir.join(entry_name(&std::path::absolute(&recent_source).unwrap()));
+        let recent = dir.join(cache::entry_name(
+            &std::path::absolute(&recent_source).unwrap(),
+            SUFFIX,
+        ));
         set_mtime(&recent, now - Duration::from_secs(10 * 24 * 3600));
 
         // Format 1's entries are never read again; they age out alike.

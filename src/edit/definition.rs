@@ -24,7 +24,7 @@ pub fn plan(
 ) -> Result<Planned> {
     let cache = graph::cache::FactsCache::new(cache_dir.clone());
     let target = graph::resolve_target(spec, &cache)?;
-    let path = crate::search::path_of(&target.path);
+    let path = crate::paths::path_of(&target.path);
     let stamp =
         FileStamp::of(&path).ok_or_else(|| anyhow::anyhow!("{}: cannot stat", spec.text))?;
     let before = std::fs::read(&path)?;
@@ -127,7 +127,7 @@ fn callers_of(target: &graph::Target, cache_dir: Option<std::path::PathBuf>) -> 
     let mut sites = Vec::new();
     let mut same_file = 0;
     for (path, found) in &scope.attributed {
-        let here = std::fs::canonicalize(crate::search::path_of(path)).is_ok_and(|p| p == own);
+        let here = std::fs::canonicalize(crate::paths::path_of(path)).is_ok_and(|p| p == own);
         for site in found {
             if here {
                 same_file += 1;

@@ -29,10 +29,10 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
 use crate::exit::ExitStatus;
 use crate::graph::Scope;
+pub use crate::page::edit::{Callers, FileReport, HunkReport, Report};
 use crate::session::journal::Journal;
 use crate::session::{Shown, Stamp};
 use change::FileChange;
@@ -50,87 +50,6 @@ pub struct Planned {
     pub callers: Option<Callers>,
     /// Said on stderr (why nothing matched, say).
     pub notes: Vec<String>,
-}
-
-/// The callers of a definition whose signature an edit changes.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Callers {
-    /// `function load (src/config.py:12)`.
-    pub title: String,
-    /// Attributed calls in other files, as `PATH:LINE`.
-    pub sites: Vec<String>,
-    /// Attributed calls in the definition's own file.
-    pub same_file: u64,
-    /// Calls of the name the graph could not attribute either way.
-    pub cannot_tell: u64,
-}
-
-/// The report of one edit: what the page and the JSON document show, and
-/// what the journal keeps for `scout edit --last`. Text that is not
-/// UTF-8 is kept lossily.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Report {
-    /// `structural`, `text` or `definition`.
-    pub mode: String,
-    /// What was asked: `PATTERN => TEMPLATE`, the `--old` texts, or the
-    /// definition's title.
-    pub what: String,
-    /// The structural pattern's language.
-    pub lang: Option<String>,
-    /// True when the files were written (false with `--dry-run`, and for
-    /// an edit that was refused).
-    pub written: bool,
-    pub dry_run: bool,
-    /// Files with a match, and of those the files whose bytes change.
-    pub files: u64,
-    pub files_changed: u64,
-    /// Every match in scope, those rewritten, and those left alone
-    /// (nested in a match rewritten).
-    pub matches: u64,
-    pub rewritten: u64,
-    pub left_alone: u64,
-    /// Every changed file, in path order.
-    pub changes: Vec<FileReport>,
-    /// `--callers-of` / `--impact`: the graph's account, as the search's
-    /// footer gives it, and as its JSON gives it.
-    pub scope_text: Option<String>,
-    pub scope: Option<serde_json::Value>,
-    pub callers: Option<Callers>,
-    /// The command that shows another page of this report.
-    pub command: String,
-}
-
-/// One changed file of a [`Report`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileReport {
-    pub path: String,
-    /// The lines the file's matches start on (1-based, in order, each
-    /// once): for a scoped edit, the lines `scout search --callers-of`
-    /// shows.
-    pub lines: Vec<u64>,
-    pub matches: u64,
-    pub rewritten: u64,
-    pub left_alone: u64,
-    pub hunks: Vec<HunkReport>,
-}
-
-/// One change: old lines `line..=last_line` became new lines
-/// `new_line..=new_last_line` (1-based; an empty side names the line it
-/// stands before, and its last line is its first).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HunkReport {
-    pub line: u64,
-    pub last_line: u64,
-    pub new_line: u64,
-    pub new_last_line: u64,
-    pub before: Vec<String>,
-    pub after: Vec<String>,
-    /// The innermost definition holding the old lines: `function main
-    /// (1-9)`.
-    pub definition: Option<String>,
 }
 
 /// The journal of this session (else of this working directory).
@@ -179,7 +98,7 @@ pub fn run(
     check::ensure_parses(&changed)?;
     let mut report = report(settings, &planned);
     if planned.files.is_empty() {
-        crate::render::edit::write_report(&report, settings, started, out)?;
+        crate::render::edit::write_report(&report, settings.form(), started, out)?;
         return Ok(ExitStatus::NoMatch);
     }
     if !settings.dry_run && !changed.is_empty() {
@@ -191,7 +110,7 @@ pub fn run(
         write::write(&changed, &journal, &stored, settings.fault)?;
         remember(settings, &changed);
     }
-    crate::render::edit::write_report(&report, settings, started, out)?;
+    crate::render::edit::write_report(&report, settings.form(), started, out)?;
     Ok(ExitStatus::Shown)
 }
 
@@ -331,7 +250,7 @@ fn undo(settings: &EditSettings, out: &mut dyn Write) -> Result<ExitStatus> {
         )?;
         return Ok(ExitStatus::NoMatch);
     };
-    crate::render::edit::write_undone(&undone, settings, out)?;
+    crate::render::edit::write_undone(&undone, settings.form(), out)?;
     Ok(ExitStatus::Shown)
 }
 
@@ -346,6 +265,6 @@ fn last(settings: &EditSettings, out: &mut dyn Write, started: Instant) -> Resul
         writeln!(out, "last: no edit to show (none yet, or it was undone)")?;
         return Ok(ExitStatus::NoMatch);
     };
-    crate::render::edit::write_report(&report, settings, started, out)?;
+    crate::render::edit::write_report(&report, settings.form(), started, out)?;
     Ok(ExitStatus::Shown)
 }

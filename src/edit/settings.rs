@@ -15,7 +15,8 @@ use crate::cli::{
     ColorArgs, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
     DEFAULT_PASSTHROUGH_CAP,
 };
-use crate::search::query::Kind;
+use crate::page::edit::ReportForm;
+use crate::page::query::Kind;
 use crate::search::settings::SearchSettings;
 use crate::session::Session;
 use crate::shell;
@@ -136,6 +137,15 @@ pub struct EditSettings {
 }
 
 impl EditSettings {
+    /// How the edit's report is shown.
+    pub fn form(&self) -> ReportForm {
+        ReportForm {
+            json: self.json,
+            page: self.page,
+            budget_bytes: self.budget_bytes,
+        }
+    }
+
     /// Validates `args`; `argv` is the whole command line.
     pub fn resolve(args: EditArgs, argv: &[OsString]) -> Result<EditSettings> {
         Self::resolve_with(args, argv, None)
@@ -162,7 +172,7 @@ impl EditSettings {
             dry_run: args.dry_run,
             budget_bytes: match args.budget_tokens {
                 0 => None,
-                tokens => Some(tokens as usize * crate::search::page::BYTES_PER_TOKEN),
+                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
             },
             page: args.page,
             json: args.json,
@@ -319,7 +329,7 @@ fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
             forget: false,
         },
         color: ColorArgs {
-            color: crate::cli::ColorChoice::Never,
+            color: crate::render::style::ColorChoice::Never,
         },
     };
     let search = SearchSettings::resolve(search_args, argv)?;

@@ -11,8 +11,8 @@ use anyhow::{bail, Result};
 
 use super::change::{self, FileChange, FileStamp};
 use super::Planned;
+use crate::paths::path_of;
 use crate::search::callers;
-use crate::search::path_of;
 use crate::search::settings::SearchSettings;
 use crate::search::structural::{list_files, LineFilter};
 use crate::structural::rewrite::{apply, Template};

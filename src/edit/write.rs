@@ -26,8 +26,9 @@ use anyhow::{bail, Result};
 
 use super::change::{FileChange, FileStamp};
 use super::settings::Fault;
+use crate::page::edit::Undone;
+use crate::paths::path_of;
 use crate::render::scope::plural;
-use crate::search::path_of;
 use crate::session::journal::{fingerprint, Entry, Journal, Manifest};
 use crate::shell;
 
@@ -186,18 +187,6 @@ fn pause(ms: u64) {
     if ms > 0 {
         std::thread::sleep(std::time::Duration::from_millis(ms));
     }
-}
-
-/// What an undo did.
-#[derive(Debug, Default)]
-pub struct Undone {
-    /// Files given their old bytes back, as the report showed them.
-    pub restored: Vec<String>,
-    /// Files that had their old bytes already (an edit interrupted
-    /// before renaming them).
-    pub already: Vec<String>,
-    /// When the edit began, in seconds since the Unix epoch.
-    pub started: u64,
 }
 
 /// Restores the files of the journal's last edit; `None` when there is

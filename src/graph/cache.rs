@@ -19,26 +19,19 @@
 //! write within the clock's tick could leave its stamp as it is (#34). No failure of the
 //! cache is an error: an unwritable directory means parsing every time.
 //!
-//! Entries are written to a temporary file in the directory and renamed
-//! over the old one, so concurrent scout processes read a whole old entry
-//! or a whole new one. A hit touches an entry older than
-//! [`TOUCH_AFTER`](crate::defs::cache::TOUCH_AFTER); at most once per
-//! [`PRUNE_EVERY`](crate::defs::cache::PRUNE_EVERY) (the mtime of
-//! `.pruned`), a write removes entries untouched for
-//! [`MAX_AGE`](crate::defs::cache::MAX_AGE), as the definitions cache does.
+//! Entries are written, marked used and pruned as every cache of scout's
+//! ([`crate::cache`]).
 
 use std::fs;
-use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
 use super::facts::{self, Facts};
-use crate::defs::cache::{MAX_AGE, PRUNE_EVERY, TOUCH_AFTER};
+use crate::cache::{entry_path, touch, write_entry};
 use crate::lang::Lang;
-use crate::stamp::{fnv1a64, Stamp};
+use crate::stamp::Stamp;
 
 /// The version of [`facts::extract`]'s rules: bump it whenever a change
 /// there can change what a file yields.
@@ -48,7 +41,6 @@ const FORMAT: u32 = 3;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "graph";
 const SUFFIX: &str = ".facts";
-const MARKER: &str = ".pruned";
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
@@ -139,30 +131,6 @@ impl FactsCache {
     }
 }
 
-/// The entry of the file at `path` in `dir`: the FNV-1a 64 hash of the
-/// path in 16 hex digits, then `suffix` (also the vector cache's).
-pub(crate) fn entry_path(dir: &Path, path: &Path, suffix: &str) -> PathBuf {
-    let hash = fnv1a64(path.as_os_str().as_bytes());
-    dir.join(format!("{hash:016x}{suffix}"))
-}
-
-/// Writes `bytes` as the entry at `entry_path` in `dir`: to a temporary
-/// file first, renamed over the old entry, so a concurrent reader sees a
-/// whole old one or a whole new one; then prunes the `*suffix` entries.
-/// Failures are ignored (also the vector cache's).
-pub(crate) fn write_entry(dir: &Path, entry_path: &Path, bytes: &[u8], suffix: &str) {
-    if fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let Ok(mut temp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) else {
-        return;
-    };
-    if temp.write_all(bytes).is_ok() {
-        let _ = temp.persist(entry_path);
-    }
-    prune_entries(dir, suffix);
-}
-
 fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: Stamp) -> Option<Facts> {
     let bytes = fs::read(entry_path).ok()?;
     let entry: Entry = postcard::from_bytes(&bytes).ok()?;
@@ -177,58 +145,6 @@ fn read_entry(entry_path: &Path, path: &str, lang: Lang, stamp: Stamp) -> Option
     }
     touch(entry_path);
     Some(entry.facts)
-}
-
-/// Marks an entry as used, when it was last marked long ago (also the
-/// vector cache's, `crate::smart::vectors`).
-pub(crate) fn touch(entry_path: &Path) {
-    let old = fs::metadata(entry_path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .is_some_and(|age| age > TOUCH_AFTER);
-    if old {
-        if let Ok(file) = fs::File::options().append(true).open(entry_path) {
-            let _ = file.set_modified(SystemTime::now());
-        }
-    }
-}
-
-/// Removes the files of `dir` named `*SUFFIX` untouched for [`MAX_AGE`]
-/// and the `.tmp-*` files older than [`PRUNE_EVERY`], at most once per
-/// [`PRUNE_EVERY`] (the mtime of `dir/.pruned`). Other files are left
-/// alone. Also the vector cache's (`crate::smart::vectors`).
-pub(crate) fn prune_entries(dir: &Path, suffix: &str) {
-    let marker = dir.join(MARKER);
-    let due = fs::metadata(&marker)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .is_none_or(|age| age > PRUNE_EVERY);
-    if !due || fs::write(&marker, b"").is_err() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let ours = name.ends_with(suffix) || name.starts_with(".tmp-");
-        let age = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| SystemTime::now().duration_since(t).ok());
-        let limit = if name.starts_with(".tmp-") {
-            PRUNE_EVERY
-        } else {
-            MAX_AGE
-        };
-        if ours && age.is_some_and(|a| a > limit) {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
 }
 
 #[cfg(test)]

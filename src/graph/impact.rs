@@ -9,8 +9,8 @@ use anyhow::Result;
 
 use super::{cache, callers_with, graph_lang, resolve, Dependent, Level, Scope, Site, Target};
 use crate::defs::{Def, DefKind};
+use crate::paths::path_of;
 use crate::rg::{Rg, SearchFlags};
-use crate::search::path_of;
 use resolve::Files;
 
 /// `--depth`'s default for `--impact`.

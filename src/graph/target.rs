@@ -5,11 +5,11 @@
 //! candidates with their lines.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::{cache, facts, resolve};
+use super::{cache, facts, resolve, Target};
 use crate::defs::{Def, DefKind};
 use crate::lang::Lang;
 
@@ -58,32 +58,6 @@ impl SymbolSpec {
         }
         bail!("{text:?}: expected PATH#SYMBOL (e.g. src/config.py#load, src/app.ts#App.render) or PATH:LINE")
     }
-}
-
-/// The definition whose dependents are asked for.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// The spec as typed.
-    pub spec: String,
-    /// The file as given, and its canonical path.
-    pub path: Vec<u8>,
-    pub canon: PathBuf,
-    /// The grammar the file is read with.
-    pub lang: Lang,
-    /// The definition (the implementation, among overload declarations).
-    pub def: Def,
-    /// Name lines of every declaration that is this symbol (overload
-    /// stubs and signatures, then the implementation).
-    pub lines: Vec<u32>,
-    /// The class the method belongs to, as its definitions name it.
-    pub owner: Option<String>,
-    /// C: the function is `static` (invisible to other files).
-    pub is_static: bool,
-    /// C: files with a non-static definition of the name (canonical).
-    pub c_definers: Vec<PathBuf>,
-    /// C: files that `#define` the name as another function's
-    /// (canonical), with that function's name.
-    pub c_renames: Vec<(PathBuf, String)>,
 }
 
 impl Target {

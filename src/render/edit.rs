@@ -44,11 +44,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::edit::settings::EditSettings;
-use crate::edit::write::Undone;
-use crate::edit::{FileReport, Report};
+use crate::page::edit::{FileReport, HunkReport, Report, ReportForm, Undone};
+use crate::page::BYTES_PER_TOKEN;
 use crate::render::scope::plural;
-use crate::search::page::BYTES_PER_TOKEN;
 
 /// Bytes kept for the line naming the files on later pages.
 const NEXT_PAGE_RESERVE: usize = 120;
@@ -56,11 +54,11 @@ const NEXT_PAGE_RESERVE: usize = 120;
 /// Writes `report` as the settings ask: its page, or its JSON document.
 pub fn write_report(
     report: &Report,
-    settings: &EditSettings,
+    form: ReportForm,
     started: Instant,
     out: &mut dyn Write,
 ) -> Result<()> {
-    if settings.json {
+    if form.json {
         let mut bytes = serde_json::to_vec(report)?;
         bytes.push(b'\n');
         out.write_all(&bytes)?;
@@ -68,8 +66,8 @@ pub fn write_report(
     }
     let page = page(
         report,
-        settings.page,
-        settings.budget_bytes,
+        form.page,
+        form.budget_bytes,
         started.elapsed().as_millis(),
     );
     out.write_all(page.text.as_bytes())?;
@@ -205,7 +203,7 @@ fn file_line(file: &FileReport) -> String {
 
 /// A hunk's lines, after its definition's heading when it differs from
 /// the one before (`heading`).
-fn hunk_text<'r>(hunk: &'r crate::edit::HunkReport, heading: &mut Option<&'r str>) -> String {
+fn hunk_text<'r>(hunk: &'r HunkReport, heading: &mut Option<&'r str>) -> String {
     let mut out = String::new();
     let indent = if hunk.definition.is_some() {
         "    "
@@ -308,8 +306,8 @@ fn footer(report: &Report) -> String {
 }
 
 /// What `--undo` did.
-pub fn write_undone(undone: &Undone, settings: &EditSettings, out: &mut dyn Write) -> Result<()> {
-    if settings.json {
+pub fn write_undone(undone: &Undone, form: ReportForm, out: &mut dyn Write) -> Result<()> {
+    if form.json {
         let doc = serde_json::json!({
             "mode": "undo",
             "restored": undone.restored,
@@ -341,7 +339,6 @@ pub fn write_undone(undone: &Undone, settings: &EditSettings, out: &mut dyn Writ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::HunkReport;
 
     fn report(files: usize) -> Report {
         Report {

@@ -57,8 +57,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Report;
-use crate::defs::{enclosing, Def};
-use crate::search::page::chosen_quotes;
+use crate::defs::enclosing;
+use crate::page::chosen_quotes;
+use crate::page::symbol::Symbol;
 
 #[derive(Debug, Serialize)]
 pub struct SearchDocument {
@@ -91,26 +92,6 @@ pub struct SearchDocument {
     /// calls of the name ([`super::scope`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<super::scope::ScopeDocument>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Symbol {
-    pub kind: &'static str,
-    pub name: String,
-    /// 1-based, inclusive.
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Symbol {
-    pub fn of(def: &Def) -> Symbol {
-        Symbol {
-            kind: def.kind.label(),
-            name: def.name.clone(),
-            start: def.start_line,
-            end: def.end_line,
-        }
-    }
 }
 
 #[derive(Debug, Serialize)]

@@ -14,10 +14,10 @@ pub mod text;
 
 use crate::defs::Def;
 use crate::lang::Lang;
-use crate::search::fold::Quote;
-use crate::search::page::{Omitted, PageSpan};
-use crate::search::query::Query;
-use crate::search::rank::Ranked;
+use crate::page::query::Query;
+use crate::page::tally::Quote;
+use crate::page::tally::Ranked;
+use crate::page::{Omitted, PageSpan};
 
 /// Characters of a query or question that a page's header repeats, at
 /// most: a longer one (a pasted log, say) would spend the budget on the
@@ -121,7 +121,7 @@ pub struct Report<'a> {
     /// how many files of it were parsed.
     pub structural: Option<Structural>,
     /// Set for `--callers-of` and `--impact`.
-    pub scope: Option<&'a crate::graph::Scope>,
+    pub scope: Option<&'a crate::page::scope::Scope>,
     /// The scope as the footer says it ([`scope::text`]; empty without one).
     pub scope_text: &'a str,
 }

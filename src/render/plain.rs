@@ -7,7 +7,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use super::style::{Painter, Role, Styled};
-use crate::search::fold::{Plain, PlainLine};
+use crate::page::tally::{Plain, PlainLine};
 
 /// Writes rg's plain lines: `path:line:text` (or `line:text` when rg would
 /// not name the file).

@@ -51,7 +51,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::graph::{Elsewhere, Scope, Unsettled};
+use crate::page::scope::{Elsewhere, Scope, Unsettled};
 
 /// Bytes one list of the footer (other definitions, cannot tell, one
 /// level) may take, at most.

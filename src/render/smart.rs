@@ -1,4 +1,4 @@
-//! The page of `scout smart` ([`crate::smart::page::Page`]), as text or
+//! The page of `scout smart` ([`Page`]), as text or
 //! as one JSON document.
 //!
 //! ```text
@@ -20,8 +20,7 @@
 use std::io::{self, Write};
 
 use super::style::{Painter, Role, Styled};
-use crate::smart::agent::AgentHit;
-use crate::smart::page::{Hit, Page};
+use crate::page::smart::{AgentHit, Hit, Page};
 
 /// Writes the header: the question, the candidate set, hits, tokens, time.
 fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {

@@ -28,8 +28,18 @@ use std::ops::Range;
 
 use anstyle::{AnsiColor, Style};
 
-use crate::cli::ColorChoice;
 use crate::rg::Matcher;
+
+/// `--color`'s values, rg's: what [`Color`] is resolved from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Only when stdout is a terminal, NO_COLOR is unset or empty, and TERM is set and not dumb.
+    Auto,
+    /// Always colour, even into a pipe or a file.
+    Always,
+    /// Never colour.
+    Never,
+}
 
 /// What a piece of a page is, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -51,10 +51,10 @@ use std::io::Write;
 use super::style::{Role, Styled};
 use super::{braces, Code, Report};
 use crate::defs::Def;
-use crate::search::fold::{FileTally, Quote};
-use crate::search::group::group;
-use crate::search::page::{chosen_quotes, tokens};
-use crate::search::rank::Score;
+use crate::page::group::group;
+use crate::page::tally::Score;
+use crate::page::tally::{FileTally, Quote};
+use crate::page::{chosen_quotes, tokens};
 
 /// Bytes the footer's note may spend naming definitions on other pages,
 /// at most (about 250 tokens): enough to name a few dozen.

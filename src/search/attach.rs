@@ -2,11 +2,11 @@
 //! most two short definitions and nothing was left out, their code follows
 //! the page, so the agent need not read them separately.
 
+use crate::page::chosen_quotes;
+use crate::page::group::{attachable, group, Group};
+use crate::page::tally::{cut_around, Quote};
+use crate::paths::path_of;
 use crate::render::{self, Code, Report};
-use crate::search::fold::{cut_around, Quote};
-use crate::search::group::{attachable, group, Group};
-use crate::search::page::chosen_quotes;
-use crate::search::path_of;
 
 /// The code of the definitions holding every match on the page, when there
 /// are few and short ones, nothing was left out, and it fits `room` bytes.

@@ -3,7 +3,7 @@
 //! attributes every call of the symbol's name in the files that spell it,
 //! then the search's own pattern (text, or `--structural`) is matched on
 //! the attributed lines only, and what matches is folded into the same
-//! [`FileTally`](super::fold::FileTally)s a text search makes. With no
+//! [`FileTally`](crate::page::tally::FileTally)s a text search makes. With no
 //! pattern, every attributed call is a match. Stages 3 to 8 are the
 //! ranked pipeline's; the scope (what the graph made of the other calls)
 //! is rendered after the matches.
@@ -21,7 +21,7 @@ use crate::shell;
 
 /// What the graph's pass leaves for the shared stages.
 pub struct Graphed {
-    pub files: Vec<crate::search::fold::FileTally>,
+    pub files: Vec<crate::page::tally::FileTally>,
     pub defs: BTreeMap<Vec<u8>, Vec<crate::defs::Def>>,
     pub structural: Option<crate::render::Structural>,
     pub scope: Scope,
@@ -100,7 +100,7 @@ pub fn scope(settings: &SearchSettings, request: &GraphRequest) -> Result<Scope>
         )?;
         if let Some(roots) = within {
             scope.attributed.retain(|path, _| {
-                std::fs::canonicalize(crate::search::path_of(path))
+                std::fs::canonicalize(crate::paths::path_of(path))
                     .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)))
             });
             scope.walked = Some(".".into());

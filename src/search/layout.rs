@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
+use crate::page::tally::Ranked;
+use crate::page::{self, PageSpan};
 use crate::render;
-use crate::search::page::{self, PageSpan};
-use crate::search::rank::Ranked;
 use crate::search::settings::SearchSettings;
 use crate::search::Parts;
 

@@ -36,9 +36,7 @@ pub mod attach;
 pub mod callers;
 pub mod collect;
 pub mod fold;
-pub mod group;
 pub mod layout;
-pub mod page;
 pub mod passthrough;
 pub mod query;
 pub mod rank;
@@ -50,20 +48,21 @@ pub mod verify;
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, Result};
 
 use crate::defs::Def;
 use crate::exit::ExitStatus;
+use crate::page::query::Query;
+use crate::page::tally::Ranked;
+use crate::page::tally::{FileTally, Plain};
+use crate::page::{omitted, PageSpan};
 use crate::render::{self, Report};
 use crate::rg::{run_plain, Flow, Matcher, SearchFlags};
 use crate::search::collect::Collected;
-use crate::search::fold::{FileTally, Fold, Plain};
-use crate::search::page::{omitted, PageSpan};
-use crate::search::query::Query;
-use crate::search::rank::{rank, Ranked, Scorer};
+use crate::search::fold::Fold;
+use crate::search::rank::{rank, Scorer};
 use crate::search::remember::Recalled;
 use crate::search::settings::SearchSettings;
 use crate::session::Shown;
@@ -404,7 +403,7 @@ fn smart_fallback(
     for r in ranked.iter_mut() {
         if let Some(at) = position(&r.tally.path) {
             let points = order[at].1;
-            r.score = crate::search::rank::Score {
+            r.score = crate::page::tally::Score {
                 total: points,
                 signals: vec![("meaning", points)],
             };
@@ -666,12 +665,6 @@ impl<'a> Parts<'a> {
             scope_text: self.scope_text,
         }
     }
-}
-
-/// A path as rg printed it, as a path to open.
-pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
 }
 
 #[cfg(test)]

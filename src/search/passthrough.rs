@@ -10,11 +10,11 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::exit::ExitStatus;
+use crate::page::tally::{cut_around, strip_newline, strip_terminator, Quote, MAX_QUOTE_BYTES};
 use crate::render;
 use crate::render::style::{Color, Painter, Role, Styled};
 use crate::rg::{run_plain, Flow, Matcher, Record, RecordReader};
 use crate::search::collect::check_rg;
-use crate::search::fold::{cut_around, strip_newline, strip_terminator, Quote, MAX_QUOTE_BYTES};
 use crate::search::settings::SearchSettings;
 
 /// Prints rg's lines for an anchorless pattern, within the cap.

@@ -6,11 +6,12 @@
 
 use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
-use crate::search::fold::{cut_around, FileTally, Quote};
-use crate::search::page::{PageSpan, Slot};
-use crate::search::path_of;
+use crate::page::tally::Ranked;
+use crate::page::tally::{cut_around, FileTally, Quote};
+use crate::page::{PageSpan, Slot};
+use crate::paths::path_of;
 use crate::search::rank::{
-    definition_points, role, test_def_prior, Ranked, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
+    definition_points, role, test_def_prior, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
 };
 use crate::search::settings::SearchSettings;
 use std::collections::BTreeMap;

@@ -7,11 +7,11 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::page::tally::PlainLine;
+use crate::page::tally::Ranked;
+use crate::page::{chosen_quotes, PageSpan};
+use crate::paths::path_of;
 use crate::render::Report;
-use crate::search::fold::PlainLine;
-use crate::search::page::{chosen_quotes, PageSpan};
-use crate::search::path_of;
-use crate::search::rank::Ranked;
 use crate::search::settings::SearchSettings;
 use crate::session::{self, Memory, Shown, Stamp};
 

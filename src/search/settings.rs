@@ -8,9 +8,10 @@ use anyhow::{bail, Result};
 
 use crate::cli::SearchArgs;
 use crate::lang::Lang;
+use crate::page::query::{Kind, Query};
+use crate::paths::{existing_paths, Skipped};
 use crate::render::style::Color;
 use crate::rg::{Rg, SearchFlags};
-use crate::search::query::{Kind, Query};
 use crate::session::Session;
 use crate::shell;
 use crate::structural::StructuralPattern;
@@ -158,65 +159,6 @@ fn query_and_paths(args: &mut SearchArgs) -> Result<(String, Vec<OsString>)> {
         }
         (None, None) => bail!("no query given; try `scout search NAME`"),
     })
-}
-
-/// A requested path that is not searched: missing, or a FIFO, socket or
-/// device (which rg would wait on forever, #26). Named on stderr; the
-/// exit status is 3.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skipped {
-    pub path: OsString,
-    /// `no such file or directory`, `a FIFO (named pipe), not a file or
-    /// directory`, ...
-    pub why: String,
-}
-
-impl Skipped {
-    /// `scout: PATH: WHY (not searched)`.
-    pub fn message(&self) -> String {
-        format!(
-            "scout: {}: {} (not searched)",
-            shell::quote(self.path.as_encoded_bytes()),
-            self.why
-        )
-    }
-}
-
-/// The requested paths that can be searched, and those that cannot
-/// (missing, or special files); an error when none can.
-pub(crate) fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<Skipped>)> {
-    let mut skipped = Vec::new();
-    paths.retain(|p| {
-        let why = if Path::new(p).symlink_metadata().is_err() {
-            Some("no such file or directory".to_string())
-        } else {
-            crate::paths::special_kind(Path::new(p))
-                .map(|kind| format!("{kind}, not a file or directory"))
-        };
-        if let Some(why) = &why {
-            skipped.push(Skipped {
-                path: p.clone(),
-                why: why.clone(),
-            });
-        }
-        why.is_none()
-    });
-    if paths.is_empty() && !skipped.is_empty() {
-        let quoted = |s: &Skipped| shell::quote(s.path.as_encoded_bytes());
-        if skipped.iter().all(|s| s.why == "no such file or directory") {
-            let names: Vec<String> = skipped.iter().map(quoted).collect();
-            bail!(
-                "no such file or directory: {}; nothing to search",
-                names.join(", ")
-            );
-        }
-        let names: Vec<String> = skipped
-            .iter()
-            .map(|s| format!("{}: {}", quoted(s), s.why))
-            .collect();
-        bail!("{}; nothing to search", names.join(", "));
-    }
-    Ok((paths, skipped))
 }
 
 /// The `--structural` pattern, compiled for its one `--lang`; the text
@@ -370,7 +312,7 @@ impl SearchSettings {
             with_filename,
             budget_bytes: match args.output.budget_tokens {
                 0 => None,
-                tokens => Some(tokens as usize * crate::search::page::BYTES_PER_TOKEN),
+                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
             },
             page: args.output.page,
             max_lines: args.output.max_count,

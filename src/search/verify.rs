@@ -18,9 +18,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::search::fold::{strip_newline, Plain, Quote};
-use crate::search::page::PageSpan;
-use crate::search::rank::Ranked;
+use crate::page::tally::Ranked;
+use crate::page::tally::{strip_newline, Plain, Quote};
+use crate::page::PageSpan;
 
 /// How far before the search a file's mtime still makes it suspect: more
 /// than any filesystem's timestamp granularity (ext4 stamps with the

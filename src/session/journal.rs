@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::stamp::fnv1a64;
+use crate::hash::fnv1a64;
 
 /// The manifest format this build reads and writes.
 pub const FORMAT: u32 = 1;

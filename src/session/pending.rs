@@ -22,7 +22,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Session;
-use crate::stamp::fnv1a64;
+use crate::hash::fnv1a64;
 
 /// How long a note lives past its call's timeout.
 const SLACK: Duration = Duration::from_secs(60);

@@ -27,10 +27,10 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::exit::ExitStatus;
+use crate::page::smart::AgentHit;
 use crate::smart::SmartSettings;
 
 /// The environment variable naming the agent command.
@@ -78,14 +78,6 @@ fn lines(from: impl Read + Send + 'static) -> Receiver<io::Result<Option<String>
 
 /// Bytes of a command's output passed back, at most.
 const OUTPUT_CAP: usize = 64 * 1024;
-
-/// One hit of an agent's answer, validated.
-#[derive(Debug, Serialize, PartialEq)]
-pub struct AgentHit {
-    pub path: String,
-    pub line: Option<u64>,
-    pub why: String,
-}
 
 /// Checks an answer against the hit structure: `{"hits":[{"path":
 /// string, "line": integer (optional), "why": non-empty string}]}`, no

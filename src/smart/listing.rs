@@ -37,10 +37,10 @@ use std::time::SystemTime;
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::graph::cache::{entry_path, touch, write_entry};
+use crate::cache::{entry_path, touch, write_entry};
 use crate::lang::Lang;
+use crate::paths::path_of;
 use crate::rg::{run_plain, Flow, Rg, SearchFlags};
-use crate::search::path_of;
 use crate::smart::score;
 use crate::smart::vectors::Key;
 use crate::stamp::Stamp;

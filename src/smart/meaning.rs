@@ -22,7 +22,7 @@ use anyhow::Result;
 
 use crate::defs::cache::DefsCache;
 use crate::encoder::{Encoder, DIM};
-use crate::search::path_of;
+use crate::paths::path_of;
 use crate::smart::listing::{Listing, TreeFile};
 use crate::smart::units::texts;
 use crate::smart::vectors::{Key, UnitVector, VectorStore};

@@ -20,7 +20,7 @@
 //!    budget), its best units joined to the candidates and the two
 //!    rankings fused ([`fuse`]);
 //! 7. **page** ([`page`]): the hits cut to the token budget by `scout
-//!    search`'s layout stage ([`crate::search::page::layout`]), then
+//!    search`'s layout stage ([`crate::page::layout`]), then
 //!    written by [`crate::render::smart`], as text or JSON; what is
 //!    shared with search's stages and what is not, and why, is in
 //!    [`page`]'s doc.
@@ -49,8 +49,8 @@ use crate::defs::cache::DefsCache;
 use crate::defs::Def;
 use crate::exit::ExitStatus;
 use crate::lang::Lang;
+use crate::paths::path_of;
 use crate::rg::{Rg, SearchFlags};
-use crate::search::path_of;
 use crate::smart::candidates::Candidates;
 use crate::smart::concepts::Concept;
 use crate::smart::meaning::Dense;
@@ -73,7 +73,7 @@ pub struct SmartSettings {
     /// Paths (those that exist), globs, types, `--hidden`.
     pub flags: SearchFlags,
     /// Requested paths that do not exist.
-    pub missing: Vec<crate::search::settings::Skipped>,
+    pub missing: Vec<crate::paths::Skipped>,
     pub max_results: usize,
     /// Page budget in bytes; `None` means no limit.
     pub budget_bytes: Option<usize>,
@@ -134,7 +134,7 @@ impl SmartSettings {
         if args.max_results == 0 {
             bail!("--max-results must be at least 1");
         }
-        let (paths, missing) = crate::search::settings::existing_paths(args.paths)?;
+        let (paths, missing) = crate::paths::existing_paths(args.paths)?;
         Ok(SmartSettings {
             rg: Rg::from_env()?,
             question,
@@ -143,7 +143,7 @@ impl SmartSettings {
             max_results: args.max_results,
             budget_bytes: match args.budget_tokens {
                 0 => None,
-                t => Some(t as usize * crate::search::page::BYTES_PER_TOKEN),
+                t => Some(t as usize * crate::page::BYTES_PER_TOKEN),
             },
             json: args.json,
             text_beside_json: false,
@@ -645,7 +645,8 @@ pub fn run(
         &settings.meaning,
         err,
     )?;
-    let page = page::Page::new(&settings.question, &answer, settings.budget_bytes, started);
+    let page =
+        crate::page::smart::Page::new(&settings.question, &answer, settings.budget_bytes, started);
     if settings.json {
         crate::render::smart::write_json(out, &page)?;
         if settings.text_beside_json {

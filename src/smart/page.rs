@@ -5,30 +5,27 @@
 //! one JSON document.
 //!
 //! What it shares with `scout search`'s pipeline (DESIGN.md, "Layout"):
-//! the budget is spent by the same stage, [`search::page::layout`], each
+//! the budget is spent by the same stage, [`page::layout`], each
 //! hit a block of its rendered length after the frame's reserve; the
-//! token estimate is [`search::page::tokens`]; a hit's enclosing
+//! token estimate is [`page::tokens`]; a hit's enclosing
 //! definition is the parser's [`Def`], titled and serialised as search
 //! titles and serialises it ([`Def::title`], [`json::Symbol`]). What it
 //! does not share, and why: search's fold and rank score lines of files
 //! with integer signals from rg's matches, where smart scores definitions
 //! with BM25F over fields ([`crate::smart::score`]); and search's
-//! grouping ([`crate::search::group`]) puts quoted lines under their
+//! grouping ([`crate::page::group`]) puts quoted lines under their
 //! enclosing definition, where each smart hit already is one definition,
 //! so there is nothing to group.
 //!
-//! [`search::page::layout`]: crate::search::page::layout
-//! [`search::page::tokens`]: crate::search::page::tokens
-//! [`json::Symbol`]: crate::render::json::Symbol
+//! [`page::layout`]: crate::page::layout
+//! [`page::tokens`]: crate::page::tokens
+//! [`json::Symbol`]: crate::page::symbol::Symbol
 
 use std::time::Instant;
 
-use serde::Serialize;
-
-use crate::defs::Def;
-use crate::render::json::Symbol;
+use crate::page::smart::{CandidateView, ConceptView, Hit, MeaningView, Page, SignalView};
+use crate::page::{layout, tokens};
 use crate::render::smart as render;
-use crate::search::page::{layout, tokens};
 use crate::smart::concepts::{form_match, Concept};
 use crate::smart::score::Scored;
 use crate::smart::units::{FieldKind, Unit};
@@ -37,99 +34,6 @@ use crate::smart::{Answer, Meaning, Parsed};
 
 /// Words of the body named in a why, at most (the strongest).
 const BODY_WORDS: usize = 4;
-
-/// One hit as shown.
-#[derive(Debug, Serialize)]
-pub struct Hit {
-    pub rank: usize,
-    pub path: String,
-    pub line: u32,
-    /// The enclosing definition, when the hit is one.
-    #[serde(serialize_with = "symbol")]
-    pub def: Option<Def>,
-    /// Score × 1000, rounded.
-    pub score: u64,
-    pub why: String,
-    pub signals: Vec<SignalView>,
-    /// The cosine of the hit's vector with the question's, when the
-    /// meaning search ranked it among its best.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub meaning: Option<f32>,
-}
-
-/// A definition in JSON as `scout search` writes one.
-fn symbol<S: serde::Serializer>(def: &Option<Def>, s: S) -> Result<S::Ok, S::Error> {
-    def.as_ref().map(Symbol::of).serialize(s)
-}
-
-#[derive(Debug, Serialize)]
-pub struct SignalView {
-    pub field: &'static str,
-    pub points: u64,
-    /// The question's words this field matched.
-    pub words: Vec<String>,
-    /// The code words that matched them.
-    pub matched: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ConceptView {
-    pub word: String,
-    pub stem: String,
-    /// The concept's other forms: spelling variants, character literals
-    /// and phrase terms (weighing as the word), then the vocabulary's
-    /// related words (weighing less).
-    pub related: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct CandidateView {
-    /// Files rg searched.
-    pub searched: u64,
-    /// Files holding a form of a concept.
-    pub files: usize,
-    /// Of those, read and parsed.
-    pub read: usize,
-    /// Units scored: definitions, and whole files without any.
-    pub units: usize,
-    /// Units with a matching word outside their path.
-    pub matched: usize,
-}
-
-/// The page.
-#[derive(Debug, Serialize)]
-pub struct Page {
-    pub question: String,
-    pub concepts: Vec<ConceptView>,
-    /// The question's words past the concepts' cap, not looked for.
-    pub unused: Vec<String>,
-    pub candidates: CandidateView,
-    pub hits: Vec<Hit>,
-    /// Hits found (up to --max-results) but cut by the token budget.
-    pub left_out: usize,
-    pub tokens: usize,
-    pub elapsed_ms: u64,
-    /// The rg command listing the candidate files with their counts.
-    pub repro: String,
-    /// What the meaning search covered, or why it did not run.
-    pub meaning: MeaningView,
-}
-
-/// The meaning search, as the header reports it.
-#[derive(Debug, Serialize)]
-pub struct MeaningView {
-    /// `on`, or `off` (ranked by words only).
-    pub state: &'static str,
-    /// Why it is off.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The tree's code files, and of those, with vectors.
-    pub files: usize,
-    pub covered: usize,
-    /// Definitions with a vector, and of those, embedded by this run.
-    pub units: usize,
-    pub embedded: usize,
-}
 
 impl MeaningView {
     fn of(meaning: &Meaning) -> MeaningView {
@@ -323,7 +227,7 @@ impl Page {
     }
 
     /// Cuts the hits to what fits in `budget` bytes with
-    /// [`search::page`](crate::search::page)'s layout: the header and
+    /// [`page`](crate::page)'s layout: the header and
     /// footer reserved first (their numbers at their widest, so that the
     /// cut never depends on the time taken), then each hit's block in rank
     /// order; the first page is shown, the rest counted in `left_out`. A

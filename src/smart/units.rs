@@ -7,10 +7,11 @@
 //! words that matched (for the why).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
 use std::rc::Rc;
 
 use crate::defs::{Def, DefKind};
+use crate::hash::FnvBuild;
 use crate::smart::concepts::{form_match, is_literal, Concept};
 use crate::smart::words::{split_words, stem};
 
@@ -103,33 +104,9 @@ type Known = (Rc<str>, Vec<(usize, f32)>);
 /// Matches code words to concepts, remembering each distinct word.
 pub struct WordMatcher<'c> {
     concepts: &'c [Concept],
-    memo: HashMap<Box<str>, Known, BuildHasherDefault<Fnv>>,
+    memo: HashMap<Box<str>, Known, FnvBuild>,
     /// The concepts' character literals (concept, weight, the literal).
     literals: Vec<(usize, f32, Rc<str>)>,
-}
-
-/// FNV-1a: the memo's keys are short words, for which SipHash costs more
-/// than the lookup.
-#[derive(Default)]
-pub struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
 }
 
 impl<'c> WordMatcher<'c> {

@@ -44,10 +44,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use crate::cache::{prune_if_due, touch};
 use crate::encoder::{DIM, MODEL};
-use crate::graph::cache::{prune_entries, touch};
+use crate::hash::fnv1a64;
 use crate::smart::units::TEXT_RULES;
-use crate::stamp::{fnv1a64, Stamp};
+use crate::stamp::Stamp;
 
 /// The layout of a store (3: one store per repository, #35).
 const FORMAT: u32 = 3;
@@ -386,7 +387,7 @@ impl VectorStore {
                 stale,
             },
         );
-        prune_entries(dir, SUFFIX);
+        prune_if_due(dir, &[SUFFIX], std::time::SystemTime::now());
         Some(())
     }
 

@@ -98,9 +98,7 @@ impl ReadSettings {
             selection,
             budget_bytes: match args.budget_tokens {
                 0 => None,
-                tokens => {
-                    Some((tokens as usize).saturating_mul(crate::search::page::BYTES_PER_TOKEN))
-                }
+                tokens => Some((tokens as usize).saturating_mul(crate::page::BYTES_PER_TOKEN)),
             },
             budget_tokens: args.budget_tokens,
             cache_dir: dirs::cache_dir_in(env),

@@ -85,9 +85,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::cli::{
-    Cli, ColorArgs, ColorChoice, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode,
-};
+use crate::cli::{Cli, ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode};
 use crate::exit::ExitStatus;
 use crate::search::settings::SearchSettings;
 use crate::views::files::{self, FilesSettings};
@@ -698,7 +696,7 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8
         },
         // A JSON answer is never coloured.
         color: ColorArgs {
-            color: ColorChoice::Never,
+            color: crate::render::style::ColorChoice::Never,
         },
     };
     let settings = GrepSettings::resolve(args, env)?;
@@ -1029,7 +1027,7 @@ fn edit_answer(request: EditRequest) -> Result<(Vec<u8>, ExitStatus)> {
             let page = crate::render::edit::page(
                 report,
                 page,
-                (budget > 0).then(|| budget as usize * crate::search::page::BYTES_PER_TOKEN),
+                (budget > 0).then(|| budget as usize * crate::page::BYTES_PER_TOKEN),
                 started.elapsed().as_millis(),
             );
             (Some(page.text), page.left_out)

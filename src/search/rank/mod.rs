@@ -11,8 +11,8 @@ pub mod lexical;
 pub mod role;
 
 use crate::lang::Lang;
-use crate::search::fold::FileTally;
-use crate::search::query::Query;
+use crate::page::query::Query;
+use crate::page::tally::{FileTally, Ranked, Score};
 
 /// A file that defines the queried name outranks every file that does not.
 pub const DEF_FILE: i64 = 100_000;
@@ -105,14 +105,6 @@ pub fn definition_points(def: bool, primary: bool) -> i32 {
     }
 }
 
-/// A file's score, with the signals behind it for `--explain`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Score {
-    pub total: i64,
-    /// (signal, points) in the order they were added; zero points omitted.
-    pub signals: Vec<(&'static str, i64)>,
-}
-
 impl Score {
     fn add(&mut self, signal: &'static str, points: i64) {
         if points != 0 {
@@ -120,13 +112,6 @@ impl Score {
             self.signals.push((signal, points));
         }
     }
-}
-
-/// A file with its score, in page order.
-#[derive(Debug)]
-pub struct Ranked {
-    pub tally: FileTally,
-    pub score: Score,
 }
 
 /// Scores lines and files for one query.
@@ -502,7 +487,7 @@ fn around_dots(bytes: &[u8], test: impl Fn(&[u8], &[u8]) -> bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::query::Kind;
+    use crate::page::query::Kind;
 
     fn tally(path: &str, hits: u64, defs: u64) -> FileTally {
         FileTally {

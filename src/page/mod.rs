@@ -1,3 +1,9 @@
+//! The page model: the types every page holds (quotes, file tallies,
+//! ranked files, the graph's scope, smart's hits, edit reports) and the
+//! rule that spends a byte budget on ranked files. The pipelines build
+//! these values and the renderer draws them; this module imports
+//! neither.
+//!
 //! Pages: spending a byte budget on ranked files, deterministically.
 //!
 //! Files are laid out in rank order; each gets up to its line allowance,
@@ -7,8 +13,15 @@
 //! pages 1..n together show every file exactly once. No I/O: the cost of a
 //! file block is asked of the caller (the text renderer).
 
-use crate::search::fold::{FileTally, Quote};
-use crate::search::rank::Ranked;
+pub mod edit;
+pub mod group;
+pub mod query;
+pub mod scope;
+pub mod smart;
+pub mod symbol;
+pub mod tally;
+
+use tally::{FileTally, Quote, Ranked};
 
 /// Bytes per token, for estimates (`~Ntok`).
 pub const BYTES_PER_TOKEN: usize = 4;

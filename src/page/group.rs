@@ -6,7 +6,7 @@
 //! parsing them is the caller's business.
 
 use crate::defs::{enclosing, Def};
-use crate::search::fold::Quote;
+use crate::page::tally::Quote;
 
 /// Lines attached as code at most per definition.
 pub const MAX_ATTACHED_LINES: u32 = 40;
