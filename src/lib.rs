@@ -1,16 +1,22 @@
 //! scout: code search for AI coding agents, over ripgrep.
 //!
-//! - [`search`]: the ranked search, one stage per module (plan, collect,
-//!   rank, lay out, refine, remember, attach, render); its module doc
-//!   walks through them.
+//! The rooms import only downward (README, "Design notes"; kept by
+//! `tests/layers.rs`), highest first:
+//!
+//! - [`mcp`] and [`request`]: JSON requests in, answers out (`scout
+//!   mcp`, `scout call`).
+//! - [`commands`]: one module per command, from settings to an exit
+//!   status; [`cli`]: clap's flags and their resolution into settings.
+//! - [`setup`], [`hooks`]: agent integrations.
 //! - [`views`]: the faithful views `scout grep` and `scout files`, and
 //!   `scout read`.
-//! - [`rg`]: everything about rg; [`render`]: everything printed;
-//!   [`session`]: the memory; [`defs`]: definitions and their cache;
-//!   [`structural`]: ast-grep's matcher over scout's grammars;
-//!   [`stamp`]: what the caches and the memory know a file by.
-//! - [`commands`]: one module per command, from settings to an exit
-//!   status; `scout call` answers JSON requests with any of them.
+//! - The pipelines: [`edit`], [`search`] (one stage per module; its
+//!   module doc walks through them), [`smart`], [`graph`], [`structural`].
+//! - [`render`]: everything printed, from the page model, [`page`].
+//! - Foundations: [`rg`] (everything about rg), [`session`] (the
+//!   memory), [`defs`] (definitions and their cache), [`cache`] (what
+//!   every cache shares), [`stamp`] (what the caches and the memory know
+//!   a file by), and smaller helpers.
 //!
 //! `main` only calls [`run`] and maps its outcome to an exit code.
 
@@ -32,6 +38,7 @@ pub mod mcp;
 pub mod page;
 pub mod paths;
 pub mod render;
+pub mod request;
 pub mod rg;
 pub mod search;
 pub mod session;
@@ -137,7 +144,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Mcp(args)) => mcp::run(args.allow_edit),
         Some(Command::Call(args)) => {
-            commands::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
+            request::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
         }
         Some(Command::Memory(args)) => {
             commands::memory::run(&args, search::settings::session_from_env(), out, err)

@@ -13,10 +13,10 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::cli::OutputMode;
 use crate::exit::ExitStatus;
 use crate::render::style::{Painter, Role, Styled};
 use crate::rg::{Matcher, SearchFlags};
+use crate::views::grep::OutputMode;
 use crate::views::grep::{self, GrepResult, GrepSettings, Items};
 use crate::views::{self, plural, MAX_OUTPUT_BYTES};
 

@@ -1,6 +1,5 @@
 //! One module per command; each takes resolved settings and writers.
 
-pub mod call;
 pub mod doctor;
 pub mod edit;
 pub mod files;

@@ -1,4 +1,4 @@
-//! `scout mcp`: the request layer ([`crate::views::request`]) as a Model
+//! `scout mcp`: the request layer ([`crate::request`]) as a Model
 //! Context Protocol server over stdio, on the official SDK (`rmcp`), for
 //! harnesses that give tools to a model only through MCP (#25).
 //!

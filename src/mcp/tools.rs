@@ -1,5 +1,5 @@
 //! The tools `scout mcp` offers, and how a tool call becomes a request of
-//! the request layer ([`crate::views::request`]).
+//! the request layer ([`crate::request`]).
 //!
 //! The whole `tools/list` answer sits in the model's context on every
 //! turn, so it is kept under [`TOOLS_LIST_MAX_BYTES`] (a test pins it):
@@ -225,7 +225,7 @@ mod tests {
                     .find(|k| !["mode", "text"].contains(&k.as_str()))
                     .cloned()
                     .unwrap_or_default();
-                let known = crate::views::request::fields(tool.mode);
+                let known = crate::request::fields(tool.mode);
                 assert!(
                     known.contains(&field.as_str()),
                     "{}: {name} -> {field}",

@@ -3,7 +3,8 @@
 //!
 //! Memory is O(files), never O(matches): per file, exact counters plus a
 //! bounded set of candidate lines (the best-scored, definitions first),
-//! each already cut to at most [`MAX_QUOTE_BYTES`] around its match. Beside
+//! each already cut to at most
+//! [`MAX_QUOTE_BYTES`](crate::page::tally::MAX_QUOTE_BYTES) around its match. Beside
 //! the tallies, the plain `rg -n` lines are kept only while they stay
 //! under a byte cap, so that a page larger than rg's own answer can print
 //! that answer instead (invariant I2) without a second search.

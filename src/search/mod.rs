@@ -1,13 +1,14 @@
 //! `scout search`, the ranked view: one pipeline, one stage per module,
 //! each a function from a typed input to a typed output.
 //!
-//! 1. **plan** ([`query`], resolved with the other flags in [`settings`]):
+//! 1. **plan** ([`query`]; the other flags are resolved into [`settings`]
+//!    by the command line's layer or a request):
 //!    the query's kind, its anchor, the name it defines, rg's flags;
 //! 2. **collect** ([`collect`]): run rg and [`fold`] its records (or its
 //!    `--json` events) into per-file tallies with exact counts and a
 //!    bounded set of candidate lines; the multi-word fallback;
 //! 3. **rank** ([`mod@rank`]): integer scores, no I/O;
-//! 4. **lay out** ([`layout`], over [`page`]): every page cut from the
+//! 4. **lay out** ([`layout`], over [`crate::page`]): every page cut from the
 //!    ranked order within the budget, before anything is parsed;
 //! 5. **refine** ([`refine`]): the parser's definitions for the shown
 //!    page overrule the lexical rules and reorder its files; [`verify`]
@@ -15,7 +16,7 @@
 //!    stage 8, rg's own lines of such files, if those are printed);
 //! 6. **remember** ([`remember`]): what the session was already shown of
 //!    those files collapses; then the page is trimmed back within budget
-//!    ([`layout::fit`]) now that its headings ([`group`]) are known;
+//!    ([`layout::fit`]) now that its headings ([`crate::page::group`]) are known;
 //! 7. **attach** ([`attach`]): the code of at most two short definitions
 //!    holding every match;
 //! 8. **render** ([`crate::render`]): text, JSON, or rg's own lines when

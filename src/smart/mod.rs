@@ -44,7 +44,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::cli::SmartArgs;
 use crate::defs::cache::DefsCache;
 use crate::defs::Def;
 use crate::exit::ExitStatus;
@@ -112,56 +111,6 @@ impl MeaningSettings {
             budget: Some(std::time::Duration::ZERO),
             words_only: true,
         }
-    }
-}
-
-impl SmartSettings {
-    /// Validates the flags of `scout smart`.
-    pub fn resolve(mut args: SmartArgs) -> Result<SmartSettings> {
-        let question = match (args.question_flag.take(), args.question.take()) {
-            (Some(question), Some(first_path)) => {
-                // With -e, every positional is a PATH.
-                args.paths.insert(0, first_path.into());
-                question
-            }
-            (Some(question), None) | (None, Some(question)) => question,
-            (None, None) => String::new(),
-        };
-        let question = question.trim().to_string();
-        if question.is_empty() {
-            bail!("the question is empty; describe what the code does, e.g. scout smart \"where are expired keys deleted\"");
-        }
-        if args.max_results == 0 {
-            bail!("--max-results must be at least 1");
-        }
-        let (paths, missing) = crate::paths::existing_paths(args.paths)?;
-        Ok(SmartSettings {
-            rg: Rg::from_env()?,
-            question,
-            flags: args.files.flags(paths),
-            missing,
-            max_results: args.max_results,
-            budget_bytes: match args.budget_tokens {
-                0 => None,
-                t => Some(t as usize * crate::page::BYTES_PER_TOKEN),
-            },
-            json: args.json,
-            text_beside_json: false,
-            cache_dir: crate::dirs::cache_dir(),
-            agent: args.agent,
-            agent_command: std::env::var(agent::AGENT_ENV).ok(),
-            agent_timeout: agent::timeout(
-                std::env::var(agent::TIMEOUT_ENV)
-                    .ok()
-                    .filter(|_| args.agent)
-                    .as_deref(),
-            )?,
-            meaning: MeaningSettings {
-                encoder_dir: (!args.words_only).then(crate::encoder::dir).flatten(),
-                budget: args.embed_budget_ms.map(std::time::Duration::from_millis),
-                words_only: args.words_only,
-            },
-        })
     }
 }
 

@@ -10,7 +10,6 @@
 pub mod files;
 pub mod grep;
 pub mod read;
-pub mod request;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

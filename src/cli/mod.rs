@@ -4,12 +4,20 @@
 //! (`-i -w -F -g --hidden -m -l --type -e --color`): agents type rg's flags
 //! by habit. Validation and the environment are `settings`' business.
 
+mod edit;
+mod files;
+mod grep;
+mod read;
+mod search;
+mod smart;
+
 use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
+use crate::views::grep::OutputMode;
 
 const SEARCH_EXAMPLES: &str = "\
 Examples:
@@ -703,29 +711,6 @@ pub struct GrepArgs {
 
     #[command(flatten)]
     pub color: ColorArgs,
-}
-
-/// What `scout grep` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutputMode {
-    /// Paths of matching files, newest first.
-    #[value(name = "files_with_matches", alias = "files-with-matches")]
-    FilesWithMatches,
-    /// Matching lines (and context), in path order.
-    Content,
-    /// Matching lines per file, in path order, and the total.
-    Count,
-}
-
-impl OutputMode {
-    /// The name used on the command line and in `scout call`.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputMode::FilesWithMatches => "files_with_matches",
-            OutputMode::Content => "content",
-            OutputMode::Count => "count",
-        }
-    }
 }
 
 #[derive(Debug, Args)]

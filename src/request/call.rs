@@ -1,5 +1,5 @@
 //! `scout call`: one JSON request, as the argument or on stdin, answered
-//! on stdout by the request layer ([`crate::views::request`]).
+//! on stdout by the request layer ([`crate::request`]).
 
 use std::io::{Read, Write};
 
@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use crate::cli::CallArgs;
 use crate::exit::ExitStatus;
-use crate::views::request;
+use crate::request;
 use crate::views::EnvLookup;
 
 /// Serves one request: from `args.request`, or `input` when there is none

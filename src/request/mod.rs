@@ -1,6 +1,6 @@
 //! The request layer: one JSON request in, one JSON object out, for
 //! harnesses that would rather not build command lines. `scout call`
-//! (`crate::commands::call`) and `scout mcp` (`crate::mcp`) are two
+//! ([`call`]) and `scout mcp` (the `mcp` room above this one) are two
 //! transports over [`answer`].
 //!
 //! A request's `mode` picks the view; every other field is that view's flag.
@@ -76,6 +76,8 @@
 //! whose answer is `{"mode":"edit","result":{...scout edit --json...},
 //! "truncated":...,"warnings":[],"text":...,"exit":0}`.
 
+pub mod call;
+
 use std::ffi::OsString;
 
 use anyhow::Result;
@@ -85,10 +87,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::cli::{Cli, ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs, OutputMode};
+use crate::cli::{Cli, ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
 use crate::exit::ExitStatus;
 use crate::search::settings::SearchSettings;
 use crate::views::files::{self, FilesSettings};
+use crate::views::grep::OutputMode;
 use crate::views::grep::{self, GrepSettings, Items};
 use crate::views::{self, EnvLookup};
 

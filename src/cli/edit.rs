@@ -1,0 +1,221 @@
+//! From `scout edit`'s flags to its [`EditSettings`].
+//!
+//! A structural edit resolves through the search's own settings
+//! ([`SearchSettings`]), so that it walks, matches and scopes exactly as
+//! `scout search --structural` does.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use super::{
+    ColorArgs, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
+    DEFAULT_PASSTHROUGH_CAP,
+};
+use crate::edit::settings::{Count, EditSettings, Fault, Mode, Pair, Source, FAULT_VAR};
+use crate::page::query::Kind;
+use crate::search::settings::SearchSettings;
+use crate::shell;
+use crate::structural::rewrite::Template;
+
+impl EditSettings {
+    /// Validates `args`; `argv` is the whole command line.
+    pub fn resolve(args: EditArgs, argv: &[OsString]) -> Result<EditSettings> {
+        Self::resolve_with(args, argv, None)
+    }
+
+    /// [`EditSettings::resolve`], the definition's new code given whole
+    /// (`with_text`) instead of named by `--with`.
+    pub fn resolve_with(
+        mut args: EditArgs,
+        argv: &[OsString],
+        with_text: Option<String>,
+    ) -> Result<EditSettings> {
+        if args.page == 0 {
+            bail!("--page starts at 1");
+        }
+        let mode = mode(&mut args, argv, with_text)?;
+        // A structural edit's search has read the session already.
+        let session = match &mode {
+            Mode::Structural { search, .. } => search.session.clone(),
+            _ => crate::search::settings::session_from_env(),
+        };
+        Ok(EditSettings {
+            mode,
+            dry_run: args.dry_run,
+            budget_bytes: match args.budget_tokens {
+                0 => None,
+                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
+            },
+            page: args.page,
+            json: args.json,
+            cwd: std::env::current_dir()?,
+            session,
+            state_dir: crate::dirs::state_dir(),
+            cache_dir: crate::dirs::cache_dir(),
+            command: shell::join(
+                shell::words_without_any(argv, &["--page", "--color"])
+                    .into_iter()
+                    .filter(|w| *w != b"--json"),
+            ),
+            fault: std::env::var(FAULT_VAR)
+                .map(|v| Fault::parse(&v))
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// Which edit the flags ask for, each checked for what it needs.
+fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Result<Mode> {
+    if args.proven_only && args.callers_of.is_none() && args.impact.is_none() {
+        bail!("--proven-only goes with --callers-of or --impact (it leaves out the calls the code graph attributes by name alone)");
+    }
+    if args.undo {
+        ensure_no_positionals(args, "--undo")?;
+        return Ok(Mode::Undo);
+    }
+    if args.last {
+        ensure_no_positionals(args, "--last")?;
+        return Ok(Mode::Last);
+    }
+    if args.with.is_some() || with_text.is_some() {
+        let spec = match args.args.as_slice() {
+            [one] => one.to_string_lossy().into_owned(),
+            [] => bail!("--with needs the definition to replace: scout edit PATH#SYMBOL --with FILE"),
+            _ => bail!("--with replaces one definition: give one PATH#SYMBOL (or PATH:LINE), then --with FILE"),
+        };
+        let spec = crate::graph::SymbolSpec::parse(&spec)?;
+        let source = match (with_text, args.with.take()) {
+            (Some(text), _) => Source::Text(text),
+            (None, Some(file)) if file == "-" => Source::Stdin,
+            (None, Some(file)) => Source::File(PathBuf::from(file)),
+            (None, None) => unreachable!("checked above"),
+        };
+        return Ok(Mode::Definition { spec, source });
+    }
+    if !args.old.is_empty() {
+        if args.old.len() != args.new.len() {
+            bail!(
+                "--old and --new go in pairs: {} --old and {} --new given",
+                args.old.len(),
+                args.new.len()
+            );
+        }
+        if args.old.iter().any(|o| o.is_empty()) {
+            bail!("--old is empty: give the exact text to replace");
+        }
+        if args.args.is_empty() {
+            bail!(
+                "--old/--new needs the FILEs to change: scout edit --old TEXT --new TEXT FILE..."
+            );
+        }
+        let pairs = args
+            .old
+            .iter()
+            .zip(&args.new)
+            .map(|(old, new)| Pair {
+                old: old.as_encoded_bytes().to_vec(),
+                new: new.as_encoded_bytes().to_vec(),
+            })
+            .collect();
+        let count = match (args.count, args.all) {
+            (Some(0), _) => bail!("--count starts at 1 (a pair that is not to match is no edit)"),
+            (Some(n), _) => Count::Exactly(n),
+            (None, true) => Count::Any,
+            (None, false) => Count::Exactly(1),
+        };
+        return Ok(Mode::Text {
+            pairs,
+            count,
+            files: std::mem::take(&mut args.args),
+        });
+    }
+    if args.structural {
+        return structural(args, argv);
+    }
+    bail!(
+        "say which edit: --structural --lang LANG PATTERN --rewrite TEMPLATE, --old TEXT --new TEXT FILE..., PATH#SYMBOL --with FILE, or --undo (scout edit --help)"
+    )
+}
+
+fn ensure_no_positionals(args: &EditArgs, flag: &str) -> Result<()> {
+    if let Some(first) = args.args.first() {
+        bail!(
+            "{flag} takes no PATTERN, PATH or FILE ({} given)",
+            shell::quote(first.as_encoded_bytes())
+        );
+    }
+    Ok(())
+}
+
+/// A structural edit: its search resolved as `scout search --structural`
+/// with the same pattern, language, file selection and graph scope.
+fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
+    let mut positionals = std::mem::take(&mut args.args).into_iter();
+    let pattern = match args.regexp.take() {
+        Some(pattern) => pattern,
+        None => match positionals.next() {
+            Some(first) => first.into_string().map_err(|_| {
+                anyhow::anyhow!("the pattern is not UTF-8; a structural pattern is code")
+            })?,
+            None => bail!("--structural needs a PATTERN: scout edit --structural --lang LANG 'PATTERN' --rewrite 'TEMPLATE'"),
+        },
+    };
+    let scoped = args.callers_of.is_some() || args.impact.is_some();
+    let search_args = SearchArgs {
+        query: None,
+        paths: positionals.collect(),
+        regexp: Some(pattern),
+        structural: true,
+        callers_of: args.callers_of.take(),
+        impact: args.impact.take(),
+        depth: args.depth,
+        // An edit changes every call or none: it reads every file.
+        graph_files: scoped.then_some(0),
+        proven_only: args.proven_only,
+        matching: MatchArgs {
+            kind: Kind::Auto,
+            fixed_strings: false,
+            ignore_case: false,
+            word: false,
+        },
+        filter: FilterArgs {
+            globs: std::mem::take(&mut args.globs),
+            types: std::mem::take(&mut args.types),
+            langs: args.lang.take().into_iter().collect(),
+            hidden: args.hidden,
+        },
+        output: OutputArgs {
+            budget_tokens: 0,
+            page: 1,
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: false,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        },
+        session: SessionArgs {
+            again: true,
+            remember: false,
+            forget: false,
+        },
+        color: ColorArgs {
+            color: crate::render::style::ColorChoice::Never,
+        },
+    };
+    let search = SearchSettings::resolve(search_args, argv)?;
+    let pattern = search
+        .structural
+        .as_ref()
+        .expect("a structural search compiles its pattern");
+    let text = args.rewrite.take().unwrap_or_default();
+    let template =
+        Template::compile(&text, pattern).map_err(|e| anyhow::anyhow!("--rewrite: {e}"))?;
+    Ok(Mode::Structural {
+        search: Box::new(search),
+        template,
+    })
+}

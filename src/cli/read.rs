@@ -1,0 +1,46 @@
+//! From `scout read`'s flags to its [`ReadSettings`].
+
+use super::ReadArgs;
+use crate::dirs::{self, OsEnvLookup};
+use crate::render::style::Color;
+use crate::views::read::{LineRange, ReadSettings, Selection};
+use anyhow::{bail, Result};
+use std::io::IsTerminal;
+
+impl ReadSettings {
+    /// Validates `args`; `env` gives the cache directory and, with the
+    /// terminal, whether to colour.
+    pub fn resolve(args: ReadArgs, env: OsEnvLookup<'_>) -> Result<ReadSettings> {
+        if args.file.is_empty() {
+            bail!("the FILE is empty; try `scout read src/main.rs`");
+        }
+        let selection = match (args.symbol, args.range) {
+            (Some(_), Some(_)) => bail!("--symbol and --range cannot be used together"),
+            (Some(name), None) => {
+                let name = name.trim().to_string();
+                if name.is_empty() {
+                    bail!("--symbol needs a name, e.g. --symbol parse_args");
+                }
+                Selection::Symbol(name)
+            }
+            (None, Some(range)) => Selection::Range(LineRange::parse(&range)?),
+            (None, None) => Selection::Whole,
+        };
+        Ok(ReadSettings {
+            path: args.file,
+            selection,
+            budget_bytes: match args.budget_tokens {
+                0 => None,
+                tokens => Some((tokens as usize).saturating_mul(crate::page::BYTES_PER_TOKEN)),
+            },
+            budget_tokens: args.budget_tokens,
+            cache_dir: dirs::cache_dir_in(env),
+            color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
+                env(name).and_then(|v| v.into_string().ok())
+            }),
+            session: crate::search::settings::session_from_env(),
+            again: args.again,
+            cwd: std::env::current_dir().unwrap_or_default(),
+        })
+    }
+}
