@@ -1,7 +1,9 @@
 //! BERT's uncased WordPiece tokenizer, as the model's `tokenizer.json`
-//! configures it: clean the text (control characters dropped, whitespace
-//! made spaces), put spaces around CJK ideographs, strip accents (NFD,
-//! nonspacing marks dropped), lowercase; split on whitespace and around
+//! configures it: take the special tokens written in the text (`[MASK]`,
+//! `[CLS]`, ...) as they are, before anything else; in the text between
+//! them, clean (control characters dropped, whitespace made spaces), put
+//! spaces around CJK ideographs, strip accents (NFD, nonspacing marks
+//! dropped), lowercase; split on whitespace and around
 //! each punctuation character; then each word into the longest pieces of
 //! the vocabulary, first piece plain and the rest `##`-prefixed, a word
 //! that cannot be split (or of more than 100 characters) being `[UNK]`.
@@ -22,6 +24,10 @@ use unicode_normalization::UnicodeNormalization;
 pub const MAX_TOKENS: usize = 256;
 /// Longer words are `[UNK]` whole, as BERT's tokenizer has it.
 const MAX_WORD_CHARS: usize = 100;
+/// The special tokens `tokenizer.json` lists as added tokens: written in
+/// the text, each is its own id, matched as written (case and all)
+/// before the text is normalised.
+const SPECIAL: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 
 /// The vocabulary and its special ids.
 #[derive(Debug)]
@@ -30,6 +36,8 @@ pub struct WordPiece {
     unk: u32,
     cls: u32,
     sep: u32,
+    /// Of [`SPECIAL`], those in the vocabulary, with their ids.
+    special: Vec<(&'static str, u32)>,
 }
 
 impl WordPiece {
@@ -51,11 +59,16 @@ impl WordPiece {
         if vocab.len() < 1000 {
             bail!("the vocabulary has only {} pieces", vocab.len());
         }
+        let special = SPECIAL
+            .iter()
+            .filter_map(|&token| Some((token, *vocab.get(token)?)))
+            .collect();
         Ok(WordPiece {
             vocab,
             unk,
             cls,
             sep,
+            special,
         })
     }
 
@@ -75,16 +88,35 @@ impl WordPiece {
         let mut ids = vec![self.cls];
         let mut piece = String::new();
         let mut word_ids = Vec::new();
-        for_each_word(text, |word| {
-            if ids.len() >= MAX_TOKENS - 1 {
-                return;
-            }
-            self.pieces(word, &mut piece, &mut word_ids);
-            ids.extend_from_slice(&word_ids);
-        });
+        let mut rest = text;
+        while !rest.is_empty() && ids.len() < MAX_TOKENS - 1 {
+            let (before, special, after) = self.next_special(rest);
+            for_each_word(before, |word| {
+                if ids.len() >= MAX_TOKENS - 1 {
+                    return;
+                }
+                self.pieces(word, &mut piece, &mut word_ids);
+                ids.extend_from_slice(&word_ids);
+            });
+            ids.extend(special);
+            rest = after;
+        }
         ids.truncate(MAX_TOKENS - 1);
         ids.push(self.sep);
         ids
+    }
+
+    /// `text` cut at its first special token: the text before, the
+    /// token's id, the text after (all of `text`, none and "" when it has
+    /// none).
+    fn next_special<'t>(&self, text: &'t str) -> (&'t str, Option<u32>, &'t str) {
+        for (at, _) in text.match_indices('[') {
+            let from = &text[at..];
+            if let Some(&(token, id)) = self.special.iter().find(|(t, _)| from.starts_with(t)) {
+                return (&text[..at], Some(id), &from[token.len()..]);
+            }
+        }
+        (text, None, "")
     }
 
     /// The pieces of one word into `out` (`piece` is scratch space).
@@ -133,7 +165,7 @@ impl WordPiece {
 }
 
 /// Calls `emit` with each word and punctuation character of the
-/// normalised `text`, in order.
+/// normalised `text` (which holds no special token), in order.
 fn for_each_word(text: &str, mut emit: impl FnMut(&str)) {
     if text.is_ascii() {
         let mut lower = String::with_capacity(text.len());
@@ -201,11 +233,13 @@ mod tests {
     use super::*;
 
     fn tokenizer() -> WordPiece {
-        let mut vocab = vec!["[PAD]", "[UNK]", "[CLS]", "[SEP]"];
+        let mut vocab = vec!["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
         vocab.extend([
             "retry", "with", "back", "##off", "cafe", "naive", "hello", "(", ")", ",", "!", "x",
             "退", "避", "##s", "un", "##able",
         ]);
+        // For the cases where scout parted from the reference (#37).
+        vocab.extend(["[", "]", "mask", "a", "b"]);
         let filler: Vec<String> = (0..1000).map(|i| format!("filler{i}")).collect();
         vocab.extend(filler.iter().map(String::as_str));
         WordPiece::from_vocab(&vocab.join("\n")).unwrap()
@@ -248,6 +282,24 @@ mod tests {
             let marked = format!("{text}\u{200b}");
             assert_eq!(wp.encode(text), wp.encode(&marked), "{text:?}");
         }
+    }
+
+    // The expected pieces of the tests below are the reference's:
+    // Hugging Face tokenizers 0.23.3 over this same vocabulary, with
+    // tokenizer.json's BertNormalizer, BertPreTokenizer and added tokens
+    // (#37).
+
+    #[test]
+    fn special_tokens_written_in_the_text_are_their_own_ids() {
+        let wp = tokenizer();
+        assert_eq!(
+            pieces(&wp, "Retry[MASK]with [mask] [Mask]"),
+            ["[CLS]", "retry", "[MASK]", "with", "[", "mask", "]", "[", "mask", "]", "[SEP]"]
+        );
+        assert_eq!(
+            pieces(&wp, "a[UNK]b[SEP]"),
+            ["[CLS]", "a", "[UNK]", "b", "[SEP]", "[SEP]"]
+        );
     }
 
     #[test]
