@@ -195,7 +195,10 @@ fn for_each_word(text: &str, mut emit: impl FnMut(&str)) {
     let clean = classes.control.replace_all(text, "");
     let stripped: String = clean.nfd().collect();
     let stripped = classes.mark.replace_all(&stripped, "");
-    let lower = stripped.to_lowercase();
+    // Each character alone, as the reference does: a capital sigma is
+    // `σ` at a word's end too, never the final `ς` that
+    // `str::to_lowercase` gives there.
+    let lower: String = stripped.chars().flat_map(char::to_lowercase).collect();
     for found in classes.token.find_iter(&lower) {
         emit(found.as_str());
     }
@@ -218,7 +221,10 @@ fn unicode_classes() -> &'static Classes {
     CLASSES.get_or_init(|| {
         // BERT's punctuation: ASCII's, and Unicode's P categories.
         const PUNCT: &str = r"\p{P}!-/:-@\[-`{-~";
-        const CJK: &str = r"\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{20000}-\x{2A6DF}\x{2A700}-\x{2B73F}\x{2B740}-\x{2B81F}\x{2B820}-\x{2CEAF}\x{F900}-\x{FAFF}\x{2F800}-\x{2FA1F}";
+        // The ideographs the reference spaces out, as it spells them: its
+        // Extension E starts at U+2B920, not at the block's U+2B820, so
+        // the 256 ideographs between are letters of a word there (#37).
+        const CJK: &str = r"\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{20000}-\x{2A6DF}\x{2A700}-\x{2B73F}\x{2B740}-\x{2B81F}\x{2B920}-\x{2CEAF}\x{F900}-\x{FAFF}\x{2F800}-\x{2FA1F}";
         let regex = |pattern: &str| Regex::new(pattern).expect("a valid Unicode class");
         Classes {
             control: regex(r"[\x00\x{FFFD}]|[\p{C}&&[^\t\n\r]]"),
@@ -239,7 +245,17 @@ mod tests {
             "退", "避", "##s", "un", "##able",
         ]);
         // For the cases where scout parted from the reference (#37).
-        vocab.extend(["[", "]", "mask", "a", "b"]);
+        vocab.extend([
+            "[",
+            "]",
+            "mask",
+            "a",
+            "b",
+            "οδοσ",
+            "οδος",
+            "\u{2B820}",
+            "\u{2B920}",
+        ]);
         let filler: Vec<String> = (0..1000).map(|i| format!("filler{i}")).collect();
         vocab.extend(filler.iter().map(String::as_str));
         WordPiece::from_vocab(&vocab.join("\n")).unwrap()
@@ -299,6 +315,25 @@ mod tests {
         assert_eq!(
             pieces(&wp, "a[UNK]b[SEP]"),
             ["[CLS]", "a", "[UNK]", "b", "[SEP]", "[SEP]"]
+        );
+    }
+
+    #[test]
+    fn each_character_lowercases_alone() {
+        // Not `str::to_lowercase`, whose capital sigma ends a word as `ς`.
+        let wp = tokenizer();
+        assert_eq!(pieces(&wp, "ΟΔΟΣ ΟΔΟΣ"), ["[CLS]", "οδοσ", "οδοσ", "[SEP]"]);
+    }
+
+    #[test]
+    fn cjk_ranges_are_the_references() {
+        // The reference's Extension E starts at U+2B920: U+2B820 is a
+        // letter of the word "x\u{2B820}", which has no pieces.
+        let wp = tokenizer();
+        assert_eq!(pieces(&wp, "x\u{2B820}"), ["[CLS]", "[UNK]", "[SEP]"]);
+        assert_eq!(
+            pieces(&wp, "x\u{2B920}"),
+            ["[CLS]", "x", "\u{2B920}", "[SEP]"]
         );
     }
 
