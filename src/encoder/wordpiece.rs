@@ -1,22 +1,27 @@
 //! BERT's uncased WordPiece tokenizer, as the model's `tokenizer.json`
-//! configures it: take the special tokens written in the text (`[MASK]`,
-//! `[CLS]`, ...) as they are, before anything else; in the text between
-//! them, clean (control characters dropped, whitespace made spaces), put
-//! spaces around CJK ideographs, strip accents (NFD, nonspacing marks
-//! dropped), lowercase; split on whitespace and around
-//! each punctuation character; then each word into the longest pieces of
-//! the vocabulary, first piece plain and the rest `##`-prefixed, a word
-//! that cannot be split (or of more than 100 characters) being `[UNK]`.
-//! `[CLS]` and `[SEP]` frame the ids, at most [`MAX_TOKENS`] in all.
+//! configures it in Hugging Face `tokenizers` (the reference: the model
+//! was trained through it, so where a reading of BERT differs from it, it
+//! wins). First the special tokens written in the text (`[MASK]`,
+//! `[CLS]`, ...) are taken as they are, before anything else; the text
+//! between them is cleaned (control characters dropped, whitespace made
+//! spaces), spaces are put around CJK ideographs, accents stripped (NFD,
+//! nonspacing marks dropped) and each character lowercased on its own;
+//! then split on whitespace and around each punctuation character; then
+//! each word into the longest pieces of the vocabulary, first piece plain
+//! and the rest `##`-prefixed, a word that cannot be split (or of more
+//! than 100 characters) being `[UNK]`. `[CLS]` and `[SEP]` frame the ids,
+//! at most [`MAX_TOKENS`] in all.
 //!
-//! Code is ASCII nearly always, and ASCII takes a path of its own with no
-//! Unicode tables; other text goes through `regex`'s Unicode classes.
+//! The Unicode classes are the reference's own: `unicode_categories`'
+//! Unicode 9 tables, in which a character assigned since is no control,
+//! mark or punctuation but part of a word (tests/tokenizer.rs checks scout
+//! against the reference on real text, #37). Code is ASCII nearly always,
+//! and ASCII takes a path of its own with no tables.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
-use regex::Regex;
+use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
 /// Tokens per text, `[CLS]` and `[SEP]` included: the model's
@@ -165,9 +170,10 @@ impl WordPiece {
 }
 
 /// Calls `emit` with each word and punctuation character of the
-/// normalised `text` (which holds no special token), in order.
-fn for_each_word(text: &str, mut emit: impl FnMut(&str)) {
-    if text.is_ascii() {
+/// normalised `text` (which holds no special token), in order. ASCII
+/// text is normalised here as [`normalise`] would, without its tables.
+fn for_each_word(text: &str, emit: impl FnMut(&str)) {
+    let normal = if text.is_ascii() {
         let mut lower = String::with_capacity(text.len());
         for b in text.bytes() {
             match b {
@@ -176,62 +182,91 @@ fn for_each_word(text: &str, mut emit: impl FnMut(&str)) {
                 _ => lower.push(b.to_ascii_lowercase() as char),
             }
         }
-        for word in lower.split(' ') {
-            let mut rest = word;
-            while let Some(at) = rest.find(|c: char| c.is_ascii_punctuation()) {
-                if at > 0 {
-                    emit(&rest[..at]);
-                }
-                emit(&rest[at..at + 1]);
-                rest = &rest[at + 1..];
-            }
-            if !rest.is_empty() {
-                emit(rest);
-            }
+        lower
+    } else {
+        normalise(text)
+    };
+    split_words(&normal, emit);
+}
+
+/// The reference's BertNormalizer on non-ASCII text, step by step in its
+/// order: clean, space out CJK ideographs, NFD, drop nonspacing marks,
+/// lowercase.
+fn normalise(text: &str) -> String {
+    let mut clean = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\0' || c == '\u{FFFD}' || is_control(c) {
+            continue;
         }
-        return;
+        if is_whitespace(c) {
+            clean.push(' ');
+        } else if is_chinese(c) {
+            clean.extend([' ', c, ' ']);
+        } else {
+            clean.push(c);
+        }
     }
-    let classes = unicode_classes();
-    let clean = classes.control.replace_all(text, "");
-    let stripped: String = clean.nfd().collect();
-    let stripped = classes.mark.replace_all(&stripped, "");
-    // Each character alone, as the reference does: a capital sigma is
-    // `σ` at a word's end too, never the final `ς` that
-    // `str::to_lowercase` gives there.
-    let lower: String = stripped.chars().flat_map(char::to_lowercase).collect();
-    for found in classes.token.find_iter(&lower) {
-        emit(found.as_str());
+    let mut out = String::with_capacity(clean.len());
+    for c in clean.nfd().filter(|c| !c.is_mark_nonspacing()) {
+        // Each character alone, as the reference does: a capital sigma
+        // is `σ` at a word's end too, never the final `ς` that
+        // `str::to_lowercase` gives there.
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// Calls `emit` with each word of the normalised `text`: split on
+/// whitespace, each punctuation character a word of its own.
+fn split_words(text: &str, mut emit: impl FnMut(&str)) {
+    for word in text.split(char::is_whitespace) {
+        let mut rest = word;
+        while let Some((at, c)) = rest.char_indices().find(|&(_, c)| is_punctuation(c)) {
+            if at > 0 {
+                emit(&rest[..at]);
+            }
+            let end = at + c.len_utf8();
+            emit(&rest[at..end]);
+            rest = &rest[end..];
+        }
+        if !rest.is_empty() {
+            emit(rest);
+        }
     }
 }
 
-/// The Unicode classes of the non-ASCII path.
-struct Classes {
-    /// Dropped: NUL, U+FFFD, and every "other" character but tab and the
-    /// line ends.
-    control: Regex,
-    /// Nonspacing marks, dropped after NFD (accents).
-    mark: Regex,
-    /// A token: one punctuation character, one CJK ideograph, or a run of
-    /// anything else but whitespace.
-    token: Regex,
+/// Dropped by the cleaning: Unicode 9's "other" characters (Cc, Cf,
+/// Co; not the unassigned Cn) but tab and the line ends.
+fn is_control(c: char) -> bool {
+    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
 }
 
-fn unicode_classes() -> &'static Classes {
-    static CLASSES: OnceLock<Classes> = OnceLock::new();
-    CLASSES.get_or_init(|| {
-        // BERT's punctuation: ASCII's, and Unicode's P categories.
-        const PUNCT: &str = r"\p{P}!-/:-@\[-`{-~";
-        // The ideographs the reference spaces out, as it spells them: its
-        // Extension E starts at U+2B920, not at the block's U+2B820, so
-        // the 256 ideographs between are letters of a word there (#37).
-        const CJK: &str = r"\x{4E00}-\x{9FFF}\x{3400}-\x{4DBF}\x{20000}-\x{2A6DF}\x{2A700}-\x{2B73F}\x{2B740}-\x{2B81F}\x{2B920}-\x{2CEAF}\x{F900}-\x{FAFF}\x{2F800}-\x{2FA1F}";
-        let regex = |pattern: &str| Regex::new(pattern).expect("a valid Unicode class");
-        Classes {
-            control: regex(r"[\x00\x{FFFD}]|[\p{C}&&[^\t\n\r]]"),
-            mark: regex(r"\p{Mn}"),
-            token: regex(&format!("[{PUNCT}]|[{CJK}]|[^\\s{PUNCT}{CJK}]+")),
-        }
-    })
+/// Made a space by the cleaning.
+fn is_whitespace(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
+}
+
+/// ASCII's punctuation and Unicode 9's P categories.
+fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation() || (!c.is_ascii() && c.is_punctuation())
+}
+
+/// The reference's "Chinese characters": the CJK Unified Ideographs
+/// blocks and their compatibility blocks, as it spells them: its
+/// Extension E starts at U+2B920, not at the block's U+2B820, so the
+/// 256 ideographs between are letters of a word there, and here.
+fn is_chinese(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x4E00..=0x9FFF
+            | 0x3400..=0x4DBF
+            | 0x20000..=0x2A6DF
+            | 0x2A700..=0x2B73F
+            | 0x2B740..=0x2B81F
+            | 0x2B920..=0x2CEAF
+            | 0xF900..=0xFAFF
+            | 0x2F800..=0x2FA1F
+    )
 }
 
 #[cfg(test)]
@@ -251,10 +286,16 @@ mod tests {
             "mask",
             "a",
             "b",
+            "ab",
             "οδοσ",
             "οδος",
             "\u{2B820}",
             "\u{2B920}",
+            "##\u{2E55}",
+            "\u{166D}",
+            "##\u{07FD}",
+            "##\u{0890}",
+            "\u{0890}",
         ]);
         let filler: Vec<String> = (0..1000).map(|i| format!("filler{i}")).collect();
         vocab.extend(filler.iter().map(String::as_str));
@@ -298,6 +339,12 @@ mod tests {
             let marked = format!("{text}\u{200b}");
             assert_eq!(wp.encode(text), wp.encode(&marked), "{text:?}");
         }
+        // Every ASCII character, inside a word.
+        let text: String = (0u8..128).map(|b| format!("x{}Y ", b as char)).collect();
+        let (mut fast, mut tables) = (Vec::new(), Vec::new());
+        for_each_word(&text, |w| fast.push(w.to_string()));
+        split_words(&normalise(&text), |w| tables.push(w.to_string()));
+        assert_eq!(fast, tables);
     }
 
     // The expected pieces of the tests below are the reference's:
@@ -323,6 +370,32 @@ mod tests {
         // Not `str::to_lowercase`, whose capital sigma ends a word as `ς`.
         let wp = tokenizer();
         assert_eq!(pieces(&wp, "ΟΔΟΣ ΟΔΟΣ"), ["[CLS]", "οδοσ", "οδοσ", "[SEP]"]);
+    }
+
+    #[test]
+    fn unicode_classes_are_the_references_unicode_9_ones() {
+        let wp = tokenizer();
+        for (text, want) in [
+            // Unassigned: a letter of the word, not dropped.
+            ("a\u{0378}b", vec!["[UNK]"]),
+            // Private use and format characters are dropped.
+            ("a\u{E000}b\u{00AD}", vec!["ab"]),
+            // Punctuation since Unicode 14: a letter.
+            ("a\u{2E55}", vec!["a", "##\u{2E55}"]),
+            // Punctuation in Unicode 9, a symbol since.
+            ("a\u{166D}b", vec!["a", "\u{166D}", "b"]),
+            // A nonspacing mark since Unicode 11: kept.
+            ("a\u{07FD}", vec!["a", "##\u{07FD}"]),
+            // A format character since Unicode 14: kept.
+            ("a\u{0890}", vec!["a", "##\u{0890}"]),
+            // A nonspacing mark in Unicode 9, a spacing one since: dropped.
+            ("a\u{1171E}b", vec!["ab"]),
+        ] {
+            let mut want: Vec<&str> = want;
+            want.insert(0, "[CLS]");
+            want.push("[SEP]");
+            assert_eq!(pieces(&wp, text), want, "{text:?}");
+        }
     }
 
     #[test]
