@@ -400,19 +400,15 @@ fn callers_with(
                         by_name: matches!(verdict, Verdict::ByName(_)),
                     }),
                 Verdict::Other { path: other, def } => {
-                    *elsewhere
-                        .entry((
-                            Some(display(&other)),
-                            Some(def.name_line),
-                            Some(def.name.clone()),
-                            None,
-                        ))
-                        .or_default() += 1;
+                    let definition = Where::Definition {
+                        path: display(&other),
+                        line: def.name_line,
+                        name: def.name.clone(),
+                    };
+                    *elsewhere.entry(definition).or_default() += 1;
                 }
                 Verdict::Outside(reason) => {
-                    *elsewhere
-                        .entry((None, None, None, Some(reason)))
-                        .or_default() += 1;
+                    *elsewhere.entry(Where::Outside(reason)).or_default() += 1;
                 }
                 Verdict::CannotTell(reason) => scope.cannot_tell.push(Unsettled {
                     path: String::from_utf8_lossy(path).into_owned(),
@@ -427,12 +423,21 @@ fn callers_with(
     }
     let mut grouped: Vec<Elsewhere> = elsewhere
         .into_iter()
-        .map(|((path, line, name, reason), count)| Elsewhere {
-            path,
-            line,
-            name,
-            reason,
-            count,
+        .map(|(to, count)| match to {
+            Where::Definition { path, line, name } => Elsewhere {
+                path: Some(path),
+                line: Some(line),
+                name: Some(name),
+                reason: None,
+                count,
+            },
+            Where::Outside(reason) => Elsewhere {
+                path: None,
+                line: None,
+                name: None,
+                reason: Some(reason),
+                count,
+            },
         })
         .collect();
     grouped.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.path.cmp(&b.path)));
@@ -440,9 +445,15 @@ fn callers_with(
     Ok(scope)
 }
 
-/// Where calls attributed elsewhere went: a definition's file, line and
-/// name, or a reason for what is not a definition in the tree.
-type Where = (Option<String>, Option<u32>, Option<String>, Option<String>);
+/// Where calls attributed elsewhere went. Ordered as the page lists them
+/// among equal counts: reasons first, then definitions by path.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Where {
+    /// Not a definition in the tree: why (`a method of another type`).
+    Outside(String),
+    /// Another definition: its file, name line and name.
+    Definition { path: String, line: u32, name: String },
+}
 
 /// The tallies of the attributed sites: every file with an attributed
 /// line that the search's pattern matches (`matcher`; `None` when no
