@@ -26,8 +26,8 @@ pub mod resolve;
 mod target;
 
 pub use crate::page::scope::{Dependent, Elsewhere, Level, Scope, Site, Target, Unsettled};
-pub use impact::{impact, is_test_code, DEFAULT_DEPTH, LEVEL_CAP};
-pub use target::{resolve_target, SymbolRef, SymbolSpec};
+pub use impact::{impact, DEFAULT_DEPTH};
+pub use target::{resolve_target, SymbolSpec};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -452,7 +452,11 @@ enum Where {
     /// Not a definition in the tree: why (`a method of another type`).
     Outside(String),
     /// Another definition: its file, name line and name.
-    Definition { path: String, line: u32, name: String },
+    Definition {
+        path: String,
+        line: u32,
+        name: String,
+    },
 }
 
 /// The tallies of the attributed sites: every file with an attributed
