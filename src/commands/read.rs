@@ -160,11 +160,12 @@ pub struct ReadPage {
 
 /// The text of the blocks, within the settings' budget (see the module
 /// doc). `lines` are the file's lines; blocks are in file order.
-pub fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Styled {
+#[cfg(test)]
+fn page(settings: &ReadSettings, lines: &[&[u8]], blocks: &[Block]) -> Styled {
     page_in_session(settings, lines, blocks, &[]).text
 }
 
-/// [`page`], where runs of [`MIN_COLLAPSED_LINES`] or more lines in
+/// [`page`]'s text, where runs of [`MIN_COLLAPSED_LINES`] or more lines in
 /// `seen` (what the session already has, 1-based inclusive ranges)
 /// collapse to one line each. The lines that fit the budget are chosen as
 /// if nothing collapsed: the bytes a collapse frees are not spent.

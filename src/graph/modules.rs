@@ -364,6 +364,7 @@ fn rust(from: &Path, module: &str) -> Place {
 
 /// The module path of a Rust file below its crate's `src/`
 /// (`crate::a::b` for `src/a/b.rs`), when it has one.
+#[cfg(test)]
 pub fn rust_module_path(file: &Path) -> Option<Vec<String>> {
     let src = rust_crate_root(file)?;
     let src = canonical(&src)?;

@@ -10,9 +10,6 @@
 
 use serde_json::{json, Map, Value};
 
-/// The most bytes the `tools/list` result may take, as JSON (#25).
-pub const TOOLS_LIST_MAX_BYTES: usize = 2_500;
-
 /// One tool: its name, its one-line description, its parameters (name,
 /// JSON type, a few words or nothing), the required ones, and the mode of
 /// the request it becomes.

@@ -444,6 +444,7 @@ impl Problem {
 }
 
 /// The fields a request of `mode` may have (none for an unknown mode).
+#[cfg(test)]
 pub fn fields(mode: &str) -> Vec<&'static str> {
     let fields = match mode {
         "files" => FILES_FIELDS,

@@ -38,6 +38,7 @@ pub const MIN_PATTERN: usize = 3;
 pub const MAX_CONCEPTS: usize = 16;
 
 /// The concepts of `question` ([`concepts_and_unused`]).
+#[cfg(test)]
 pub fn concepts(question: &str) -> Vec<Concept> {
     concepts_and_unused(question).0
 }

@@ -129,11 +129,6 @@ impl<'c> WordMatcher<'c> {
         }
     }
 
-    /// Distinct words seen.
-    pub fn memo_len(&self) -> usize {
-        self.memo.len()
-    }
-
     /// The words of `text`.
     pub fn line(&mut self, text: &str) -> LineWords {
         let mut out = LineWords::default();

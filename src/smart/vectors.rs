@@ -163,10 +163,6 @@ impl Stored<'_> {
         self.lines.len() / 4
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-
     /// The line of unit `j`.
     pub fn line(&self, j: usize) -> u32 {
         u32::from_le_bytes(self.lines[4 * j..4 * j + 4].try_into().unwrap_or_default())
@@ -186,6 +182,7 @@ impl Stored<'_> {
     }
 
     /// The units, copied out.
+    #[cfg(test)]
     pub fn units(&self) -> Vec<UnitVector> {
         (0..self.len())
             .map(|j| UnitVector {

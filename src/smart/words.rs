@@ -75,6 +75,7 @@ fn flush(word: &mut String, emit: &mut impl FnMut(&str)) {
 }
 
 /// [`split_words`], collected.
+#[cfg(test)]
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     split_words(text, |w| out.push(w.to_string()));

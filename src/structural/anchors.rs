@@ -78,6 +78,7 @@ impl Anchors {
     }
 
     /// The words, longest first.
+    #[cfg(test)]
     pub fn words(&self) -> impl Iterator<Item = &[u8]> {
         self.finders.iter().map(Finder::needle)
     }

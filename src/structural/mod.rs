@@ -16,7 +16,7 @@ pub mod rewrite;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
 
-pub use pattern::{PatternProblem, StructuralPattern};
+pub use pattern::StructuralPattern;
 
 use crate::defs::{self, Def};
 
