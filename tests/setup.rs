@@ -266,3 +266,45 @@ fn setup_mcp_registers_the_server_where_each_client_reads_it() {
     fx.run(&["doctor"])
         .expect_stdout_has("warn  mcp: ~/.codex/config.toml: not valid TOML at line 1, column 9");
 }
+
+/// #37: VS Code reads its `mcp.json` as JSON with comments; `scout setup
+/// mcp --client vscode` edits such a file (it used to refuse it), every
+/// comment kept byte for byte, and `--remove` gives the file back as it was.
+#[test]
+fn setup_mcp_edits_a_vscode_file_with_comments_and_keeps_them() {
+    let fx = project();
+    let exe = env!("CARGO_BIN_EXE_scout");
+    let theirs = "{\n  // Servers for this workspace.\n  \"servers\": {\n    /* the database,\n       pinned */\n    \"db\": {\n      \"type\": \"stdio\",\n      \"command\": \"db-mcp\", // 1.2\n    },\n  },\n  \"inputs\": [],\n}\n";
+    fx.write(".vscode/mcp.json", theirs);
+    let path = fx.root().join(".vscode/mcp.json");
+    let run = fx.run(&["setup", "mcp", "--client", "vscode"]);
+    run.expect_code(0);
+    run.expect_stdout_has("registered scout mcp");
+    let written = std::fs::read_to_string(&path).unwrap();
+    // What came before scout's entry, comments and trailing commas too,
+    // is as it was.
+    let before = &theirs[..theirs.find("  },\n  \"inputs\"").unwrap()];
+    assert!(written.starts_with(before), "{written}");
+    assert!(
+        written.ends_with("  },\n  \"inputs\": [],\n}\n"),
+        "{written}"
+    );
+    let options = jsonc_parser::ParseOptions::default();
+    let value = jsonc_parser::cst::CstRootNode::parse(&written, &options)
+        .unwrap()
+        .to_serde_value()
+        .unwrap();
+    assert_eq!(value["servers"]["scout"]["command"], exe);
+    assert_eq!(
+        value["servers"]["scout"]["args"],
+        serde_json::json!(["mcp"])
+    );
+    assert_eq!(value["servers"]["db"]["command"], "db-mcp");
+    fx.run(&["doctor"])
+        .expect_stdout_has("scout mcp is registered for vscode (.vscode/mcp.json)");
+    fx.run(&["setup", "mcp", "--client", "vscode"])
+        .expect_stdout_has("already registered");
+    fx.run(&["setup", "mcp", "--client", "vscode", "--remove"])
+        .expect_code(0);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
+}

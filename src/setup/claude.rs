@@ -26,10 +26,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::json_edit::{self, Edit, Ordered};
+use super::json_edit::{self, Dialect};
 use crate::hooks::shell_line;
 use crate::hooks::Event;
 use crate::shell;
@@ -157,8 +158,9 @@ pub fn installed(doc: &str) -> Result<Vec<(String, PathBuf)>> {
     if doc.trim().is_empty() {
         return Ok(Vec::new());
     }
-    json_edit::parse(doc)?;
-    let value: Value = serde_json::from_str(doc)?;
+    let value = json_edit::parse(doc, Dialect::Json)?
+        .to_serde_value()
+        .unwrap_or_default();
     let mut found = Vec::new();
     if let Some(hooks) = value.get("hooks").and_then(Value::as_object) {
         for (event, groups) in hooks {
@@ -180,19 +182,8 @@ pub fn installed(doc: &str) -> Result<Vec<(String, PathBuf)>> {
 /// The document with scout's hooks for `exe` installed, or `None` when
 /// they already are, exactly.
 pub fn install(doc: &str, exe: &Path) -> Result<Option<String>> {
-    if doc.trim().is_empty() {
-        let hooks = Ordered(
-            EVENTS
-                .iter()
-                .map(|&(event, matcher)| {
-                    (event.name().to_string(), vec![group(exe, event, matcher)])
-                })
-                .collect(),
-        );
-        let doc = Ordered(vec![("hooks".to_string(), hooks)]);
-        return Ok(Some(json_edit::pretty(&doc, "  ", "") + "\n"));
-    }
-    let value = checked(doc)?;
+    let root = json_edit::parse(doc, Dialect::Json)?;
+    let (top, value) = checked(&root)?;
     let exactly = EVENTS.iter().all(|(event, matcher)| {
         let groups = value["hooks"][event.name()].as_array();
         let ours: Vec<&Value> = groups
@@ -211,28 +202,28 @@ pub fn install(doc: &str, exe: &Path) -> Result<Option<String>> {
     if exactly && !others_elsewhere {
         return Ok(None);
     }
-    let mut text = strip(doc)?.unwrap_or_else(|| doc.to_string());
+    strip(&top);
     for (event, matcher) in EVENTS {
-        let top = json_edit::parse(&text)?;
-        let unit = json_edit::indent_unit(&text, top);
-        let ours = group(exe, event, matcher);
-        let members = json_edit::members(top).unwrap_or_default();
-        let edit = match members.iter().find(|(k, _)| k == "hooks") {
+        let ours = json_edit::input(&group(exe, event, matcher))?;
+        match top.object_value("hooks") {
             None => {
-                let hooks = Ordered(vec![(event.name().to_string(), vec![ours])]);
-                json_edit::append_member(&text, top, "hooks", &hooks, &unit, 1)
+                let hooks = CstInputValue::Object(vec![(
+                    event.name().to_string(),
+                    CstInputValue::Array(vec![ours]),
+                )]);
+                top.append("hooks", hooks);
             }
-            Some((_, hooks)) => {
-                let events = json_edit::members(hooks).unwrap_or_default();
-                match events.iter().find(|(k, _)| k == event.name()) {
-                    None => json_edit::append_member(&text, hooks, event.name(), &[ours], &unit, 2),
-                    Some((_, groups)) => json_edit::append_element(&text, groups, &ours, &unit, 3),
+            Some(hooks) => match hooks.array_value(event.name()) {
+                None => {
+                    hooks.append(event.name(), CstInputValue::Array(vec![ours]));
                 }
-            }
-        };
-        text = json_edit::apply(&text, vec![edit]);
+                Some(groups) => {
+                    groups.append(ours);
+                }
+            },
+        }
     }
-    Ok(Some(text))
+    Ok(Some(root.to_string()))
 }
 
 /// The document without scout's hooks, or `None` when it has none.
@@ -240,19 +231,19 @@ pub fn remove(doc: &str) -> Result<Option<String>> {
     if doc.trim().is_empty() {
         return Ok(None);
     }
-    checked(doc)?;
-    strip(doc)
+    let root = json_edit::parse(doc, Dialect::Json)?;
+    let (top, _) = checked(&root)?;
+    Ok(strip(&top).then(|| root.to_string()))
 }
 
-/// Parses `doc`, which must be a JSON object whose `hooks`, if any, is
-/// an object of arrays.
-fn checked(doc: &str) -> Result<Value> {
-    json_edit::parse(doc)?;
-    let value: Value = serde_json::from_str(doc)?;
-    let Some(top) = value.as_object() else {
+/// The settings' top-level object and its value: a JSON object (made
+/// when the file is empty) whose `hooks`, if any, is an object of arrays.
+fn checked(root: &CstRootNode) -> Result<(CstObject, Value)> {
+    let Some(top) = root.object_value_or_create() else {
         bail!("the settings are not a JSON object");
     };
-    if let Some(hooks) = top.get("hooks") {
+    let value = top.to_serde_value().unwrap_or_default();
+    if let Some(hooks) = value.get("hooks") {
         let Some(hooks) = hooks.as_object() else {
             bail!("\"hooks\" is not an object; fix it by hand");
         };
@@ -260,48 +251,50 @@ fn checked(doc: &str) -> Result<Value> {
             bail!("\"hooks\".{name:?} is not a list; fix it by hand");
         }
     }
-    Ok(value)
+    Ok((top, value))
 }
 
-/// Deletes scout's groups one at a time; an event list left empty by it
-/// goes, and so does a `hooks` object left empty.
-fn strip(doc: &str) -> Result<Option<String>> {
-    let mut text = doc.to_string();
-    let mut changed = false;
-    while let Some(edit) = next_deletion(&text)? {
-        text = json_edit::apply(&text, vec![edit]);
-        changed = true;
-    }
-    Ok(changed.then_some(text))
-}
-
-/// The edit deleting the first scout group, with the list or `hooks`
-/// object it would leave empty.
-fn next_deletion(text: &str) -> Result<Option<Edit>> {
-    let top = json_edit::parse(text)?;
-    let members = json_edit::members(top).unwrap_or_default();
-    let Some(hooks_index) = members.iter().position(|(k, _)| k == "hooks") else {
-        return Ok(None);
+/// Deletes scout's groups from the settings' object `top`, and with
+/// them an event list they leave empty, and a `hooks` object so left
+/// empty; whether there were any.
+fn strip(top: &CstObject) -> bool {
+    let Some(hooks) = top.get("hooks") else {
+        return false;
     };
-    let hooks = members[hooks_index].1;
-    let events = json_edit::members(hooks).unwrap_or_default();
-    for (event_index, (_, groups)) in events.iter().enumerate() {
-        let elements = json_edit::elements(groups).unwrap_or_default();
-        for (i, element) in elements.iter().enumerate() {
-            let value: Value = serde_json::from_str(element.get())?;
-            if !is_scout_group(&value) {
-                continue;
+    let mut changed = false;
+    for event in hooks
+        .object_value()
+        .map(|h| h.properties())
+        .unwrap_or_default()
+    {
+        let groups = event
+            .array_value()
+            .map(|g| g.elements())
+            .unwrap_or_default();
+        let scouts: Vec<_> = groups
+            .iter()
+            .filter(|g| g.to_serde_value().is_some_and(|g| is_scout_group(&g)))
+            .collect();
+        if scouts.is_empty() {
+            continue;
+        }
+        changed = true;
+        if scouts.len() == groups.len() {
+            event.remove();
+        } else {
+            for group in scouts {
+                group.clone().remove();
             }
-            if elements.len() > 1 {
-                return Ok(Some(json_edit::delete_element(text, groups, i)));
-            }
-            if events.len() > 1 {
-                return Ok(Some(json_edit::delete_member(text, hooks, event_index)));
-            }
-            return Ok(Some(json_edit::delete_member(text, top, hooks_index)));
         }
     }
-    Ok(None)
+    if hooks
+        .object_value()
+        .is_some_and(|h| h.properties().is_empty())
+        && changed
+    {
+        hooks.remove();
+    }
+    changed
 }
 
 #[cfg(test)]
@@ -371,7 +364,11 @@ mod tests {
         let e = install("{\n  \"a\": 1,\n}", Path::new(EXE))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("line 3"), "{e}");
+        // The comma itself, where serde_json named the brace after it.
+        assert!(
+            e.contains("line 2, column 9 (trailing commas are not allowed)"),
+            "{e}"
+        );
         assert!(install("[1]", Path::new(EXE)).is_err());
         assert!(install("{\"hooks\": []}", Path::new(EXE)).is_err());
     }

@@ -1,337 +1,119 @@
-//! Edits to a JSON document that keep every byte they do not touch: the
-//! members and elements around an edit keep their order, spacing and
-//! formatting, so a person's settings file reads as they wrote it.
+//! Reading the JSON files `scout setup` edits, in the dialect their
+//! client reads, into jsonc-parser's concrete syntax tree: the tree holds
+//! every byte of the file (comments, spacing, commas), so whatever scout
+//! does not touch is written back as the person wrote it, and what it adds
+//! follows the file's indentation, line ends and trailing commas.
 //!
-//! The document is parsed with serde_json into borrowed raw values; each
-//! raw value is a slice of the text, which gives its byte span. Edits are
-//! byte ranges replaced, applied from the end so earlier spans stay
-//! valid.
-
-use std::fmt;
+//! This module owns the dialects, where a file does not parse, and the
+//! turning of serde_json values into the tree's input. Callers find, add,
+//! replace and remove members with jsonc-parser's own API
+//! (`CstObject::get`, `append`, `CstObjectProp::set_value`, `remove`)
+//! and write the tree out with `to_string`.
 
 use anyhow::{bail, Result};
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
+use jsonc_parser::{ast, CollectOptions, ParseOptions};
+use serde::Serialize;
 
-/// A byte range of the document and what replaces it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-}
-
-/// Applies non-overlapping edits.
-pub fn apply(text: &str, mut edits: Vec<Edit>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.start));
-    let mut out = text.to_string();
-    for edit in edits {
-        out.replace_range(edit.start..edit.end, &edit.text);
-    }
-    out
-}
-
-/// A value's byte span in the document it was parsed from.
+/// How a file is read: as strictly as its client reads it, so scout
+/// edits what the client would read and refuses, naming where, what the
+/// client would refuse too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
+pub enum Dialect {
+    /// Plain JSON: Claude Code rejects its settings with a comment in them
+    /// as malformed, and the other clients document plain JSON.
+    Json,
+    /// JSON with `//` and `/* */` comments and trailing commas, as VS Code
+    /// reads its `mcp.json`.
+    Jsonc,
 }
 
-/// The span of `raw`, a slice of `doc`.
-pub fn span(doc: &str, raw: &RawValue) -> Span {
-    let start = raw.get().as_ptr() as usize - doc.as_ptr() as usize;
-    Span {
-        start,
-        end: start + raw.get().len(),
-    }
-}
-
-/// An object's members in document order, as raw values.
-pub struct Members<'a>(pub Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Members<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Members<'a>, M::Error> {
-                let mut members = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push((key, value));
-                }
-                Ok(Members(members))
-            }
+impl Dialect {
+    /// The dialect's name in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Dialect::Json => "JSON",
+            Dialect::Jsonc => "JSONC",
         }
-        deserializer.deserialize_map(V(std::marker::PhantomData))
+    }
+
+    /// jsonc-parser's options for the dialect: none of its JSON5
+    /// extensions, which no client reads.
+    fn options(self) -> ParseOptions {
+        let jsonc = self == Dialect::Jsonc;
+        ParseOptions {
+            allow_comments: jsonc,
+            allow_trailing_commas: jsonc,
+            allow_loose_object_property_names: false,
+            allow_missing_commas: false,
+            allow_single_quoted_strings: false,
+            allow_hexadecimal_numbers: false,
+            allow_unary_plus_numbers: false,
+            allow_bare_decimal_point_numbers: false,
+            allow_non_finite_numbers: false,
+            allow_extended_string_escapes: false,
+        }
     }
 }
 
-/// The members of the object `raw`, or `None` when it is not an object.
-pub fn members(raw: &RawValue) -> Option<Vec<(String, &RawValue)>> {
-    serde_json::from_str::<Members>(raw.get()).ok().map(|m| m.0)
-}
-
-/// The elements of the array `raw`, or `None` when it is not an array.
-pub fn elements(raw: &RawValue) -> Option<Vec<&RawValue>> {
-    serde_json::from_str::<Vec<&RawValue>>(raw.get()).ok()
-}
-
-/// The whole document as a raw value, or an error saying where it is not
-/// valid JSON (`line L, column C`).
-pub fn parse(doc: &str) -> Result<&RawValue> {
-    match serde_json::from_str::<&RawValue>(doc) {
-        Ok(raw) => Ok(raw),
+/// The syntax tree of `text`, or an error saying where it is not valid in
+/// `dialect` (`not valid JSON at line L, column C (what)`, both 1-based,
+/// the column in characters). Text that is only blank is read as empty:
+/// a tree with no value.
+pub fn parse(text: &str, dialect: Dialect) -> Result<CstRootNode> {
+    let text = if text.trim().is_empty() { "" } else { text };
+    let options = dialect.options();
+    // The tree's parser collects comments as tokens, and on that path
+    // jsonc-parser 0.34 does not apply `allow_comments: false`; the plain
+    // parse does, so it checks the text first.
+    let checked = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options)
+        .and_then(|_| CstRootNode::parse(text, &options));
+    match checked {
+        Ok(root) => Ok(root),
         Err(e) => {
-            let what = e.to_string();
-            let suffix = format!(" at line {} column {}", e.line(), e.column());
-            let what = what.strip_suffix(&suffix).unwrap_or(&what);
+            let what = e.kind().to_string();
+            let mut first = what.chars();
+            let what = first
+                .next()
+                .map(|c| c.to_lowercase().chain(first).collect::<String>())
+                .unwrap_or_default();
             bail!(
-                "not valid JSON at line {}, column {} ({what})",
-                e.line(),
-                e.column()
+                "not valid {} at line {}, column {} ({what})",
+                dialect.name(),
+                e.line_display(),
+                e.column_display()
             )
         }
     }
 }
 
-/// Where member `index` of an object starts: its key's opening quote.
-fn member_start(doc: &str, key: &str, value: Span) -> usize {
-    // Back from the value over spaces, the colon and spaces to the key's
-    // closing quote; the key's JSON form ends there.
-    let before = doc[..value.start].trim_end();
-    let before = before.strip_suffix(':').unwrap_or(before).trim_end();
-    let quoted = serde_json::to_string(key).unwrap_or_default();
-    if before.ends_with(&quoted) {
-        return before.len() - quoted.len();
-    }
-    // An escaped key spelled another way: find its opening quote.
-    let bytes = before.as_bytes();
-    let mut at = before.len().saturating_sub(1);
-    while at > 0 {
-        at -= 1;
-        if bytes[at] == b'"' && (at == 0 || bytes[at - 1] != b'\\') {
-            return at;
+/// `value` as input to the tree, members in the order it serialises
+/// them (a struct's in field order; a `serde_json::Value`'s sorted, as
+/// scout builds it without serde_json's `preserve_order`).
+pub fn input(value: &impl Serialize) -> Result<CstInputValue> {
+    let text = serde_json::to_string(value)?;
+    let parsed =
+        jsonc_parser::parse_to_ast(&text, &CollectOptions::default(), &Dialect::Json.options())?;
+    Ok(parsed.value.map_or(CstInputValue::Null, from_ast))
+}
+
+/// A parsed value as input to the tree.
+fn from_ast(value: ast::Value) -> CstInputValue {
+    match value {
+        ast::Value::NullKeyword(_) => CstInputValue::Null,
+        ast::Value::BooleanLit(b) => CstInputValue::Bool(b.value),
+        ast::Value::NumberLit(n) => CstInputValue::Number(n.value.to_string()),
+        ast::Value::StringLit(s) => CstInputValue::String(s.value.into_owned()),
+        ast::Value::Array(a) => {
+            CstInputValue::Array(a.elements.into_iter().map(from_ast).collect())
         }
+        ast::Value::Object(o) => CstInputValue::Object(
+            o.properties
+                .into_iter()
+                .map(|p| (p.name.into_string(), from_ast(p.value)))
+                .collect(),
+        ),
     }
-    0
-}
-
-/// The edit deleting item `index` of a list whose items span `items`
-/// (elements, or members from key start to value end), with its comma.
-fn delete_item(items: &[Span], index: usize) -> Edit {
-    let item = items[index];
-    if index > 0 {
-        Edit {
-            start: items[index - 1].end,
-            end: item.end,
-            text: String::new(),
-        }
-    } else if items.len() > 1 {
-        Edit {
-            start: item.start,
-            end: items[1].start,
-            text: String::new(),
-        }
-    } else {
-        Edit {
-            start: item.start,
-            end: item.end,
-            text: String::new(),
-        }
-    }
-}
-
-/// Deletes element `index` of the array `raw`.
-pub fn delete_element(doc: &str, raw: &RawValue, index: usize) -> Edit {
-    let spans: Vec<Span> = elements(raw)
-        .unwrap_or_default()
-        .iter()
-        .map(|e| span(doc, e))
-        .collect();
-    let mut edit = delete_item(&spans, index);
-    if spans.len() == 1 {
-        // The last element: leave `[]`.
-        let whole = span(doc, raw);
-        edit = Edit {
-            start: whole.start,
-            end: whole.end,
-            text: "[]".into(),
-        };
-    }
-    edit
-}
-
-/// Deletes member `index` of the object `raw`.
-pub fn delete_member(doc: &str, raw: &RawValue, index: usize) -> Edit {
-    let spans: Vec<Span> = members(raw)
-        .unwrap_or_default()
-        .iter()
-        .map(|(k, v)| {
-            let value = span(doc, v);
-            Span {
-                start: member_start(doc, k, value),
-                end: value.end,
-            }
-        })
-        .collect();
-    if spans.len() == 1 {
-        let whole = span(doc, raw);
-        return Edit {
-            start: whole.start,
-            end: whole.end,
-            text: "{}".into(),
-        };
-    }
-    delete_item(&spans, index)
-}
-
-/// The indentation of the line `at` lies on, when only spaces come before
-/// it on that line.
-fn indent_at(doc: &str, at: usize) -> Option<&str> {
-    let line_start = doc[..at].rfind('\n').map_or(0, |i| i + 1);
-    let lead = &doc[line_start..at];
-    lead.bytes()
-        .all(|b| b == b' ' || b == b'\t')
-        .then_some(lead)
-}
-
-/// The document's indentation unit: that of the first member of the
-/// top-level object, else two spaces.
-pub fn indent_unit(doc: &str, top: &RawValue) -> String {
-    members(top)
-        .and_then(|m| {
-            let (key, value) = m.first()?;
-            let at = member_start(doc, key, span(doc, value));
-            indent_at(doc, at)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| "  ".into())
-}
-
-/// `value` pretty-printed with `unit`, every line after the first
-/// indented by `base`.
-pub fn pretty(value: &impl serde::Serialize, unit: &str, base: &str) -> String {
-    let mut out = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    let _ = serde::Serialize::serialize(value, &mut ser);
-    String::from_utf8_lossy(&out).replace('\n', &format!("\n{base}"))
-}
-
-/// Members serialised in the order given (a `serde_json::Map` sorts them).
-pub struct Ordered<V>(pub Vec<(String, V)>);
-
-impl<V: serde::Serialize> serde::Serialize for Ordered<V> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-/// The edit appending `item` (already formatted) to the list `raw`
-/// (`[...]` or `{...}`) whose items span `items`, at `depth` levels of
-/// `unit` (the items' own depth).
-fn append_item(
-    doc: &str,
-    raw: &RawValue,
-    items: &[Span],
-    item: &str,
-    unit: &str,
-    depth: usize,
-) -> Edit {
-    let whole = span(doc, raw);
-    match items.last() {
-        Some(last) => {
-            let indent = indent_at(doc, items[items.len() - 1].start);
-            let text = match indent {
-                Some(indent) => format!(",\n{indent}{item}"),
-                None => format!(", {item}"),
-            };
-            Edit {
-                start: last.end,
-                end: last.end,
-                text,
-            }
-        }
-        None => {
-            let open = &doc[whole.start..whole.start + 1];
-            let close = &doc[whole.end - 1..whole.end];
-            let inner = unit.repeat(depth);
-            let outer = unit.repeat(depth.saturating_sub(1));
-            Edit {
-                start: whole.start,
-                end: whole.end,
-                text: format!("{open}\n{inner}{item}\n{outer}{close}"),
-            }
-        }
-    }
-}
-
-/// Appends `value` to the array `raw` at `depth` (of its elements).
-pub fn append_element(
-    doc: &str,
-    raw: &RawValue,
-    value: &impl serde::Serialize,
-    unit: &str,
-    depth: usize,
-) -> Edit {
-    let spans: Vec<Span> = elements(raw)
-        .unwrap_or_default()
-        .iter()
-        .map(|e| span(doc, e))
-        .collect();
-    let base = base_indent(doc, &spans, unit, depth);
-    append_item(doc, raw, &spans, &pretty(value, unit, &base), unit, depth)
-}
-
-/// Appends member `key: value` to the object `raw` at `depth` (of its
-/// members).
-pub fn append_member(
-    doc: &str,
-    raw: &RawValue,
-    key: &str,
-    value: &impl serde::Serialize,
-    unit: &str,
-    depth: usize,
-) -> Edit {
-    let spans: Vec<Span> = members(raw)
-        .unwrap_or_default()
-        .iter()
-        .map(|(k, v)| {
-            let value = span(doc, v);
-            Span {
-                start: member_start(doc, k, value),
-                end: value.end,
-            }
-        })
-        .collect();
-    let base = base_indent(doc, &spans, unit, depth);
-    let item = format!(
-        "{}: {}",
-        serde_json::to_string(key).unwrap_or_default(),
-        pretty(value, unit, &base)
-    );
-    append_item(doc, raw, &spans, &item, unit, depth)
-}
-
-/// The indentation new items at `depth` get: that of the existing items,
-/// else `depth` units.
-fn base_indent(doc: &str, items: &[Span], unit: &str, depth: usize) -> String {
-    items
-        .last()
-        .and_then(|s| indent_at(doc, s.start))
-        .map(str::to_string)
-        .unwrap_or_else(|| unit.repeat(depth))
 }
 
 #[cfg(test)]
@@ -342,28 +124,34 @@ mod tests {
     #[test]
     fn deleting_keeps_the_rest_byte_for_byte() {
         let doc = "{\n  \"a\": 1,\n  \"b\": [1,  2, 3],\n  \"c\": {\"x\": true}\n}\n";
-        let top = parse(doc).unwrap();
-        let m = members(top).unwrap();
+        let edited = |edit: &dyn Fn(&CstRootNode)| {
+            let root = parse(doc, Dialect::Json).unwrap();
+            edit(&root);
+            root.to_string()
+        };
+        let top = |root: &CstRootNode| root.object_value().unwrap();
         assert_eq!(
-            apply(doc, vec![delete_member(doc, top, 0)]),
+            edited(&|r| top(r).get("a").unwrap().remove()),
             "{\n  \"b\": [1,  2, 3],\n  \"c\": {\"x\": true}\n}\n"
         );
         assert_eq!(
-            apply(doc, vec![delete_member(doc, top, 2)]),
+            edited(&|r| top(r).get("c").unwrap().remove()),
             "{\n  \"a\": 1,\n  \"b\": [1,  2, 3]\n}\n"
         );
-        let b = m[1].1;
+        let element =
+            |r: &CstRootNode, i: usize| top(r).array_value("b").unwrap().elements()[i].clone();
         assert_eq!(
-            apply(doc, vec![delete_element(doc, b, 1)]),
+            edited(&|r| element(r, 1).remove()),
             doc.replace("[1,  2, 3]", "[1, 3]")
         );
+        // jsonc-parser keeps what followed the first element's comma on
+        // its line (the old hand-written edit took it too).
         assert_eq!(
-            apply(doc, vec![delete_element(doc, b, 0)]),
-            doc.replace("[1,  2, 3]", "[2, 3]")
+            edited(&|r| element(r, 0).remove()),
+            doc.replace("[1,  2, 3]", "[  2, 3]")
         );
-        let c = m[2].1;
         assert_eq!(
-            apply(doc, vec![delete_member(doc, c, 0)]),
+            edited(&|r| top(r).object_value("c").unwrap().get("x").unwrap().remove()),
             doc.replace("{\"x\": true}", "{}")
         );
     }
@@ -371,35 +159,54 @@ mod tests {
     #[test]
     fn appending_follows_the_indentation() {
         let doc = "{\n    \"a\": [\n        1\n    ]\n}";
-        let top = parse(doc).unwrap();
-        let unit = indent_unit(doc, top);
-        assert_eq!(unit, "    ");
-        let a = members(top).unwrap()[0].1;
-        let out = apply(
-            doc,
-            vec![append_element(doc, a, &json!({"k": 2}), &unit, 2)],
-        );
+        let root = parse(doc, Dialect::Json).unwrap();
+        let top = root.object_value().unwrap();
+        top.array_value("a")
+            .unwrap()
+            .append(input(&json!({"k": 2})).unwrap());
         assert_eq!(
-            out,
+            root.to_string(),
             "{\n    \"a\": [\n        1,\n        {\n            \"k\": 2\n        }\n    ]\n}"
         );
-        let out = apply(
-            doc,
-            vec![append_member(doc, top, "z", &json!([]), &unit, 1)],
+        let root = parse(doc, Dialect::Json).unwrap();
+        root.object_value()
+            .unwrap()
+            .append("z", input(&json!([])).unwrap());
+        assert_eq!(
+            root.to_string(),
+            "{\n    \"a\": [\n        1\n    ],\n    \"z\": []\n}"
         );
-        assert_eq!(out, "{\n    \"a\": [\n        1\n    ],\n    \"z\": []\n}");
-        let empty = "{}";
-        let top = parse(empty).unwrap();
-        let out = apply(
-            empty,
-            vec![append_member(empty, top, "z", &json!(1), "  ", 1)],
-        );
-        assert_eq!(out, "{\n  \"z\": 1\n}");
+        let root = parse("{}", Dialect::Json).unwrap();
+        root.object_value()
+            .unwrap()
+            .append("z", input(&json!(1)).unwrap());
+        assert_eq!(root.to_string(), "{\n  \"z\": 1\n}");
     }
 
     #[test]
     fn broken_json_says_where() {
-        let e = parse("{\n  \"a\": 1,\n  oops\n}").unwrap_err().to_string();
+        let e = parse("{\n  \"a\": 1,\n  oops\n}", Dialect::Json)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("line 3, column 3"), "{e}");
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_are_jsonc_only() {
+        let doc = "{\n  // mine\n  \"a\": 1, /* one */\n  \"b\": [2,],\n}\n";
+        let e = parse(doc, Dialect::Json).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "not valid JSON at line 2, column 3 (comments are not allowed)"
+        );
+        let e = parse("{\"a\": [2,]}", Dialect::Json)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1, column 9 (trailing commas"), "{e}");
+        let root = parse(doc, Dialect::Jsonc).unwrap();
+        assert_eq!(root.to_string(), doc);
+        assert_eq!(root.to_serde_value(), Some(json!({"a": 1, "b": [2]})));
+        let e = parse("{'a': 1}", Dialect::Jsonc).unwrap_err().to_string();
+        assert!(e.starts_with("not valid JSONC at line 1, column 2"), "{e}");
     }
 }

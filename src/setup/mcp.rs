@@ -12,15 +12,17 @@
 //! The entry is named `scout`: the absolute path of this binary and
 //! `["mcp"]` (with `"type": "stdio"` where the client's documentation
 //! asks for it). Edits keep every other byte of the file
-//! ([`json_edit`], `toml_edit`); a file that does not parse is refused,
-//! naming the line and column.
+//! ([`json_edit`], `toml_edit`), comments included where the client allows
+//! them (VS Code); a file that does not parse as its client reads it is
+//! refused, naming the line and column.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use jsonc_parser::cst::{CstObject, CstRootNode};
 use serde_json::{json, Value};
 
-use super::json_edit;
+use super::json_edit::{self, Dialect};
 
 /// An MCP client scout can register with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,6 +83,15 @@ impl Client {
         match self {
             Client::Vscode => "servers",
             _ => "mcpServers",
+        }
+    }
+
+    /// How the client reads its file (JSON clients): VS Code's `mcp.json`
+    /// is JSON with comments and trailing commas (#37).
+    fn dialect(self) -> Dialect {
+        match self {
+            Client::Vscode => Dialect::Jsonc,
+            _ => Dialect::Json,
         }
     }
 
@@ -163,35 +174,21 @@ pub fn install(client: Client, doc: &str, exe: &Path) -> Result<Option<String>> 
     }
     let entry = client.entry(exe);
     let key = client.servers_key();
-    if doc.trim().is_empty() {
-        let doc = json!({ key: { "scout": entry } });
-        return Ok(Some(serde_json::to_string_pretty(&doc)? + "\n"));
-    }
-    let top = checked(doc, key)?;
-    let unit = json_edit::indent_unit(doc, top);
-    let members = json_edit::members(top).unwrap_or_default();
-    let edit = match members.iter().find(|(k, _)| k == key) {
-        None => json_edit::append_member(doc, top, key, &json!({ "scout": entry }), &unit, 1),
-        Some((_, servers)) => {
-            let servers_members = json_edit::members(servers).unwrap_or_default();
-            match servers_members.iter().find(|(k, _)| k == "scout") {
-                Some((_, ours)) if serde_json::from_str::<Value>(ours.get())? == entry => {
-                    return Ok(None)
-                }
-                Some((_, ours)) => {
-                    let span = json_edit::span(doc, ours);
-                    let base = line_indent(doc, span.start);
-                    json_edit::Edit {
-                        start: span.start,
-                        end: span.end,
-                        text: json_edit::pretty(&entry, &unit, &base),
-                    }
-                }
-                None => json_edit::append_member(doc, servers, "scout", &entry, &unit, 2),
-            }
+    let root = json_edit::parse(doc, client.dialect())?;
+    let top = checked(&root, key)?;
+    match top.object_value(key) {
+        None => {
+            top.append(key, json_edit::input(&json!({ "scout": entry }))?);
         }
-    };
-    Ok(Some(json_edit::apply(doc, vec![edit])))
+        Some(servers) => match servers.get("scout") {
+            Some(ours) if ours.to_serde_value().as_ref() == Some(&entry) => return Ok(None),
+            Some(ours) => ours.set_value(json_edit::input(&entry)?),
+            None => {
+                servers.append("scout", json_edit::input(&entry)?);
+            }
+        },
+    }
+    Ok(Some(root.to_string()))
 }
 
 /// The file without scout's entry, or `None` when it has none.
@@ -203,17 +200,16 @@ pub fn remove(client: Client, doc: &str) -> Result<Option<String>> {
         return remove_toml(doc);
     }
     let key = client.servers_key();
-    let top = checked(doc, key)?;
-    let members = json_edit::members(top).unwrap_or_default();
-    let Some((_, servers)) = members.iter().find(|(k, _)| k == key) else {
+    let root = json_edit::parse(doc, client.dialect())?;
+    let top = checked(&root, key)?;
+    let Some(ours) = top
+        .object_value(key)
+        .and_then(|servers| servers.get("scout"))
+    else {
         return Ok(None);
     };
-    let servers_members = json_edit::members(servers).unwrap_or_default();
-    let Some(index) = servers_members.iter().position(|(k, _)| k == "scout") else {
-        return Ok(None);
-    };
-    let edit = json_edit::delete_member(doc, servers, index);
-    Ok(Some(json_edit::apply(doc, vec![edit])))
+    ours.remove();
+    Ok(Some(root.to_string()))
 }
 
 /// The command scout's entry runs, when the file has one.
@@ -230,35 +226,24 @@ pub fn registered(client: Client, doc: &str) -> Result<Option<String>> {
             .and_then(|c| c.as_str())
             .map(str::to_string));
     }
-    checked(doc, client.servers_key())?;
-    let value: Value = serde_json::from_str(doc)?;
-    Ok(value[client.servers_key()]["scout"]["command"]
-        .as_str()
+    let root = json_edit::parse(doc, client.dialect())?;
+    let value = checked(&root, client.servers_key())?.to_serde_value();
+    Ok(value
+        .as_ref()
+        .and_then(|v| v[client.servers_key()]["scout"]["command"].as_str())
         .map(str::to_string))
 }
 
-/// Parses a JSON client's file: an object whose `key`, if any, is an
-/// object.
-fn checked<'d>(doc: &'d str, key: &str) -> Result<&'d serde_json::value::RawValue> {
-    let top = json_edit::parse(doc)?;
-    let Some(members) = json_edit::members(top) else {
+/// A JSON client's file's top-level object (made when the file holds
+/// only comments), whose `key`, if any, is an object.
+fn checked(root: &CstRootNode, key: &str) -> Result<CstObject> {
+    let Some(top) = root.object_value_or_create() else {
         bail!("not a JSON object");
     };
-    if let Some((_, servers)) = members.iter().find(|(k, _)| k == key) {
-        if json_edit::members(servers).is_none() {
-            bail!("\"{key}\" is not an object");
-        }
+    if top.get(key).is_some() && top.object_value(key).is_none() {
+        bail!("\"{key}\" is not an object");
     }
     Ok(top)
-}
-
-/// The indentation of the line holding byte `at`.
-fn line_indent(doc: &str, at: usize) -> String {
-    let start = doc[..at].rfind('\n').map_or(0, |i| i + 1);
-    doc[start..at]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect()
 }
 
 fn parse_toml(doc: &str) -> Result<toml_edit::DocumentMut> {
@@ -391,6 +376,41 @@ mod tests {
                 .unwrap()
                 .as_deref(),
             Some(EXE)
+        );
+    }
+
+    /// #37: VS Code reads its mcp.json as JSONC; scout edits it, every
+    /// comment and the trailing-comma style kept.
+    #[test]
+    fn a_vscode_file_with_comments_and_trailing_commas_is_edited_not_refused() {
+        let doc = "{\n  // Servers for this workspace.\n  \"servers\": {\n    /* the database */\n    \"db\": { \"command\": \"db-mcp\" }, // pinned\n  },\n}\n";
+        let added = install(Client::Vscode, doc, Path::new(EXE))
+            .unwrap()
+            .unwrap();
+        for kept in [
+            "  // Servers for this workspace.\n",
+            "    /* the database */\n",
+            "    \"db\": { \"command\": \"db-mcp\" }, // pinned\n",
+        ] {
+            assert!(added.contains(kept), "lost {kept:?}:\n{added}");
+        }
+        assert!(added.contains("    \"scout\": {\n      \"args\": [\"mcp\"],\n      \"command\": \"/usr/local/bin/scout\",\n      \"type\": \"stdio\",\n    },\n"), "{added}");
+        assert_eq!(
+            registered(Client::Vscode, &added).unwrap().as_deref(),
+            Some(EXE)
+        );
+        assert_eq!(
+            install(Client::Vscode, &added, Path::new(EXE)).unwrap(),
+            None
+        );
+        assert_eq!(remove(Client::Vscode, &added).unwrap().unwrap(), doc);
+        // The same comments in a file whose client reads plain JSON are
+        // refused where the client would refuse them.
+        let e = install(Client::ClaudeDesktop, doc, Path::new(EXE)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("line 2, column 3 (comments are not allowed)"),
+            "{e}"
         );
     }
 
