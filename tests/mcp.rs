@@ -385,6 +385,22 @@ fn paths_outside_the_roots_are_refused_naming_them() {
             "{outside}: {message}"
         );
     }
+    // The file of a PATH#SYMBOL or PATH:LINE is a path too.
+    for spec in ["../elsewhere/secret.py#Widget", "/etc/passwd:1"] {
+        let result = client.call("search", json!({"callers_of": spec}));
+        assert_eq!(result["isError"], true, "{spec}: {result}");
+        assert!(
+            text(&result).contains("outside the roots"),
+            "{spec}: {result}"
+        );
+    }
+    // A working directory of the request's own would take every relative
+    // path out of the roots' reach: it is not a tool's parameter.
+    let moved = client.call("search", json!({"query": "Widget", "cwd": "/"}));
+    assert_eq!(moved["isError"], true, "{moved}");
+    assert!(text(&moved).contains("unknown field \"cwd\""), "{moved}");
+    let page = text(&client.call("search", json!({"query": "Widget"})));
+    assert!(!page.contains("secret"), "{page}");
 }
 
 #[test]

@@ -142,13 +142,17 @@ impl Server {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         let roots = self.roots(&context.peer).await;
+        // A request's working directory is the first root: a `cwd` would
+        // move every relative path out from under the roots' check.
+        if arguments.contains_key("cwd") {
+            let message = format!(
+                "unknown field \"cwd\": the {} tool's paths are relative to the client's first root",
+                tool.name
+            );
+            return Ok(error_result(&message, None));
+        }
         let request = tool.request(&arguments);
-        let paths: Vec<&str> = match request.get("path") {
-            Some(Value::String(path)) => vec![path],
-            Some(Value::Array(paths)) => paths.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        for path in paths {
+        for path in read_paths(&request) {
             if let Err(message) = roots.confine(path) {
                 return Ok(error_result(&message, None));
             }
@@ -348,5 +352,35 @@ impl ServerHandler for Server {
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
         *self.roots.lock().await = None;
+    }
+}
+
+/// The paths a request reads or writes: its `path` (one or several) and
+/// the file of each `PATH#SYMBOL` or `PATH:LINE` it names (`callers_of`,
+/// `impact`, the edit's `symbol`).
+fn read_paths(request: &Value) -> Vec<&str> {
+    let mut paths: Vec<&str> = match request.get("path") {
+        Some(Value::String(path)) => vec![path],
+        Some(Value::Array(paths)) => paths.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let specs = ["callers_of", "impact"]
+        .into_iter()
+        .chain((request.get("mode") == Some(&Value::from("edit"))).then_some("symbol"));
+    for spec in specs.filter_map(|key| request.get(key).and_then(Value::as_str)) {
+        paths.push(spec_file(spec));
+    }
+    paths
+}
+
+/// The file of `PATH#SYMBOL` or `PATH:LINE` (else the whole text, which
+/// the request layer then refuses).
+fn spec_file(spec: &str) -> &str {
+    if let Some((file, _)) = spec.rsplit_once('#') {
+        return file;
+    }
+    match spec.rsplit_once(':') {
+        Some((file, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => file,
+        _ => spec,
     }
 }
