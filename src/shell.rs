@@ -51,6 +51,41 @@ pub fn words_without_any<'a>(argv: &'a [std::ffi::OsString], flags: &[&str]) -> 
 mod tests {
     use super::*;
 
+    /// What a POSIX shell makes of `line`, as the `shlex` crate splits it.
+    fn split(line: &str) -> Vec<Vec<u8>> {
+        shlex::bytes::split(line.as_bytes()).expect("a complete command line")
+    }
+
+    #[test]
+    fn a_joined_line_splits_back_into_its_words() {
+        let words: [&[u8]; 12] = [
+            b"scout",
+            b"search",
+            b"it's",
+            br"\bfn\s+main\(",
+            br#"a "quoted" $HOME `x` \$y"#,
+            b"^caret",
+            b"!bang",
+            b"*.{rs,go}",
+            b"tab\tand\nnewline",
+            b"",
+            b"~/dir#x",
+            b"caf\xc3\xa9",
+        ];
+        let line = join(words);
+        assert_eq!(split(&line), words.map(<[u8]>::to_vec), "{line}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::testing::proptest_config(256))]
+        #[test]
+        fn any_words_split_back(words in proptest::collection::vec("[^\\x00]*", 0..6)) {
+            let line = join(words.iter().map(String::as_bytes));
+            let expected: Vec<Vec<u8>> = words.iter().map(|w| w.as_bytes().to_vec()).collect();
+            proptest::prop_assert_eq!(split(&line), expected, "{}", line);
+        }
+    }
+
     #[test]
     fn quote_leaves_plain_words_and_wraps_the_rest() {
         assert_eq!(quote(b"useState"), "useState");
