@@ -588,3 +588,83 @@ fn regression_34_a_query_that_starts_with_a_dash_is_the_query() {
     assert_eq!(result["isError"], false, "{result}");
     assert!(text(&result).contains("app/Repo.php"), "{result}");
 }
+
+#[test]
+fn pages_over_mcp_name_tool_calls_not_commands() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    let arguments = json!({"query": "Widget", "budget_tokens": 150});
+    let first = client.call("search", arguments.clone());
+    let page = text(&first);
+    assert!(
+        page.contains(
+            r#" files not shown: search {"budget_tokens":150,"page":2,"query":"Widget"}"#
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"repro: grep {"output_mode":"content","pattern":"Widget"}"#),
+        "{page}"
+    );
+    assert!(
+        !page.contains("scout search") && !page.contains("rg -n"),
+        "{page}"
+    );
+    // The JSON's next is the tool's arguments: the call to make.
+    let next = &first["structuredContent"]["result"]["next"];
+    assert_eq!(
+        next,
+        &json!({"query": "Widget", "budget_tokens": 150, "page": 2})
+    );
+    let second = client.call("search", next.clone());
+    assert_eq!(second["structuredContent"]["result"]["page"], 2, "{second}");
+    // The grep call it names counts what the page counted.
+    let grep = client.call(
+        "grep",
+        json!({"pattern": "Widget", "output_mode": "content"}),
+    );
+    let hits = &first["structuredContent"]["result"]["hits"];
+    assert_eq!(&grep["structuredContent"]["total"], hits, "{grep}");
+    // grep's next page and read's lines not shown, likewise.
+    let lines = client.call(
+        "grep",
+        json!({"pattern": "Widget", "output_mode": "content", "head_limit": 5}),
+    );
+    assert!(
+        text(&lines).contains(
+            r#"next page: grep {"head_limit":5,"offset":5,"output_mode":"content","pattern":"Widget"}]"#
+        ),
+        "{lines}"
+    );
+    let read = client.call("read", json!({"path": "src/core.py", "budget_tokens": 5}));
+    assert!(
+        text(&read)
+            .contains(r#"lines not shown: read {"budget_tokens":5,"path":"src/core.py","range":"#),
+        "{read}"
+    );
+    let missing = client.call("read", json!({"path": "src/core.py", "symbol": "nope"}));
+    assert!(
+        text(&missing).contains("its definitions:") && !text(&missing).contains("scout read"),
+        "{missing}"
+    );
+    // On the command line the same page names commands, as before.
+    let read = fx
+        .run(&["read", "src/core.py", "--budget-tokens", "5"])
+        .stdout();
+    assert!(
+        read.contains("lines not shown: scout read src/core.py --range "),
+        "{read}"
+    );
+    let printed = fx
+        .run(&["search", "Widget", "--budget-tokens", "150"])
+        .stdout();
+    assert!(
+        printed.contains(" files not shown: scout search Widget --budget-tokens 150 --page 2"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("repro: rg -n --no-heading -F -e Widget"),
+        "{printed}"
+    );
+}

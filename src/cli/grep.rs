@@ -72,6 +72,7 @@ impl GrepSettings {
             pattern,
             with_filename,
             color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), env),
+            tool: None,
         })
     }
 }

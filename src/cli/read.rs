@@ -41,6 +41,7 @@ impl ReadSettings {
             session: crate::search::settings::session_from_env(),
             again: args.again,
             cwd: std::env::current_dir().unwrap_or_default(),
+            tool: None,
         })
     }
 }

@@ -119,6 +119,7 @@ impl SearchSettings {
                     .filter(|w| *w != b"--json"),
             ),
             ranked_command: ranked_command(argv),
+            tool: None,
             cache_dir,
             session: session_from_env(),
             again: args.session.again,

@@ -14,6 +14,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::exit::ExitStatus;
+use crate::page::call::ToolCall;
 use crate::render::style::{Painter, Role, Styled};
 use crate::rg::{Matcher, SearchFlags};
 use crate::views::grep::OutputMode;
@@ -69,7 +70,7 @@ pub fn page(result: &GrepResult, argv: &[OsString], settings: &GrepSettings) -> 
             }
         }
     }
-    for note in notes(result, argv) {
+    for note in notes(result, argv, settings.tool.as_ref()) {
         text.push_styled(Role::Frame, note.as_bytes());
         text.push(b"\n");
     }
@@ -100,7 +101,12 @@ fn content_line(text: &mut Styled, line: &[u8], settings: &GrepSettings) {
 }
 
 /// The bracketed lines after the results.
-fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
+fn notes(result: &GrepResult, argv: &[OsString], tool: Option<&ToolCall>) -> Vec<String> {
+    // The command (or, over MCP, the tool call) at another offset.
+    let at = |offset: usize| match tool {
+        Some(call) => call.with("offset", offset).text(),
+        None => views::command_with(argv, "--offset", &offset.to_string()),
+    };
     let (one, many) = match result.mode {
         OutputMode::Content => ("line", "lines"),
         OutputMode::FilesWithMatches | OutputMode::Count => ("file", "files"),
@@ -134,7 +140,7 @@ fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
             } else {
                 ""
             },
-            views::command_with(argv, "--offset", "0")
+            at(0)
         ));
     } else if let Some(next) = result.next_offset() {
         let why = if result.capped {
@@ -149,7 +155,7 @@ fn notes(result: &GrepResult, argv: &[OsString]) -> Vec<String> {
             "[{why}showing {many} {}-{} of {of_total}; next page: {}]",
             result.offset + 1,
             result.offset + shown,
-            views::command_with(argv, "--offset", &next.to_string())
+            at(next)
         ));
     } else if result.offset > 0 {
         notes.push(format!(

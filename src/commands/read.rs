@@ -419,18 +419,27 @@ fn numbered_line(out: &mut Styled, number: u32, line: &[u8]) {
 pub fn listing(settings: &ReadSettings, name: &str, defs: &[Def]) -> Vec<u8> {
     let path = String::from_utf8_lossy(settings.path.as_bytes());
     if defs.is_empty() {
+        let whole = match &settings.tool {
+            Some(call) => call.without("symbol").text(),
+            None => format!(
+                "scout read {}",
+                crate::shell::quote(settings.path.as_bytes())
+            ),
+        };
         return format!(
-            "no definition named {name} in {path}; scout found no definitions in it (show its lines with: scout read {})\n",
-            crate::shell::quote(settings.path.as_bytes())
+            "no definition named {name} in {path}; scout found no definitions in it (show its lines with: {whole})\n"
         )
         .into_bytes();
     }
     let mut out = format!("no definition named {name} in {path}; its definitions:\n").into_bytes();
-    let rest_command = format!(
-        "scout read {} --symbol {} --budget-tokens 0",
-        crate::shell::quote(settings.path.as_bytes()),
-        crate::shell::quote(name.as_bytes())
-    );
+    let rest_command = match &settings.tool {
+        Some(call) => call.with("budget_tokens", 0).text(),
+        None => format!(
+            "scout read {} --symbol {} --budget-tokens 0",
+            crate::shell::quote(settings.path.as_bytes()),
+            crate::shell::quote(name.as_bytes())
+        ),
+    };
     for (i, def) in defs.iter().enumerate() {
         let line = format!("{} ({}-{})\n", def.title(), def.start_line, def.end_line);
         if let Some(budget) = settings.budget_bytes {
@@ -467,6 +476,7 @@ mod tests {
             session: None,
             again: false,
             cwd: "/r".into(),
+            tool: None,
         }
     }
 

@@ -186,9 +186,18 @@ impl ToolSpec {
         if self.mode != "read" {
             request.insert("text".into(), true.into());
         }
+        if NAMES_CALLS.contains(&self.mode) {
+            // The pages then name this tool's calls, not commands.
+            let call = json!({"name": self.name, "arguments": arguments});
+            request.insert("tool".into(), call);
+        }
         Value::Object(request)
     }
 }
+
+/// The modes whose pages name the tool call they came through (the
+/// request layer's `tool`).
+const NAMES_CALLS: &[&str] = &["search", "content", "read"];
 
 /// The tool named `name` (the edit tool only where edits are allowed).
 pub fn tool(name: &str, allow_edit: bool) -> Option<&'static ToolSpec> {

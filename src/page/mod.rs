@@ -13,6 +13,7 @@
 //! pages 1..n together show every file exactly once. No I/O: the cost of a
 //! file block is asked of the caller (the text renderer).
 
+pub mod call;
 pub mod edit;
 pub mod group;
 pub mod query;

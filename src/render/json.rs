@@ -77,7 +77,7 @@ pub struct SearchDocument {
     pub tokens: usize,
     pub elapsed_ms: u64,
     pub repro: String,
-    pub next: Option<String>,
+    pub next: Option<serde_json::Value>,
     pub defs_not_on_page: Vec<String>,
     pub results: Vec<FileResult>,
     pub code: Vec<CodeResult>,
@@ -217,8 +217,7 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
         tokens,
         elapsed_ms: report.elapsed_ms,
         repro: report.repro.clone(),
-        next: (report.page < report.pages.len())
-            .then(|| format!("{} --json --page {}", report.command, report.page + 1)),
+        next: (report.page < report.pages.len()).then(|| report.command.next(report.page + 1)),
         defs_not_on_page: report
             .omitted
             .def_files

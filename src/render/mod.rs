@@ -14,9 +14,9 @@ pub mod text;
 
 use crate::defs::Def;
 use crate::lang::Lang;
+use crate::page::call::Asked;
 use crate::page::query::Query;
-use crate::page::tally::Quote;
-use crate::page::tally::Ranked;
+use crate::page::tally::{Quote, Ranked};
 use crate::page::{Omitted, PageSpan};
 
 /// Characters of a query or question that a page's header repeats, at
@@ -67,21 +67,6 @@ fn cut(text: &str, write: impl Fn(&str) -> String) -> String {
     }
 }
 
-/// Bytes of a scout command a footer repeats, at most: past them (a long
-/// question typed as a query), it names the command instead of writing it
-/// again. The JSON's `next` is always the whole command.
-pub const COMMAND_SHOWN: usize = 400;
-
-/// The footer's way to page `n` of `command`: the command itself, or, when
-/// it is longer than [`COMMAND_SHOWN`], a sentence saying what to add.
-pub fn page_command(command: &str, n: usize) -> String {
-    if command.len() > COMMAND_SHOWN {
-        format!("the same command with --page {n}")
-    } else {
-        format!("{command} --page {n}")
-    }
-}
-
 /// Everything one page of `scout search` shows.
 #[derive(Debug)]
 pub struct Report<'a> {
@@ -104,8 +89,9 @@ pub struct Report<'a> {
     /// The rg command that prints every matching line of one file, with
     /// `FILE` standing for the file.
     pub file_command: String,
-    /// The scout command that shows this search, without `--page`.
-    pub command: String,
+    /// How this search was asked for (the command without `--page`, or
+    /// the tool call), for the footer's other pages.
+    pub command: Asked,
     /// `--explain`: each file's score and signals.
     pub explain: bool,
     /// `-l`: files and counts, no lines.
@@ -181,7 +167,7 @@ impl Report<'_> {
 
     /// The command for page `n`, as the footer writes it.
     pub fn page_command(&self, n: usize) -> String {
-        page_command(&self.command, n)
+        self.command.page(n)
     }
 }
 
@@ -202,12 +188,5 @@ mod tests {
         assert_eq!(shortened(&long), format!("{exact}… (+4 more characters)"));
         assert!(quoted(&format!("{exact}!")).ends_with("(+1 more character)"));
         assert!(shown_whole(&exact) && !shown_whole(&long) && !shown_whole("a\tb"));
-    }
-
-    #[test]
-    fn a_long_command_is_named_not_repeated() {
-        assert_eq!(page_command("scout search x", 2), "scout search x --page 2");
-        let long = format!("scout search '{}'", "word ".repeat(100));
-        assert_eq!(page_command(&long, 3), "the same command with --page 3");
     }
 }

@@ -51,9 +51,9 @@ use std::io::Write;
 use super::style::{Role, Styled};
 use super::{braces, Code, Report};
 use crate::defs::Def;
+use crate::page::call::Asked;
 use crate::page::group::group;
-use crate::page::tally::Score;
-use crate::page::tally::{FileTally, Quote};
+use crate::page::tally::{FileTally, Quote, Score};
 use crate::page::{chosen_quotes, tokens};
 
 /// Bytes the footer's note may spend naming definitions on other pages,
@@ -464,7 +464,7 @@ pub struct Frame<'a> {
     pub fallback: Option<&'a str>,
     pub repro: &'a str,
     pub file_command: &'a str,
-    pub command: &'a str,
+    pub command: &'a Asked,
     /// Paths of the files holding a definition, in rank order.
     pub def_paths: Vec<&'a [u8]>,
     /// A structural search: its header is longer.
@@ -488,9 +488,8 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
         };
     // The page number's one digit (`--page 1`) gives way to room for one
     // of the numbers; the other is the count of files.
-    let next = "+ files on earlier pages: \n".len()
-        + (super::page_command(frame.command, 1).len() - 1)
-        + 2 * NUMBERS;
+    let next =
+        "+ files on earlier pages: \n".len() + (frame.command.page(1).len() - 1) + 2 * NUMBERS;
     let lines = "+ lines not quoted in these files: \n".len() + frame.file_command.len() + NUMBERS;
     let note = if frame.def_paths.is_empty() {
         0

@@ -24,6 +24,12 @@
 //! `again`. A `read` answer is its text: `{"mode":"read","path":...,
 //! "text":...,"exit":0}`.
 //!
+//! `search`, `content` and `read` also take `tool` (`{"name": ...,
+//! "arguments": {...}}`), which `scout mcp` sets to the tool call a
+//! request stands for: the page then names tool calls where it would
+//! name commands (the next page, lines not shown, `repro:`), and a
+//! search's JSON `next` is the tool's arguments for the next page.
+//!
 //! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
 //! globs); `-A`, `-B`, `-C`, `context`, `head_limit`, `offset`, `limit`,
@@ -89,6 +95,7 @@ use serde_json::Value;
 
 use crate::cli::{Cli, ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
 use crate::exit::ExitStatus;
+use crate::page::call::ToolCall;
 use crate::search::settings::SearchSettings;
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::OutputMode;
@@ -108,6 +115,8 @@ enum Shape {
     Flag,
     Seconds,
     OneOf(&'static [&'static str]),
+    /// `{"name": string, "arguments": object}`: an MCP tool call.
+    Call,
 }
 
 impl Shape {
@@ -119,6 +128,9 @@ impl Shape {
             Shape::Flag => "true or false".into(),
             Shape::Seconds => "a number of seconds, 0 or more".into(),
             Shape::OneOf(values) => format!("one of {}", values.join(", ")),
+            Shape::Call => {
+                "an object with \"name\" (a string) and \"arguments\" (an object)".into()
+            }
         }
     }
 
@@ -135,6 +147,11 @@ impl Shape {
             Shape::Flag => value.is_boolean(),
             Shape::Seconds => value.as_f64().is_some_and(|s| s >= 0.0),
             Shape::OneOf(values) => value.as_str().is_some_and(|v| values.contains(&v)),
+            Shape::Call => value.as_object().is_some_and(|call| {
+                call.len() == 2
+                    && call.get("name").is_some_and(Value::is_string)
+                    && call.get("arguments").is_some_and(Value::is_object)
+            }),
         }
     }
 }
@@ -173,6 +190,7 @@ const CONTENT_FIELDS: &[Field] = &[
     ("multiline", Shape::Flag, false),
     ("timeout", Shape::Seconds, false),
     ("text", Shape::Flag, false),
+    ("tool", Shape::Call, false),
     ("cwd", Shape::Text, false),
 ];
 
@@ -196,6 +214,7 @@ const SEARCH_FIELDS: &[Field] = &[
     ("lang", Shape::Text, false),
     ("again", Shape::Flag, false),
     ("text", Shape::Flag, false),
+    ("tool", Shape::Call, false),
     ("cwd", Shape::Text, false),
 ];
 
@@ -218,6 +237,7 @@ const READ_FIELDS: &[Field] = &[
     ("range", Shape::Text, false),
     ("budget_tokens", Shape::Count, false),
     ("again", Shape::Flag, false),
+    ("tool", Shape::Call, false),
     ("cwd", Shape::Text, false),
 ];
 
@@ -314,6 +334,7 @@ struct ReadRequest {
     range: Option<String>,
     budget_tokens: Option<u64>,
     again: Option<bool>,
+    tool: Option<CallRequest>,
     cwd: Option<String>,
 }
 
@@ -343,6 +364,7 @@ struct ContentRequest {
     multiline: Option<bool>,
     timeout: Option<f64>,
     text: Option<bool>,
+    tool: Option<CallRequest>,
     cwd: Option<String>,
 }
 
@@ -369,7 +391,25 @@ struct SearchRequest {
     lang: Option<String>,
     again: Option<bool>,
     text: Option<bool>,
+    tool: Option<CallRequest>,
     cwd: Option<String>,
+}
+
+/// The MCP tool call a request stands for (`tool`, set by `scout mcp`).
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct CallRequest {
+    name: String,
+    arguments: serde_json::Map<String, Value>,
+}
+
+impl CallRequest {
+    fn call(self) -> ToolCall {
+        ToolCall {
+            name: self.name,
+            arguments: self.arguments,
+        }
+    }
 }
 
 /// A search's `path`: one, or several.
@@ -703,7 +743,8 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8
             color: crate::render::style::ColorChoice::Never,
         },
     };
-    let settings = GrepSettings::resolve(args, env)?;
+    let mut settings = GrepSettings::resolve(args, env)?;
+    settings.tool = request.tool.map(CallRequest::call);
     let result = grep::search(&settings)?;
     let text =
         text_argv.map(|argv| lossy(crate::commands::grep::page(&result, &argv, &settings).plain()));
@@ -887,6 +928,7 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
         _ => unreachable!("search_argv starts with `scout search`"),
     };
     let mut settings = SearchSettings::resolve(args, &argv)?;
+    settings.tool = request.tool.map(CallRequest::call);
     let want_text = request.text.unwrap_or(false);
     if want_text {
         // What the text shows is what the agent reads: remembered, as a
@@ -1178,7 +1220,8 @@ fn read_answer(request: ReadRequest) -> Result<(Vec<u8>, ExitStatus)> {
         Some(Command::Read(args)) => args,
         _ => unreachable!("read_argv starts with `scout read`"),
     };
-    let settings = crate::views::read::ReadSettings::resolve(args, &crate::dirs::process_env)?;
+    let mut settings = crate::views::read::ReadSettings::resolve(args, &crate::dirs::process_env)?;
+    settings.tool = request.tool.map(CallRequest::call);
     let mut text = Vec::new();
     let status = crate::commands::read::run(&settings, &mut text)?;
     #[derive(Serialize)]
@@ -1263,6 +1306,7 @@ mod tests {
                     Shape::Flag => true.into(),
                     Shape::Seconds => 1.5.into(),
                     Shape::OneOf(values) => values[0].into(),
+                    Shape::Call => json!({"name": "search", "arguments": {"query": "x"}}),
                 };
                 object.insert(name.to_string(), value);
             }

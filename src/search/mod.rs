@@ -55,9 +55,9 @@ use anyhow::{Context, Result};
 
 use crate::defs::Def;
 use crate::exit::ExitStatus;
+use crate::page::call::{Asked, ToolCall};
 use crate::page::query::Query;
-use crate::page::tally::Ranked;
-use crate::page::tally::{FileTally, Plain};
+use crate::page::tally::{FileTally, Plain, Ranked};
 use crate::page::{omitted, PageSpan};
 use crate::render::{self, Report};
 use crate::rg::{run_plain, Flow, Matcher, SearchFlags};
@@ -112,7 +112,10 @@ fn ranked(
         fallback,
         partial,
     } = collect::collect(settings, &scorer, err)?;
-    let (repro, file_command) = repro_commands(&flags);
+    let (repro, file_command) = match settings.tool.as_ref().and(grep_call(&flags)) {
+        Some(grep) => (grep.text(), grep.with("path", "FILE").text()),
+        None => repro_commands(&flags),
+    };
     let tallied = Tallied {
         files,
         fallback,
@@ -278,8 +281,8 @@ pub fn present(
     // Pages are cut as if `--again` were typed, so that a page re-run
     // with it (to see what the memory collapsed) holds the same files.
     let (command, ranked_command) = (
-        as_again(settings, &settings.command),
-        as_again(settings, &settings.ranked_command),
+        as_again(settings, settings.asked()),
+        as_again(settings, settings.asked_ranked()),
     );
     let frame = frame_of(&command);
     let index = settings.page - 1;
@@ -460,6 +463,65 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
     (flags.repro(), file_command)
 }
 
+/// The call of MCP's grep tool that prints the lines of `flags`' search,
+/// for pages read over MCP; `None` when the tool cannot say it (several
+/// paths or types, hidden files, a glob with a space or a comma, `-w`
+/// around a pattern that does not start and end in a word character).
+fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
+    let mut patterns: Vec<String> = flags
+        .patterns
+        .iter()
+        .map(|p| match flags.fixed_strings {
+            true => regex::escape(p),
+            false => p.clone(),
+        })
+        .collect();
+    if flags.word {
+        let wordy = |p: &String| {
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            word(p.chars().next()) && word(p.chars().last())
+        };
+        if !flags.patterns.iter().all(wordy) {
+            return None;
+        }
+        patterns = patterns.iter().map(|p| format!(r"\b(?:{p})\b")).collect();
+    }
+    let pattern = match patterns.len() {
+        1 => patterns.remove(0),
+        _ => patterns
+            .iter()
+            .map(|p| format!("(?:{p})"))
+            .collect::<Vec<_>>()
+            .join("|"),
+    };
+    let representable = flags.paths.len() <= 1
+        && flags.types.len() <= 1
+        && !flags.hidden
+        && !flags.globs.iter().any(|g| g.contains([' ', ',']));
+    if !representable {
+        return None;
+    }
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("pattern".into(), pattern.into());
+    arguments.insert("output_mode".into(), "content".into());
+    if flags.ignore_case {
+        arguments.insert("ignore_case".into(), true.into());
+    }
+    if !flags.globs.is_empty() {
+        arguments.insert("glob".into(), flags.globs.join(" ").into());
+    }
+    if let Some(file_type) = flags.types.first() {
+        arguments.insert("type".into(), file_type.clone().into());
+    }
+    if let Some(path) = flags.paths.first() {
+        arguments.insert("path".into(), path.to_string_lossy().into_owned().into());
+    }
+    Some(ToolCall {
+        name: "grep".into(),
+        arguments,
+    })
+}
+
 /// Writes the page: the JSON document (followed, with
 /// [`SearchSettings::text_beside_json`], by the text the command would
 /// print, chosen as below); nothing when nothing matched (the exit status
@@ -581,11 +643,12 @@ fn emit_page(
     Ok(remember::shown_on_page(settings, report))
 }
 
-/// `command` (a search as typed) as if `--again` were typed too.
-fn as_again(settings: &SearchSettings, command: &str) -> String {
+/// `asked` (a search as typed, or its tool call) as if `--again` were
+/// given too.
+fn as_again(settings: &SearchSettings, asked: Asked) -> Asked {
     match settings.again {
-        true => command.to_string(),
-        false => format!("{command} --again"),
+        true => asked,
+        false => asked.again(),
     }
 }
 
@@ -599,8 +662,8 @@ fn again_footer_bytes(settings: &SearchSettings, report: &Report<'_>) -> usize {
         true => report.page + 1,
         false => 1,
     };
-    let typed = render::page_command(&report.command, next).len();
-    let again = render::page_command(&as_again(settings, &report.command), next).len();
+    let typed = report.command.page(next).len();
+    let again = as_again(settings, report.command.clone()).page(next).len();
     again.saturating_sub(typed)
 }
 
@@ -655,7 +718,7 @@ impl<'a> Parts<'a> {
             elapsed_ms: started.elapsed().as_millis() as u64,
             repro: self.repro.clone(),
             file_command: self.file_command.clone(),
-            command: settings.command.clone(),
+            command: settings.asked(),
             explain: settings.explain,
             files_only: settings.files_only,
             seen,

@@ -6,8 +6,7 @@
 
 use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
-use crate::page::tally::Ranked;
-use crate::page::tally::{cut_around, FileTally, Quote};
+use crate::page::tally::{cut_around, FileTally, Quote, Ranked};
 use crate::page::{PageSpan, Slot};
 use crate::paths::path_of;
 use crate::search::rank::{

@@ -7,8 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::page::tally::PlainLine;
-use crate::page::tally::Ranked;
+use crate::page::tally::{PlainLine, Ranked};
 use crate::page::{chosen_quotes, PageSpan};
 use crate::paths::path_of;
 use crate::render::Report;

@@ -2,6 +2,7 @@
 //! environment read once, by the command line's layer (`cli::search`)
 //! or a request. Nothing after this re-reads an environment variable.
 
+use crate::page::call::{Asked, ToolCall};
 use crate::page::query::Query;
 use crate::paths::Skipped;
 use crate::render::style::Color;
@@ -42,6 +43,9 @@ pub struct SearchSettings {
     /// `command` without `-l`: the ranked view of the same search, whose
     /// pages `-l` lists whole (#24).
     pub ranked_command: String,
+    /// The MCP tool call this search came through (set by the request
+    /// layer): its pages then name tool calls, not commands.
+    pub tool: Option<ToolCall>,
     /// scout's cache directory (definitions), if there is one.
     pub cache_dir: Option<std::path::PathBuf>,
     /// The agent session, whose memory collapses lines already shown.
@@ -112,6 +116,23 @@ pub fn session_unattributable() -> bool {
 }
 
 impl SearchSettings {
+    /// How this search was asked for, as its pages name it.
+    pub fn asked(&self) -> Asked {
+        match &self.tool {
+            Some(call) => Asked::Tool(call.clone()),
+            None => Asked::Command(self.command.clone()),
+        }
+    }
+
+    /// [`SearchSettings::asked`] without `-l`: the ranked view (a tool
+    /// call has no `-l`).
+    pub fn asked_ranked(&self) -> Asked {
+        match &self.tool {
+            Some(call) => Asked::Tool(call.clone()),
+            None => Asked::Command(self.ranked_command.clone()),
+        }
+    }
+
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
         self.session.is_some() && self.remember

@@ -18,8 +18,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::page::tally::Ranked;
-use crate::page::tally::{strip_newline, Plain, Quote};
+use crate::page::tally::{strip_newline, Plain, Quote, Ranked};
 use crate::page::PageSpan;
 
 /// How far before the search a file's mtime still makes it suspect: more

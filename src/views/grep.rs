@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::exit::ExitStatus;
+use crate::page::call::ToolCall;
 use crate::render::style::Color;
 use crate::rg::{parse_count_line, run_lines, Ending, Flow, GrepFlags, LineSink, LinesOutcome, Rg};
 use crate::shell;
@@ -64,6 +65,9 @@ pub struct GrepSettings {
     pub with_filename: bool,
     /// Whether the text page is coloured.
     pub color: Color,
+    /// The MCP tool call this grep came through (set by the request
+    /// layer): the page then names tool calls, not commands.
+    pub tool: Option<ToolCall>,
 }
 
 /// The results of one page.

@@ -16,6 +16,7 @@ use anyhow::{bail, Result};
 
 use crate::defs::{Def, MAX_PARSE_BYTES};
 use crate::lang::Lang;
+use crate::page::call::ToolCall;
 use crate::render::style::Color;
 use crate::shell;
 
@@ -28,7 +29,7 @@ pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 pub const BINARY_PROBE_BYTES: usize = 8 * 1024;
 
 /// A `read`, ready to run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ReadSettings {
     /// The file, as typed (printed in headers and commands as given).
     pub path: OsString,
@@ -50,6 +51,9 @@ pub struct ReadSettings {
     pub again: bool,
     /// The working directory: memory keys files by absolute path.
     pub cwd: PathBuf,
+    /// The MCP tool call this read came through (set by the request
+    /// layer): the page then names tool calls, not commands.
+    pub tool: Option<ToolCall>,
 }
 
 /// What part of the file to show.
@@ -75,6 +79,10 @@ impl ReadSettings {
     /// The command that shows lines `start..=end` of this file, with the
     /// same budget.
     pub fn range_command(&self, start: u32, end: u32) -> String {
+        if let Some(call) = &self.tool {
+            let range = format!("{start}:{end}");
+            return call.without("symbol").with("range", range).text();
+        }
         let mut command = format!(
             "scout read {} --range {start}:{end}",
             shell::quote(self.path.as_bytes())
