@@ -13,9 +13,9 @@ and the server's memory after many calls.
   `again: true` on one open connection (request written to response
   read). Medians per query; the report gives p50/p90 over queries and
   the median per-query ratio of MCP to shell.
-- memory: the server's resident set (VmRSS, and its peak VmHWM) after
-  the handshake and after --calls calls (search, files, grep and read in
-  turn), with each child's memory not counted (children exit).
+- memory: the server's resident set (VmRSS, and its peak VmHWM) before
+  and after --calls calls (search, files, grep and read in turn), and at
+  each quarter of them: flat once the first quarter has warmed it.
 
 Every scout run gets a private XDG_CACHE_HOME/XDG_STATE_HOME and no agent
 session (benchlib.scout_env); the server's calls have its own session,
@@ -146,16 +146,21 @@ def main():
         ("read", lambda i: {"path": first_file(repo), "range": "1:20"}),
     ]
     t = time.perf_counter()
+    marks = []
     for i in range(args.calls):
         tool, arguments = calls[i % len(calls)]
         answer = server.call(tool, arguments(i))
         assert "result" in answer, answer
+        if (i + 1) % max(1, args.calls // 4) == 0:
+            marks.append((i + 1, server.memory_kb()["VmRSS"]))
     secs = time.perf_counter() - t
     end = server.memory_kb()
     print()
-    print("server memory: after the handshake VmRSS %d KB; after %d calls "
+    print("server memory: before these calls VmRSS %d KB; after %d calls "
           "(%.1f s) VmRSS %d KB, peak VmHWM %d KB"
           % (start["VmRSS"], args.calls, secs, end["VmRSS"], end["VmHWM"]))
+    print("VmRSS along the way: " + ", ".join(
+        "%d calls %d KB" % (n, kb) for n, kb in marks))
     server.close()
 
 

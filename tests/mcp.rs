@@ -466,6 +466,10 @@ fn a_cancelled_call_stops_its_rg_and_others_are_served_meanwhile() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(running(&marker), "the slow rg never started");
+    // The call is answered in the server's process: no `scout call`
+    // child runs it.
+    let child = format!("{}\u{0}call", env!("CARGO_BIN_EXE_scout"));
+    assert!(!running(&child), "a scout call child runs the search");
     // It asked for progress: it hears that the search is still running.
     let mut progress = None;
     while progress.is_none() && Instant::now() < deadline {

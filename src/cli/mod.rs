@@ -1028,6 +1028,21 @@ pub fn parse(argv: &[OsString]) -> Result<Cli, clap::Error> {
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
 }
 
+/// [`parse`], for a process that parses many command lines (the request
+/// layer inside `scout mcp`): clap's command is built once, not for each.
+pub fn parse_again(argv: &[OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    use std::sync::{Mutex, OnceLock};
+    static COMMAND: OnceLock<Mutex<clap::Command>> = OnceLock::new();
+    let mut command = COMMAND
+        .get_or_init(|| Mutex::new(Cli::command()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let rewritten = explicit_hyphen_query(&command, argv);
+    let mut matches = command.try_get_matches_from_mut(rewritten.as_deref().unwrap_or(argv))?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+}
+
 /// The commands whose first positional is a pattern, and the id of the
 /// flag that takes it explicitly. `scout edit`'s first positional is a
 /// pattern only with `--structural`.

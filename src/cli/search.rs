@@ -120,6 +120,7 @@ impl SearchSettings {
             ),
             ranked_command: ranked_command(argv),
             tool: None,
+            exits_after: true,
             cache_dir,
             session: session_from_env(),
             again: args.session.again,

@@ -2,26 +2,27 @@
 //! Context Protocol server over stdio, on the official SDK (`rmcp`), for
 //! harnesses that give tools to a model only through MCP (#25).
 //!
-//! Each tool call becomes one request of the request layer, answered by a
-//! `scout call` child process whose working directory is the first root
-//! and whose session is the connection's: the same code answers it as
-//! answers `scout call`, requests run concurrently without sharing a
-//! working directory or a parser, and cancelling a call stops its child
-//! and the rg under it (their process group). The result's `content` is
+//! Each tool call becomes one request of the request layer, answered in
+//! this process, on a thread of its own: the same code answers it as
+//! answers `scout call`, with the connection's session ([`Served`]), so
+//! calls run concurrently, each with its own memory and its own rg.
+//! Cancelling a call stops its rg (each rg of a call leads a process
+//! group of its own, [`Cancel`]); a call that panics is an error result,
+//! and the server goes on. The working directory is the first root
+//! (a call may not name another: [`tools`]). The result's `content` is
 //! the text the command prints; `structuredContent` is the answer's JSON
 //! ([`tools`] keeps the list of tools small).
 //!
 //! Paths resolve against the client's roots (`roots/list`) when it
 //! offers them, else the server's working directory; a path outside them
 //! (by `..` or a symlink) is an error naming them ([`roots`]). Nothing is
-//! written to stdout but protocol messages: the children's stdout is
-//! read, their stderr goes to the server's stderr.
+//! written to stdout but protocol messages: the answers are made in
+//! memory; what rg says on stderr goes to the server's stderr.
 
 pub mod roots;
 pub mod tools;
 
-use std::path::PathBuf;
-use std::process::Stdio;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,10 +35,12 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
-use tokio::io::AsyncWriteExt;
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, OwnedRwLockReadGuard, RwLock};
 
 use crate::exit::ExitStatus;
+use crate::request::{self, Served};
+use crate::rg::Cancel;
+use crate::views;
 use roots::Roots;
 
 /// How often a call that asked for progress hears that it is still
@@ -71,11 +74,13 @@ pub fn run(allow_edit: bool) -> Result<ExitStatus> {
 /// One connection's server.
 #[derive(Clone)]
 struct Server {
-    /// The scout binary, run as `scout call` for each tool call.
-    exe: PathBuf,
-    /// The session memory of this connection (`SCOUT_SESSION_ID` of the
-    /// children).
+    /// The session memory of this connection (`SCOUT_SESSION_ID` of a
+    /// `scout call`).
     session: String,
+    /// The process's working directory, as the server last set it: the
+    /// first root. Each call holds it (shared) while it runs; new roots
+    /// take it (alone) to move it.
+    process_cwd: Arc<RwLock<PathBuf>>,
     /// The working directory the server was started in: the root when the
     /// client offers none.
     cwd: PathBuf,
@@ -88,15 +93,14 @@ struct Server {
 
 impl Server {
     fn new(allow_edit: bool) -> Result<Server> {
-        let exe = std::env::current_exe().context("finding the scout binary")?;
         let cwd = std::env::current_dir().context("reading the working directory")?;
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or_default();
         Ok(Server {
-            exe,
             session: format!("mcp-{}-{nanos:x}", std::process::id()),
+            process_cwd: Arc::new(RwLock::new(cwd.clone())),
             cwd,
             roots: Arc::new(Mutex::new(None)),
             allow_edit,
@@ -161,38 +165,37 @@ impl Server {
             Some(id) => format!("{}-{id}", self.session),
             None => self.session.clone(),
         };
-        let mut child = tokio::process::Command::new(&self.exe)
-            .arg("call")
-            .current_dir(roots.first())
-            .env("SCOUT_SESSION_ID", &session)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .process_group(0)
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| McpError::internal_error(format!("running scout call: {e}"), None))?;
-        let mut group = Group(child.id());
-        if let Some(mut stdin) = child.stdin.take() {
-            let text = request.to_string();
-            stdin
-                .write_all(text.as_bytes())
-                .await
-                .map_err(|e| McpError::internal_error(format!("writing the request: {e}"), None))?;
-        }
-        let output = child.wait_with_output();
-        tokio::pin!(output);
+        let cancel = Cancel::default();
+        let served = Served {
+            session: Some(session),
+            cancel: Some(cancel.clone()),
+        };
+        // Stops the call's rg when the call ends early: cancelled, or the
+        // server going away.
+        let _stop = StopOnDrop(cancel);
+        let cwd = self
+            .cwd_at(roots.first())
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let text = request.to_string();
+        let answer = tokio::task::spawn_blocking(move || {
+            // Held until the answer is made, however the call ends.
+            let _cwd = cwd;
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                request::answer_served(&text, &views::process_env, &served)
+            }))
+        });
+        tokio::pin!(answer);
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
         let mut tick = tokio::time::interval(PROGRESS_EVERY);
         tick.tick().await;
-        let output = loop {
+        let answer = loop {
             tokio::select! {
                 _ = context.ct.cancelled() => {
-                    drop(group);
                     return Err(McpError::internal_error("cancelled", None));
                 }
-                output = &mut output => break output,
+                answer = &mut answer => break answer,
                 _ = tick.tick() => {
                     if let Some(token) = progress.clone() {
                         let seconds = started.elapsed().as_secs();
@@ -203,28 +206,43 @@ impl Server {
                 }
             }
         };
-        // The child has exited: its group id may be reused, so it is
-        // not killed.
-        group.0 = None;
-        let output = output
-            .map_err(|e| McpError::internal_error(format!("waiting for scout call: {e}"), None))?;
-        Ok(result_of(&output.stdout))
+        match answer {
+            Ok(Ok((answer, _status))) => Ok(result_of(&answer)),
+            Ok(Err(_panic)) => Ok(error_result(
+                &format!("scout failed answering this {} call (a bug; the message is on the server's stderr)", tool.name),
+                None,
+            )),
+            Err(e) => Err(McpError::internal_error(format!("answering: {e}"), None)),
+        }
+    }
+
+    /// Holds the process's working directory at `root` for one call:
+    /// moved there first if the roots changed, once no call holds it.
+    async fn cwd_at(&self, root: &Path) -> Result<OwnedRwLockReadGuard<PathBuf>> {
+        loop {
+            let held = self.process_cwd.clone().read_owned().await;
+            if held.as_path() == root {
+                return Ok(held);
+            }
+            drop(held);
+            let mut moving = self.process_cwd.write().await;
+            if moving.as_path() != root {
+                std::env::set_current_dir(root)
+                    .with_context(|| format!("working in {}", root.display()))?;
+                *moving = root.to_path_buf();
+            }
+        }
     }
 }
 
-/// A child's process group, stopped when this is dropped (a cancelled
-/// call, or the server going away mid-call): the child and the rg under
-/// it.
-struct Group(Option<u32>);
+/// Cancels a call's rg when dropped: when the call's future is dropped
+/// before it finished (cancelled, or the connection gone). A call that
+/// finished has no rg left, so cancelling then stops nothing.
+struct StopOnDrop(Cancel);
 
-impl Drop for Group {
+impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        if let Some(pid) = self
-            .0
-            .and_then(|id| rustix::process::Pid::from_raw(id as i32))
-        {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
+        self.0.cancel();
     }
 }
 

@@ -87,16 +87,17 @@ pub mod call;
 use std::ffi::OsString;
 
 use anyhow::Result;
-use clap::Parser;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::cli::{Cli, ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
+use crate::cli::{ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
 use crate::exit::ExitStatus;
 use crate::page::call::ToolCall;
+use crate::rg::{Cancel, Rg};
 use crate::search::settings::SearchSettings;
+use crate::session::{Session, SESSION_VARS};
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::OutputMode;
 use crate::views::grep::{self, GrepSettings, Items};
@@ -602,6 +603,41 @@ fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
 /// has one, becomes the process's working directory: a transport serving
 /// requests concurrently in one process must not let them carry one.
 pub fn answer(text: &str, env: EnvLookup<'_>) -> (Vec<u8>, ExitStatus) {
+    answer_served(text, env, &Served::default())
+}
+
+/// What a request served inside a longer-lived process (`scout mcp`)
+/// brings with it, where `scout call` reads its own process: the session
+/// whose memory it uses, and the cancellation that stops its rg.
+#[derive(Debug, Clone, Default)]
+pub struct Served {
+    /// The session id (as `SCOUT_SESSION_ID` would give it).
+    pub session: Option<String>,
+    pub cancel: Option<Cancel>,
+}
+
+impl Served {
+    /// The session of this request: its own, else the process's.
+    fn session(&self) -> Option<Option<Session>> {
+        let id = self.session.clone()?;
+        let session = Session::from_env(
+            |var| (var == SESSION_VARS[0]).then(|| id.clone()),
+            crate::dirs::state_dir(),
+        );
+        let args = ["call".to_string()];
+        Some(session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())))
+    }
+
+    /// `rg` as this request runs it.
+    fn rg(&self, rg: &mut Rg) {
+        if let Some(cancel) = &self.cancel {
+            rg.cancel = Some(cancel.clone());
+        }
+    }
+}
+
+/// [`answer`], for a request [`Served`] inside another process.
+pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> (Vec<u8>, ExitStatus) {
     let request = match parse(text) {
         Ok(request) => request,
         Err(problem) => return error_answer(problem),
@@ -616,12 +652,12 @@ pub fn answer(text: &str, env: EnvLookup<'_>) -> (Vec<u8>, ExitStatus) {
         }
     }
     let answer = match request {
-        Request::Files(request) => files_answer(request, env),
-        Request::Content(request) => content_answer(request, env),
-        Request::Search(request) => search_answer(request),
-        Request::Smart(request) => smart_answer(request),
-        Request::Read(request) => read_answer(request),
-        Request::Edit(request) => edit_answer(request),
+        Request::Files(request) => files_answer(request, env, served),
+        Request::Content(request) => content_answer(request, env, served),
+        Request::Search(request) => search_answer(request, served),
+        Request::Smart(request) => smart_answer(request, served),
+        Request::Read(request) => read_answer(request, served),
+        Request::Edit(request) => edit_answer(request, served),
     };
     match answer {
         Ok(answer) => answer,
@@ -659,7 +695,11 @@ fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn files_answer(request: FilesRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+fn files_answer(
+    request: FilesRequest,
+    env: EnvLookup<'_>,
+    served: &Served,
+) -> Result<(Vec<u8>, ExitStatus)> {
     let (pattern, path, limit) = (request.pattern.clone(), request.path.clone(), request.limit);
     let args = FilesArgs {
         glob: request.pattern,
@@ -671,7 +711,8 @@ fn files_answer(request: FilesRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, E
             timeout: request.timeout,
         },
     };
-    let settings = FilesSettings::resolve(args, env)?;
+    let mut settings = FilesSettings::resolve(args, env)?;
+    served.rg(&mut settings.rg);
     let list = files::list(&settings)?;
     let text = request.text.unwrap_or(false).then(|| {
         let mut argv: Vec<OsString> = vec!["scout".into(), "files".into(), pattern.into()];
@@ -711,7 +752,11 @@ fn files_answer(request: FilesRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, E
     Ok((serde_json::to_vec(&answer)?, list.status))
 }
 
-fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8>, ExitStatus)> {
+fn content_answer(
+    request: ContentRequest,
+    env: EnvLookup<'_>,
+    served: &Served,
+) -> Result<(Vec<u8>, ExitStatus)> {
     let output_mode = match request.output_mode.as_deref() {
         Some("content") => OutputMode::Content,
         Some("count") => OutputMode::Count,
@@ -745,6 +790,7 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>) -> Result<(Vec<u8
     };
     let mut settings = GrepSettings::resolve(args, env)?;
     settings.tool = request.tool.map(CallRequest::call);
+    served.rg(&mut settings.rg);
     let result = grep::search(&settings)?;
     let text =
         text_argv.map(|argv| lossy(crate::commands::grep::page(&result, &argv, &settings).plain()));
@@ -921,14 +967,19 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     argv
 }
 
-fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
+fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
     let argv = search_argv(&request);
-    let args = match Cli::try_parse_from(&argv)?.command {
+    let args = match crate::cli::parse_again(&argv)?.command {
         Some(Command::Search(args)) => args,
         _ => unreachable!("search_argv starts with `scout search`"),
     };
     let mut settings = SearchSettings::resolve(args, &argv)?;
     settings.tool = request.tool.map(CallRequest::call);
+    if let Some(session) = served.session() {
+        settings.session = session;
+    }
+    served.rg(&mut settings.rg);
+    settings.exits_after = false;
     let want_text = request.text.unwrap_or(false);
     if want_text {
         // What the text shows is what the agent reads: remembered, as a
@@ -940,13 +991,21 @@ fn search_answer(request: SearchRequest) -> Result<(Vec<u8>, ExitStatus)> {
     let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
     let (document, text) = split_text(document, want_text)?;
     let document = document.trim();
-    let result: Value = if document.is_empty() {
-        Value::Null
+    /// What the answer reads of the page's document (the rest is
+    /// passed through whole, not parsed).
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Counts {
+        left_out: u64,
+        page: u64,
+        pages: u64,
+    }
+    let counts: Counts = if document.is_empty() {
+        Counts::default()
     } else {
         serde_json::from_str(document)?
     };
-    let count = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
-    let truncated = count("left_out") > 0 || count("pages") > count("page");
+    let truncated = counts.left_out > 0 || counts.pages > counts.page;
     let warnings = warnings(&messages);
     let answer = DocumentAnswer {
         text,
@@ -1048,12 +1107,12 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
     argv
 }
 
-fn edit_answer(request: EditRequest) -> Result<(Vec<u8>, ExitStatus)> {
+fn edit_answer(request: EditRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
     if request.with.is_some() != request.symbol.is_some() {
         anyhow::bail!("\"symbol\" (PATH#SYMBOL) and \"with\" (its new code) go together");
     }
     let argv = edit_argv(&request);
-    let args = match Cli::try_parse_from(&argv)?.command {
+    let args = match crate::cli::parse_again(&argv)?.command {
         Some(Command::Edit(args)) => args,
         _ => unreachable!("edit_argv starts with `scout edit`"),
     };
@@ -1062,6 +1121,17 @@ fn edit_answer(request: EditRequest) -> Result<(Vec<u8>, ExitStatus)> {
     let mut settings =
         crate::edit::settings::EditSettings::resolve_with(args, &argv, request.with.clone())?;
     settings.json = true;
+    let session = served.session();
+    if let crate::edit::settings::Mode::Structural { search, .. } = &mut settings.mode {
+        if let Some(session) = &session {
+            search.session = session.clone();
+        }
+        served.rg(&mut search.rg);
+        search.exits_after = false;
+    }
+    if let Some(session) = session {
+        settings.session = session;
+    }
     let started = std::time::Instant::now();
     let (mut document, mut messages) = (Vec::new(), Vec::new());
     let status = crate::edit::run(&settings, &mut document, &mut messages)?;
@@ -1117,14 +1187,15 @@ fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
     argv
 }
 
-fn smart_answer(request: SmartRequest) -> Result<(Vec<u8>, ExitStatus)> {
+fn smart_answer(request: SmartRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
     let argv = smart_argv(&request);
-    let args = match Cli::try_parse_from(&argv)?.command {
+    let args = match crate::cli::parse_again(&argv)?.command {
         Some(Command::Smart(args)) => args,
         _ => unreachable!("smart_argv starts with `scout smart`"),
     };
     let started = std::time::Instant::now();
     let mut settings = crate::smart::SmartSettings::resolve(args)?;
+    served.rg(&mut settings.rg);
     let want_text = request.text.unwrap_or(false);
     settings.text_beside_json = want_text;
     let (mut document, mut messages) = (Vec::new(), Vec::new());
@@ -1214,14 +1285,17 @@ fn read_argv(request: &ReadRequest) -> Vec<OsString> {
 
 /// A read request: the text `scout read` prints, which is also the answer
 /// (its lines, numbered, with what was left out and how to see it).
-fn read_answer(request: ReadRequest) -> Result<(Vec<u8>, ExitStatus)> {
+fn read_answer(request: ReadRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
     let argv = read_argv(&request);
-    let args = match Cli::try_parse_from(&argv)?.command {
+    let args = match crate::cli::parse_again(&argv)?.command {
         Some(Command::Read(args)) => args,
         _ => unreachable!("read_argv starts with `scout read`"),
     };
     let mut settings = crate::views::read::ReadSettings::resolve(args, &crate::dirs::process_env)?;
     settings.tool = request.tool.map(CallRequest::call);
+    if let Some(session) = served.session() {
+        settings.session = session;
+    }
     let mut text = Vec::new();
     let status = crate::commands::read::run(&settings, &mut text)?;
     #[derive(Serialize)]
@@ -1396,7 +1470,7 @@ mod tests {
             argv.join(" "),
             "scout search --json --kind literal -i -g *.rs -g *.toml --budget-tokens 0 --page 2 -e -x -- src"
         );
-        Cli::try_parse_from(search_argv(&request)).unwrap();
+        crate::cli::parse_again(&search_argv(&request)).unwrap();
     }
 }
 

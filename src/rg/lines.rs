@@ -16,7 +16,7 @@ use std::process::Child;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::{Flow, Rg, RgCommand};
 
@@ -137,7 +137,7 @@ fn run_once(
             }
         }
     };
-    finish(&mut child, ending, &errors)
+    finish(rg, &mut child, ending, &errors)
 }
 
 /// Splits `chunk` into lines for `sink`, without their `\n`, carrying an
@@ -190,11 +190,16 @@ impl Sender {
     }
 }
 
-fn finish(child: &mut Child, ending: Ending, errors: &Receiver<Vec<u8>>) -> Result<LinesOutcome> {
+fn finish(
+    rg: &Rg,
+    child: &mut Child,
+    ending: Ending,
+    errors: &Receiver<Vec<u8>>,
+) -> Result<LinesOutcome> {
     if ending != Ending::Exited {
         let _ = child.kill();
     }
-    let status = child.wait().context("waiting for rg")?;
+    let status = super::process::reap(rg, child)?;
     let mut stderr = Vec::new();
     let grace = Instant::now() + STDERR_GRACE;
     while let Ok(chunk) = errors.recv_timeout(grace.saturating_duration_since(Instant::now())) {

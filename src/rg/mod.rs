@@ -5,6 +5,7 @@
 //!
 //! Nothing outside this module spells an rg flag or parses rg's output.
 
+mod cancel;
 mod command;
 mod event;
 mod fast;
@@ -13,6 +14,7 @@ mod matcher;
 mod process;
 mod records;
 
+pub use cancel::Cancel;
 pub use command::{
     parse_count_line, ContentLine, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags,
     MAX_COLUMNS, VCS_DIRS,
@@ -37,6 +39,9 @@ pub struct Rg {
     pub path: PathBuf,
     /// Where the path came from.
     pub source: RgSource,
+    /// Set for a request that may be cancelled (an MCP call): its rg
+    /// processes can then be stopped ([`Cancel`]).
+    pub cancel: Option<Cancel>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,12 +139,14 @@ impl Rg {
             return Ok(Rg {
                 path: resolved,
                 source: RgSource::Env,
+                cancel: None,
             });
         }
         find_on_path("rg".as_ref(), path_var.as_deref())
             .map(|path| Rg {
                 path,
                 source: RgSource::Path,
+                cancel: None,
             })
             .ok_or(RgError::NotFound)
     }

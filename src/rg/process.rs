@@ -11,6 +11,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::thread::JoinHandle;
 
@@ -158,7 +159,7 @@ pub fn run_plain(
 ) -> Result<RgOutcome> {
     let (mut child, stderr) = spawn_keeping_stderr(rg, command)?;
     let stopped = pump(&mut child, &mut sink)?;
-    finish(child, stderr, stopped, 0)
+    finish(rg, child, stderr, stopped, 0)
 }
 
 /// Runs `rg --json ...`, handing each event to `sink` in the order rg
@@ -177,7 +178,7 @@ pub fn run_streaming(
             Flow::Continue
         }
     })?;
-    finish(child, stderr, stopped, unparsed)
+    finish(rg, child, stderr, stopped, unparsed)
 }
 
 /// Where rg's stderr goes while it runs, to be read once it has exited.
@@ -236,9 +237,26 @@ fn start(rg: &Rg, command: &RgCommand, stderr: Stdio) -> Result<Child> {
         .args(&command.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(stderr)
+        .stderr(stderr);
+    if rg.cancel.is_some() {
+        child.process_group(0);
+    }
+    let child = child
         .spawn()
-        .with_context(|| format!("could not run {}", rg.path.display()))
+        .with_context(|| format!("could not run {}", rg.path.display()))?;
+    if let Some(cancel) = &rg.cancel {
+        cancel.started(child.id());
+    }
+    Ok(child)
+}
+
+/// Waits for rg, forgetting it as its request's to cancel first (its id
+/// is free for another process once it is reaped).
+pub(super) fn reap(rg: &Rg, child: &mut Child) -> Result<std::process::ExitStatus> {
+    if let Some(cancel) = &rg.cancel {
+        cancel.ended(child.id());
+    }
+    child.wait().context("waiting for rg")
 }
 
 impl KeptStderr {
@@ -269,11 +287,17 @@ impl KeptStderr {
 
 /// Waits for rg (killed first when the sink stopped it) and gathers how it
 /// ended.
-fn finish(mut child: Child, stderr: KeptStderr, stopped: bool, unparsed: u64) -> Result<RgOutcome> {
+fn finish(
+    rg: &Rg,
+    mut child: Child,
+    stderr: KeptStderr,
+    stopped: bool,
+    unparsed: u64,
+) -> Result<RgOutcome> {
     if stopped {
         let _ = child.kill();
     }
-    let status = child.wait().context("waiting for rg")?;
+    let status = reap(rg, &mut child)?;
     Ok(RgOutcome {
         code: if stopped { None } else { status.code() },
         stderr: stderr.collect(),

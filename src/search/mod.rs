@@ -353,11 +353,13 @@ pub fn present(
     let shown = emit(settings, &report, outputs, out, err)?;
     remember::record(settings, &shown, err)?;
     let status = exit_status(&ranked, partial);
-    // The process exits once the page is out, and the kernel takes its
-    // memory back at once: freeing the tallies, pages and definitions
-    // chunk by chunk would only delay the exit (#11).
-    std::mem::forget((report, recalled, shown));
-    std::mem::forget((memory, ranked, pages, defs, scope));
+    if settings.exits_after {
+        // The process exits once the page is out, and the kernel takes
+        // its memory back at once: freeing the tallies, pages and
+        // definitions chunk by chunk would only delay the exit (#11).
+        std::mem::forget((report, recalled, shown));
+        std::mem::forget((memory, ranked, pages, defs, scope));
+    }
     Ok(status)
 }
 

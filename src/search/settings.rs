@@ -46,6 +46,10 @@ pub struct SearchSettings {
     /// The MCP tool call this search came through (set by the request
     /// layer): its pages then name tool calls, not commands.
     pub tool: Option<ToolCall>,
+    /// The process exits once this search is out, so its memory is left
+    /// to the kernel, not freed piece by piece; not so for a request
+    /// served in a longer-lived process (`scout mcp`).
+    pub exits_after: bool,
     /// scout's cache directory (definitions), if there is one.
     pub cache_dir: Option<std::path::PathBuf>,
     /// The agent session, whose memory collapses lines already shown.
