@@ -82,13 +82,18 @@ pub fn mark_used(file: &File, modified: Option<SystemTime>, now: SystemTime) {
     }
 }
 
-/// [`mark_used`] for an entry known by its path.
+/// [`mark_used`] for an entry known by its path: opened only when it is
+/// to be marked (most hits cost one stat).
 pub fn touch(entry: &Path) {
-    let Ok(file) = File::options().append(true).open(entry) else {
+    let now = SystemTime::now();
+    let Ok(modified) = fs::metadata(entry).and_then(|m| m.modified()) else {
         return;
     };
-    let modified = file.metadata().and_then(|m| m.modified()).ok();
-    mark_used(&file, modified, SystemTime::now());
+    if now.duration_since(modified).unwrap_or_default() > TOUCH_AFTER {
+        if let Ok(file) = File::options().append(true).open(entry) {
+            mark_used(&file, Some(modified), now);
+        }
+    }
 }
 
 /// Removes the entries of `dir` (files whose name ends in one of

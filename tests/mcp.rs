@@ -399,6 +399,22 @@ fn paths_outside_the_roots_are_refused_naming_them() {
     let moved = client.call("search", json!({"query": "Widget", "cwd": "/"}));
     assert_eq!(moved["isError"], true, "{moved}");
     assert!(text(&moved).contains("unknown field \"cwd\""), "{moved}");
+    // Nor may a call become another request than its tool's: a read-only
+    // server's files tool asked to edit.
+    fx.write("src/edit-me.py", "a = 1\n");
+    let smuggled = client.call(
+        "files",
+        json!({"mode": "edit", "old": "a = 1", "new": "a = 2", "path": "edit-me.py"}),
+    );
+    assert_eq!(smuggled["isError"], true, "{smuggled}");
+    assert!(
+        text(&smuggled).contains("unknown field \"mode\""),
+        "{smuggled}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("src/edit-me.py")).unwrap(),
+        "a = 1\n"
+    );
     let page = text(&client.call("search", json!({"query": "Widget"})));
     assert!(!page.contains("secret"), "{page}");
 }
@@ -607,14 +623,20 @@ fn pages_over_mcp_name_tool_calls_not_commands() {
         ),
         "{page}"
     );
+    // A file's lines not quoted are a grep call; the repro stays rg's
+    // command, whose counts are the page's (the grep tool also searches
+    // hidden files).
     assert!(
-        page.contains(r#"repro: grep {"output_mode":"content","pattern":"Widget"}"#),
+        page.contains(
+            r#"lines not quoted in these files: grep {"output_mode":"content","path":"FILE","pattern":"Widget"}"#
+        ),
         "{page}"
     );
     assert!(
-        !page.contains("scout search") && !page.contains("rg -n"),
+        page.contains("repro: rg -n --no-heading -F -e Widget"),
         "{page}"
     );
+    assert!(!page.contains("scout search"), "{page}");
     // The JSON's next is the tool's arguments: the call to make.
     let next = &first["structuredContent"]["result"]["next"];
     assert_eq!(
@@ -623,13 +645,12 @@ fn pages_over_mcp_name_tool_calls_not_commands() {
     );
     let second = client.call("search", next.clone());
     assert_eq!(second["structuredContent"]["result"]["page"], 2, "{second}");
-    // The grep call it names counts what the page counted.
+    // The grep call it names prints the lines of one file.
     let grep = client.call(
         "grep",
-        json!({"pattern": "Widget", "output_mode": "content"}),
+        json!({"pattern": "Widget", "output_mode": "content", "path": "src/core.py"}),
     );
-    let hits = &first["structuredContent"]["result"]["hits"];
-    assert_eq!(&grep["structuredContent"]["total"], hits, "{grep}");
+    assert_eq!(grep["structuredContent"]["total"], 2, "{grep}");
     // grep's next page and read's lines not shown, likewise.
     let lines = client.call(
         "grep",

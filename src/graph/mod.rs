@@ -88,12 +88,21 @@ fn graph_lang(path: &[u8], target: Lang) -> Option<Lang> {
 
 /// A path for messages: relative to the working directory when under it.
 pub fn display(path: &Path) -> String {
-    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let cwd = CWD.get_or_init(|| {
-        std::env::current_dir()
-            .ok()
-            .and_then(|c| std::fs::canonicalize(c).ok())
-    });
+    // The working directory and its canonical form, made again only when
+    // the process moved (`scout mcp` moves to a client's new roots).
+    static CWD: std::sync::Mutex<Option<(PathBuf, Option<PathBuf>)>> = std::sync::Mutex::new(None);
+    let now = std::env::current_dir().ok();
+    let cwd = {
+        let mut known = CWD.lock().unwrap_or_else(|e| e.into_inner());
+        match (&*known, &now) {
+            (Some((was, canonical)), Some(now)) if was == now => canonical.clone(),
+            _ => {
+                let canonical = now.as_ref().and_then(|c| std::fs::canonicalize(c).ok());
+                *known = now.map(|now| (now, canonical.clone()));
+                canonical
+            }
+        }
+    };
     match cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()) {
         Some(rel) => rel.display().to_string(),
         None => path.display().to_string(),

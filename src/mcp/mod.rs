@@ -137,7 +137,7 @@ impl Server {
         found
     }
 
-    /// Answers one tool call through a `scout call` child, stopped when
+    /// Answers one tool call on a thread of its own, its rg stopped when
     /// the client cancels the call.
     async fn call(
         &self,
@@ -146,12 +146,15 @@ impl Server {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         let roots = self.roots(&context.peer).await;
-        // A request's working directory is the first root: a `cwd` would
-        // move every relative path out from under the roots' check.
-        if arguments.contains_key("cwd") {
+        // Only the tool's own parameters: a request field it does not
+        // list would change what the call is (`mode`, `tool`) or where
+        // its paths resolve (`cwd`, out from under the roots' check).
+        if let Some(name) = arguments.keys().find(|name| !tool.takes(name)) {
+            let names: Vec<&str> = tool.params.iter().map(|(name, ..)| *name).collect();
             let message = format!(
-                "unknown field \"cwd\": the {} tool's paths are relative to the client's first root",
-                tool.name
+                "unknown field {name:?}: the {} tool takes {}",
+                tool.name,
+                names.join(", ")
             );
             return Ok(error_result(&message, None));
         }
@@ -208,10 +211,18 @@ impl Server {
         };
         match answer {
             Ok(Ok((answer, _status))) => Ok(result_of(&answer)),
-            Ok(Err(_panic)) => Ok(error_result(
-                &format!("scout failed answering this {} call (a bug; the message is on the server's stderr)", tool.name),
-                None,
-            )),
+            Ok(Err(panic)) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let message = format!(
+                    "scout panicked answering this {} call (a bug, please report it): {why}",
+                    tool.name
+                );
+                Ok(error_result(&message, None))
+            }
             Err(e) => Err(McpError::internal_error(format!("answering: {e}"), None)),
         }
     }
@@ -246,16 +257,16 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// The tool result of a `scout call` answer: its text as `content`, the
+/// The tool result of a request's answer: its text as `content`, the
 /// rest as `structuredContent`; an answer with an `error` (bad input, a
 /// broken environment) is a result with `isError`, worded as the command
 /// line words it.
-fn result_of(stdout: &[u8]) -> CallToolResult {
-    let Ok(Value::Object(mut answer)) = serde_json::from_slice::<Value>(stdout) else {
+fn result_of(answer: &[u8]) -> CallToolResult {
+    let Ok(Value::Object(mut answer)) = serde_json::from_slice::<Value>(answer) else {
         return error_result(
             &format!(
-                "scout call gave no answer: {}",
-                String::from_utf8_lossy(stdout).trim()
+                "the request layer gave no answer: {}",
+                String::from_utf8_lossy(answer).trim()
             ),
             None,
         );

@@ -2,7 +2,7 @@
 //! the request layer ([`crate::request`]).
 //!
 //! The whole `tools/list` answer sits in the model's context on every
-//! turn, so it is kept under [`TOOLS_LIST_MAX_BYTES`] (a test pins it):
+//! turn, so it is kept under 2,500 bytes (tests/mcp.rs pins it):
 //! one line per tool saying when to use it, parameters named as the
 //! command line names them and described in a few words where the name
 //! is not enough. Every tool's output is an object (the request layer's
@@ -170,9 +170,14 @@ impl ToolSpec {
         schema
     }
 
+    /// Whether `name` is one of the tool's parameters.
+    pub fn takes(&self, name: &str) -> bool {
+        self.params.iter().any(|(param, ..)| *param == name)
+    }
+
     /// The request of a call with these `arguments`: the tool's mode, its
-    /// parameters under the request's names, `text` asked for. An unknown
-    /// parameter stays as it is, for the request layer to refuse by name.
+    /// parameters under the request's names, `text` asked for. The server
+    /// refuses a call with any other argument before this.
     pub fn request(&self, arguments: &Map<String, Value>) -> Value {
         let mut request = Map::new();
         request.insert("mode".into(), self.mode.into());

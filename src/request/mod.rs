@@ -628,6 +628,12 @@ impl Served {
         Some(session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())))
     }
 
+    /// Whether the process ends with this request (`scout call`), rather
+    /// than serving more (`scout mcp`, which gives each its cancel).
+    fn exits_after(&self) -> bool {
+        self.cancel.is_none()
+    }
+
     /// `rg` as this request runs it.
     fn rg(&self, rg: &mut Rg) {
         if let Some(cancel) = &self.cancel {
@@ -979,7 +985,7 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, Ex
         settings.session = session;
     }
     served.rg(&mut settings.rg);
-    settings.exits_after = false;
+    settings.exits_after = served.exits_after();
     let want_text = request.text.unwrap_or(false);
     if want_text {
         // What the text shows is what the agent reads: remembered, as a
@@ -1127,7 +1133,7 @@ fn edit_answer(request: EditRequest, served: &Served) -> Result<(Vec<u8>, ExitSt
             search.session = session.clone();
         }
         served.rg(&mut search.rg);
-        search.exits_after = false;
+        search.exits_after = served.exits_after();
     }
     if let Some(session) = session {
         settings.session = session;

@@ -158,7 +158,7 @@ pub fn run_plain(
     mut sink: impl FnMut(&[u8]) -> Flow,
 ) -> Result<RgOutcome> {
     let (mut child, stderr) = spawn_keeping_stderr(rg, command)?;
-    let stopped = pump(&mut child, &mut sink)?;
+    let stopped = pump(&mut child, &mut sink).inspect_err(|_| abandon(rg, &mut child))?;
     finish(rg, child, stderr, stopped, 0)
 }
 
@@ -177,7 +177,8 @@ pub fn run_streaming(
             unparsed += 1;
             Flow::Continue
         }
-    })?;
+    })
+    .inspect_err(|_| abandon(rg, &mut child))?;
     finish(rg, child, stderr, stopped, unparsed)
 }
 
@@ -248,6 +249,13 @@ fn start(rg: &Rg, command: &RgCommand, stderr: Stdio) -> Result<Child> {
         cancel.started(child.id());
     }
     Ok(child)
+}
+
+/// Stops and reaps an rg whose output could not be read: in a process
+/// that outlives the search (`scout mcp`) it would be left a zombie.
+fn abandon(rg: &Rg, child: &mut Child) {
+    let _ = child.kill();
+    let _ = reap(rg, child);
 }
 
 /// Waits for rg, forgetting it as its request's to cancel first (its id

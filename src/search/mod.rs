@@ -112,10 +112,13 @@ fn ranked(
         fallback,
         partial,
     } = collect::collect(settings, &scorer, err)?;
-    let (repro, file_command) = match settings.tool.as_ref().and(grep_call(&flags)) {
-        Some(grep) => (grep.text(), grep.with("path", "FILE").text()),
-        None => repro_commands(&flags),
-    };
+    let (repro, mut file_command) = repro_commands(&flags);
+    // Over MCP, a file's lines are a grep call. The repro stays rg's
+    // command: the grep tool also searches hidden files, so over a tree
+    // its counts could differ from the page's.
+    if let Some(grep) = settings.tool.as_ref().and(grep_call(&flags)) {
+        file_command = grep.with("path", "FILE").text();
+    }
     let tallied = Tallied {
         files,
         fallback,
@@ -465,10 +468,11 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
     (flags.repro(), file_command)
 }
 
-/// The call of MCP's grep tool that prints the lines of `flags`' search,
-/// for pages read over MCP; `None` when the tool cannot say it (several
-/// paths or types, hidden files, a glob with a space or a comma, `-w`
-/// around a pattern that does not start and end in a word character).
+/// The call of MCP's grep tool that prints the lines of `flags`' search
+/// in one file (its `path` set to it), for pages read over MCP; `None`
+/// when the tool cannot say it: several paths or types, a type scout
+/// defines itself (`tsx`, `luau`), a glob with a space or a comma, `-w`
+/// with a regex.
 fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
     let mut patterns: Vec<String> = flags
         .patterns
@@ -479,11 +483,12 @@ fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
         })
         .collect();
     if flags.word {
+        // `\b` is `-w` only around literal word characters.
         let wordy = |p: &String| {
             let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
             word(p.chars().next()) && word(p.chars().last())
         };
-        if !flags.patterns.iter().all(wordy) {
+        if !flags.fixed_strings || !flags.patterns.iter().all(wordy) {
             return None;
         }
         patterns = patterns.iter().map(|p| format!(r"\b(?:{p})\b")).collect();
@@ -498,7 +503,7 @@ fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
     };
     let representable = flags.paths.len() <= 1
         && flags.types.len() <= 1
-        && !flags.hidden
+        && !flags.types.iter().any(|t| t == "tsx" || t == "luau")
         && !flags.globs.iter().any(|g| g.contains([' ', ',']));
     if !representable {
         return None;

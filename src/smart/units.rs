@@ -7,7 +7,6 @@
 //! words that matched (for the why).
 
 use std::collections::HashMap;
-
 use std::rc::Rc;
 
 use crate::defs::{Def, DefKind};
