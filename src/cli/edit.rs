@@ -15,31 +15,33 @@ use super::{
 };
 use crate::edit::settings::{Count, EditSettings, Fault, Mode, Pair, Source, FAULT_VAR};
 use crate::page::query::Kind;
-use crate::search::settings::SearchSettings;
+use crate::search::settings::{SearchSettings, SessionFrom};
 use crate::shell;
 use crate::structural::rewrite::Template;
 
 impl EditSettings {
     /// Validates `args`; `argv` is the whole command line.
     pub fn resolve(args: EditArgs, argv: &[OsString]) -> Result<EditSettings> {
-        Self::resolve_with(args, argv, None)
+        Self::resolve_with(args, argv, None, &SessionFrom::Process)
     }
 
     /// [`EditSettings::resolve`], the definition's new code given whole
-    /// (`with_text`) instead of named by `--with`.
+    /// (`with_text`) instead of named by `--with`, the session found as
+    /// `from` says.
     pub fn resolve_with(
         mut args: EditArgs,
         argv: &[OsString],
         with_text: Option<String>,
+        from: &SessionFrom,
     ) -> Result<EditSettings> {
         if args.page == 0 {
             bail!("--page starts at 1");
         }
-        let mode = mode(&mut args, argv, with_text)?;
+        let mode = mode(&mut args, argv, with_text, from)?;
         // A structural edit's search has read the session already.
         let session = match &mode {
             Mode::Structural { search, .. } => search.session.clone(),
-            _ => crate::search::settings::session_from_env(),
+            _ => from.session(),
         };
         Ok(EditSettings {
             mode,
@@ -67,7 +69,12 @@ impl EditSettings {
 }
 
 /// Which edit the flags ask for, each checked for what it needs.
-fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Result<Mode> {
+fn mode(
+    args: &mut EditArgs,
+    argv: &[OsString],
+    with_text: Option<String>,
+    from: &SessionFrom,
+) -> Result<Mode> {
     if args.proven_only && args.callers_of.is_none() && args.impact.is_none() {
         bail!("--proven-only goes with --callers-of or --impact (it leaves out the calls the code graph attributes by name alone)");
     }
@@ -92,7 +99,8 @@ fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Re
             (None, Some(file)) => Source::File(PathBuf::from(file)),
             (None, None) => unreachable!("checked above"),
         };
-        return Ok(Mode::Definition { spec, source });
+        let rg = crate::rg::Rg::from_env()?;
+        return Ok(Mode::Definition { spec, source, rg });
     }
     if !args.old.is_empty() {
         if args.old.len() != args.new.len() {
@@ -132,7 +140,7 @@ fn mode(args: &mut EditArgs, argv: &[OsString], with_text: Option<String>) -> Re
         });
     }
     if args.structural {
-        return structural(args, argv);
+        return structural(args, argv, from);
     }
     bail!(
         "say which edit: --structural --lang LANG PATTERN --rewrite TEMPLATE, --old TEXT --new TEXT FILE..., PATH#SYMBOL --with FILE, or --undo (scout edit --help)"
@@ -151,7 +159,7 @@ fn ensure_no_positionals(args: &EditArgs, flag: &str) -> Result<()> {
 
 /// A structural edit: its search resolved as `scout search --structural`
 /// with the same pattern, language, file selection and graph scope.
-fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
+fn structural(args: &mut EditArgs, argv: &[OsString], from: &SessionFrom) -> Result<Mode> {
     let mut positionals = std::mem::take(&mut args.args).into_iter();
     let pattern = match args.regexp.take() {
         Some(pattern) => pattern,
@@ -206,7 +214,7 @@ fn structural(args: &mut EditArgs, argv: &[OsString]) -> Result<Mode> {
             color: crate::render::style::ColorChoice::Never,
         },
     };
-    let search = SearchSettings::resolve(search_args, argv)?;
+    let search = SearchSettings::resolve_in(search_args, argv, from)?;
     let pattern = search
         .structural
         .as_ref()

@@ -3,6 +3,7 @@
 use super::ReadArgs;
 use crate::dirs::{self, OsEnvLookup};
 use crate::render::style::Color;
+use crate::search::settings::SessionFrom;
 use crate::views::read::{LineRange, ReadSettings, Selection};
 use anyhow::{bail, Result};
 use std::io::IsTerminal;
@@ -11,6 +12,15 @@ impl ReadSettings {
     /// Validates `args`; `env` gives the cache directory and, with the
     /// terminal, whether to colour.
     pub fn resolve(args: ReadArgs, env: OsEnvLookup<'_>) -> Result<ReadSettings> {
+        Self::resolve_in(args, env, &SessionFrom::Process)
+    }
+
+    /// [`ReadSettings::resolve`], the session found as `from` says.
+    pub fn resolve_in(
+        args: ReadArgs,
+        env: OsEnvLookup<'_>,
+        from: &SessionFrom,
+    ) -> Result<ReadSettings> {
         if args.file.is_empty() {
             bail!("the FILE is empty; try `scout read src/main.rs`");
         }
@@ -38,7 +48,7 @@ impl ReadSettings {
             color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
                 env(name).and_then(|v| v.into_string().ok())
             }),
-            session: crate::search::settings::session_from_env(),
+            session: from.session(),
             again: args.again,
             cwd: std::env::current_dir().unwrap_or_default(),
             tool: None,

@@ -13,7 +13,7 @@ use crate::page::query::{Kind, Query};
 use crate::paths::existing_paths;
 use crate::render::style::Color;
 use crate::rg::{Rg, SearchFlags};
-use crate::search::settings::{session_from_env, GraphRequest, SearchSettings};
+use crate::search::settings::{GraphRequest, SearchSettings, SessionFrom};
 use crate::shell;
 use crate::structural::StructuralPattern;
 
@@ -26,7 +26,16 @@ const MAX_KEEP: usize = 10_000;
 impl SearchSettings {
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
-    pub fn resolve(mut args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
+    pub fn resolve(args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
+        Self::resolve_in(args, argv, &SessionFrom::Process)
+    }
+
+    /// [`SearchSettings::resolve`], the session found as `from` says.
+    pub fn resolve_in(
+        mut args: SearchArgs,
+        argv: &[OsString],
+        from: &SessionFrom,
+    ) -> Result<SearchSettings> {
         let (mut text, paths) = query_and_paths(&mut args)?;
         let cache_dir = crate::dirs::cache_dir();
         let graph = graph_request(&args, !text.is_empty(), cache_dir.clone())?;
@@ -122,7 +131,7 @@ impl SearchSettings {
             tool: None,
             exits_after: true,
             cache_dir,
-            session: session_from_env(),
+            session: from.session(),
             again: args.session.again,
             remember: !args.session.again
                 && !args.output.files_only

@@ -20,6 +20,7 @@ use crate::rg::{Rg, SearchFlags};
 pub fn plan(
     spec: &SymbolSpec,
     source: &Source,
+    rg: &Rg,
     cache_dir: Option<std::path::PathBuf>,
 ) -> Result<Planned> {
     let cache = graph::cache::FactsCache::new(cache_dir.clone());
@@ -80,7 +81,7 @@ pub fn plan(
     let signature_changed =
         first_code_line(&new_text).map(<[u8]>::trim_ascii) != Some(old_line.trim_ascii());
     let callers = if signature_changed && graph::graphed(target.lang) {
-        Some(callers_of(&target, cache_dir)?)
+        Some(callers_of(&target, rg, cache_dir)?)
     } else {
         None
     };
@@ -109,8 +110,11 @@ pub fn plan(
 
 /// The code graph's calls of the old definition, from the working
 /// directory.
-fn callers_of(target: &graph::Target, cache_dir: Option<std::path::PathBuf>) -> Result<Callers> {
-    let rg = Rg::from_env()?;
+fn callers_of(
+    target: &graph::Target,
+    rg: &Rg,
+    cache_dir: Option<std::path::PathBuf>,
+) -> Result<Callers> {
     let flags = SearchFlags {
         patterns: Vec::new(),
         fixed_strings: true,
@@ -122,7 +126,7 @@ fn callers_of(target: &graph::Target, cache_dir: Option<std::path::PathBuf>) -> 
         paths: Vec::new(),
         with_filename: false,
     };
-    let scope = graph::callers(&rg, &flags, target.clone(), cache_dir, None, false)?;
+    let scope = graph::callers(rg, &flags, target.clone(), cache_dir, None, false)?;
     let own = target.canon.clone();
     let mut sites = Vec::new();
     let mut same_file = 0;

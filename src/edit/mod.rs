@@ -86,8 +86,8 @@ pub fn run(
             count,
             files,
         } => text::plan(pairs, *count, files)?,
-        Mode::Definition { spec, source } => {
-            definition::plan(spec, source, settings.cache_dir.clone())?
+        Mode::Definition { spec, source, rg } => {
+            definition::plan(spec, source, rg, settings.cache_dir.clone())?
         }
     };
     for note in &planned.notes {

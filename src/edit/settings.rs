@@ -50,10 +50,11 @@ pub enum Mode {
         count: Count,
         files: Vec<OsString>,
     },
-    /// `PATH#SYMBOL --with`.
+    /// `PATH#SYMBOL --with`; rg finds the definition's callers.
     Definition {
         spec: crate::graph::SymbolSpec,
         source: Source,
+        rg: crate::rg::Rg,
     },
     /// `--undo`.
     Undo,

@@ -284,6 +284,9 @@ fn callers_with(
     proven_only: bool,
 ) -> Result<Scope> {
     let found = candidates(rg, flags, &target, files, max_files)?;
+    if rg.cancelled() {
+        bail!("cancelled");
+    }
     let name = target.def.short.clone();
     if target.lang == Lang::C {
         target.c_definers = found

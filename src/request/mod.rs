@@ -96,7 +96,7 @@ use crate::cli::{ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
 use crate::exit::ExitStatus;
 use crate::page::call::ToolCall;
 use crate::rg::{Cancel, Rg};
-use crate::search::settings::SearchSettings;
+use crate::search::settings::{SearchSettings, SessionFrom};
 use crate::session::{Session, SESSION_VARS};
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::OutputMode;
@@ -617,15 +617,18 @@ pub struct Served {
 }
 
 impl Served {
-    /// The session of this request: its own, else the process's.
-    fn session(&self) -> Option<Option<Session>> {
-        let id = self.session.clone()?;
+    /// Where the request's session comes from: its own, else the
+    /// process's.
+    fn session_from(&self) -> SessionFrom {
+        let Some(id) = self.session.clone() else {
+            return SessionFrom::Process;
+        };
         let session = Session::from_env(
             |var| (var == SESSION_VARS[0]).then(|| id.clone()),
             crate::dirs::state_dir(),
         );
         let args = ["call".to_string()];
-        Some(session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())))
+        SessionFrom::Given(session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())))
     }
 
     /// Whether the process ends with this request (`scout call`), rather
@@ -979,11 +982,8 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, Ex
         Some(Command::Search(args)) => args,
         _ => unreachable!("search_argv starts with `scout search`"),
     };
-    let mut settings = SearchSettings::resolve(args, &argv)?;
+    let mut settings = SearchSettings::resolve_in(args, &argv, &served.session_from())?;
     settings.tool = request.tool.map(CallRequest::call);
-    if let Some(session) = served.session() {
-        settings.session = session;
-    }
     served.rg(&mut settings.rg);
     settings.exits_after = served.exits_after();
     let want_text = request.text.unwrap_or(false);
@@ -1124,19 +1124,20 @@ fn edit_answer(request: EditRequest, served: &Served) -> Result<(Vec<u8>, ExitSt
     };
     let budget = args.budget_tokens;
     let page = args.page;
-    let mut settings =
-        crate::edit::settings::EditSettings::resolve_with(args, &argv, request.with.clone())?;
+    let mut settings = crate::edit::settings::EditSettings::resolve_with(
+        args,
+        &argv,
+        request.with.clone(),
+        &served.session_from(),
+    )?;
     settings.json = true;
-    let session = served.session();
-    if let crate::edit::settings::Mode::Structural { search, .. } = &mut settings.mode {
-        if let Some(session) = &session {
-            search.session = session.clone();
+    match &mut settings.mode {
+        crate::edit::settings::Mode::Structural { search, .. } => {
+            served.rg(&mut search.rg);
+            search.exits_after = served.exits_after();
         }
-        served.rg(&mut search.rg);
-        search.exits_after = served.exits_after();
-    }
-    if let Some(session) = session {
-        settings.session = session;
+        crate::edit::settings::Mode::Definition { rg, .. } => served.rg(rg),
+        _ => {}
     }
     let started = std::time::Instant::now();
     let (mut document, mut messages) = (Vec::new(), Vec::new());
@@ -1297,11 +1298,12 @@ fn read_answer(request: ReadRequest, served: &Served) -> Result<(Vec<u8>, ExitSt
         Some(Command::Read(args)) => args,
         _ => unreachable!("read_argv starts with `scout read`"),
     };
-    let mut settings = crate::views::read::ReadSettings::resolve(args, &crate::dirs::process_env)?;
+    let mut settings = crate::views::read::ReadSettings::resolve_in(
+        args,
+        &crate::dirs::process_env,
+        &served.session_from(),
+    )?;
     settings.tool = request.tool.map(CallRequest::call);
-    if let Some(session) = served.session() {
-        settings.session = session;
-    }
     let mut text = Vec::new();
     let status = crate::commands::read::run(&settings, &mut text)?;
     #[derive(Serialize)]

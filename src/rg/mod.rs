@@ -156,6 +156,12 @@ impl Rg {
         Rg::locate(std::env::var_os(RG_ENV), std::env::var_os("PATH"))
     }
 
+    /// Whether the request this rg runs for was cancelled: the work after
+    /// its rg would be thrown away, and stops.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+    }
+
     /// Runs `rg --version` and returns its first line (`ripgrep 14.1.0 ...`).
     /// Fails when the binary does not run or does not say it is ripgrep.
     pub fn version(&self) -> Result<String, RgError> {

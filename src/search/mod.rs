@@ -112,6 +112,9 @@ fn ranked(
         fallback,
         partial,
     } = collect::collect(settings, &scorer, err)?;
+    if settings.rg.cancelled() {
+        anyhow::bail!("cancelled");
+    }
     let (repro, mut file_command) = repro_commands(&flags);
     // Over MCP, a file's lines are a grep call. The repro stays rg's
     // command: the grep tool also searches hidden files, so over a tree

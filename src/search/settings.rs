@@ -112,6 +112,26 @@ pub fn session_from_env() -> Option<Session> {
         .attributed(&args, std::time::SystemTime::now())
 }
 
+/// Where a command finds its agent session: in the process's environment
+/// (a command in a shell, `scout call`), or given with the request (a
+/// call served in `scout mcp`, with its connection's session), in which
+/// case the process's own is never read.
+#[derive(Debug, Clone, Default)]
+pub enum SessionFrom {
+    #[default]
+    Process,
+    Given(Option<Session>),
+}
+
+impl SessionFrom {
+    pub fn session(&self) -> Option<Session> {
+        match self {
+            SessionFrom::Process => session_from_env(),
+            SessionFrom::Given(session) => session.clone(),
+        }
+    }
+}
+
 /// Whether the environment names a session that [`session_from_env`]
 /// declined because two agents' commands could be running this scout.
 pub fn session_unattributable() -> bool {

@@ -191,6 +191,9 @@ pub fn answer(
         None => Err("words only (no directory for the encoder: scout doctor says why)".to_string()),
     };
     let candidates = candidates::collect(rg, base, &concepts, err)?;
+    if rg.cancelled() {
+        bail!("cancelled");
+    }
     // Per concept, its weight: its IDF in the pass times the weight of its
     // place in the question.
     let idfs: Vec<f32> = candidates
