@@ -91,7 +91,7 @@ pub fn touch(entry: &Path) {
     };
     if now.duration_since(modified).unwrap_or_default() > TOUCH_AFTER {
         if let Ok(file) = File::options().append(true).open(entry) {
-            mark_used(&file, Some(modified), now);
+            let _ = file.set_modified(now);
         }
     }
 }

@@ -1021,26 +1021,29 @@ pub struct CompletionsArgs {
 /// Parses `argv` as clap does, once a query that starts with '-' is made
 /// explicit ([`explicit_hyphen_query`]); errors are clap's, formatted.
 pub fn parse(argv: &[OsString]) -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory, FromArgMatches};
-    let mut command = Cli::command();
-    let rewritten = explicit_hyphen_query(&command, argv);
-    let mut matches = command.try_get_matches_from_mut(rewritten.as_deref().unwrap_or(argv))?;
-    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+    use clap::CommandFactory;
+    parse_with(&mut Cli::command(), argv)
 }
 
 /// [`parse`], for a process that parses many command lines (the request
 /// layer inside `scout mcp`): clap's command is built once, not for each.
 pub fn parse_again(argv: &[OsString]) -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     use std::sync::{Mutex, OnceLock};
     static COMMAND: OnceLock<Mutex<clap::Command>> = OnceLock::new();
     let mut command = COMMAND
         .get_or_init(|| Mutex::new(Cli::command()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    let rewritten = explicit_hyphen_query(&command, argv);
+    parse_with(&mut command, argv)
+}
+
+/// `argv` parsed by `command` (clap's, for [`Cli`]).
+fn parse_with(command: &mut clap::Command, argv: &[OsString]) -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let rewritten = explicit_hyphen_query(command, argv);
     let mut matches = command.try_get_matches_from_mut(rewritten.as_deref().unwrap_or(argv))?;
-    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(command))
 }
 
 /// The commands whose first positional is a pattern, and the id of the

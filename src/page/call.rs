@@ -93,14 +93,6 @@ impl Asked {
             Asked::Tool(call) => Value::Object(call.with("page", n).arguments),
         }
     }
-
-    /// The tool call, when the view came through one.
-    pub fn tool(&self) -> Option<&ToolCall> {
-        match self {
-            Asked::Command(_) => None,
-            Asked::Tool(call) => Some(call),
-        }
-    }
 }
 
 #[cfg(test)]

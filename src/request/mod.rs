@@ -27,8 +27,8 @@
 //! `search`, `content` and `read` also take `tool` (`{"name": ...,
 //! "arguments": {...}}`), which `scout mcp` sets to the tool call a
 //! request stands for: the page then names tool calls where it would
-//! name commands (the next page, lines not shown, `repro:`), and a
-//! search's JSON `next` is the tool's arguments for the next page.
+//! name commands (the next page, lines not shown), and a search's JSON
+//! `next` is the tool's arguments for the next page.
 //!
 //! Types: `pattern`, `query`, `path`, `type`, `glob` and `cwd` are strings
 //! (`glob` is split like `--glob`: `"*.{ts,tsx} !vendor/**"` is two
@@ -99,8 +99,7 @@ use crate::rg::{Cancel, Rg};
 use crate::search::settings::{SearchSettings, SessionFrom};
 use crate::session::{Session, SESSION_VARS};
 use crate::views::files::{self, FilesSettings};
-use crate::views::grep::OutputMode;
-use crate::views::grep::{self, GrepSettings, Items};
+use crate::views::grep::{self, GrepSettings, Items, OutputMode};
 use crate::views::{self, EnvLookup};
 
 /// The modes a request may name.

@@ -119,8 +119,8 @@ fn ranked(
     // Over MCP, a file's lines are a grep call. The repro stays rg's
     // command: the grep tool also searches hidden files, so over a tree
     // its counts could differ from the page's.
-    if let Some(grep) = settings.tool.as_ref().and(grep_call(&flags)) {
-        file_command = grep.with("path", "FILE").text();
+    if let Some(grep) = settings.tool.as_ref().and_then(|_| grep_file_call(&flags)) {
+        file_command = grep.text();
     }
     let tallied = Tallied {
         files,
@@ -472,48 +472,49 @@ fn repro_commands(flags: &SearchFlags) -> (String, String) {
 }
 
 /// The call of MCP's grep tool that prints the lines of `flags`' search
-/// in one file (its `path` set to it), for pages read over MCP; `None`
-/// when the tool cannot say it: several paths or types, a type scout
-/// defines itself (`tsx`, `luau`), a glob with a space or a comma, `-w`
-/// with a regex.
-fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
-    let mut patterns: Vec<String> = flags
+/// in one file (`FILE` standing for it), for pages read over MCP; `None`
+/// when the tool cannot say it: several types, a type scout defines
+/// itself (`tsx`, `luau`), a glob with a space or a comma, `-w` with a
+/// regex.
+fn grep_file_call(flags: &SearchFlags) -> Option<ToolCall> {
+    // `\b` is `-w` only around literal word characters.
+    let wordy = |p: &String| {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        flags.fixed_strings && word(p.chars().next()) && word(p.chars().last())
+    };
+    let representable = flags.types.len() <= 1
+        && !flags.types.iter().any(|t| t == "tsx" || t == "luau")
+        && !flags.globs.iter().any(|g| g.contains([' ', ',']))
+        && (!flags.word || flags.patterns.iter().all(wordy));
+    if !representable {
+        return None;
+    }
+    let patterns: Vec<String> = flags
         .patterns
         .iter()
-        .map(|p| match flags.fixed_strings {
-            true => regex::escape(p),
-            false => p.clone(),
+        .map(|p| {
+            let p = match flags.fixed_strings {
+                true => regex::escape(p),
+                false => p.clone(),
+            };
+            match flags.word {
+                true => format!(r"\b(?:{p})\b"),
+                false => p,
+            }
         })
         .collect();
-    if flags.word {
-        // `\b` is `-w` only around literal word characters.
-        let wordy = |p: &String| {
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            word(p.chars().next()) && word(p.chars().last())
-        };
-        if !flags.fixed_strings || !flags.patterns.iter().all(wordy) {
-            return None;
-        }
-        patterns = patterns.iter().map(|p| format!(r"\b(?:{p})\b")).collect();
-    }
-    let pattern = match patterns.len() {
-        1 => patterns.remove(0),
+    let pattern = match patterns.as_slice() {
+        [one] => one.clone(),
         _ => patterns
             .iter()
             .map(|p| format!("(?:{p})"))
             .collect::<Vec<_>>()
             .join("|"),
     };
-    let representable = flags.paths.len() <= 1
-        && flags.types.len() <= 1
-        && !flags.types.iter().any(|t| t == "tsx" || t == "luau")
-        && !flags.globs.iter().any(|g| g.contains([' ', ',']));
-    if !representable {
-        return None;
-    }
     let mut arguments = serde_json::Map::new();
     arguments.insert("pattern".into(), pattern.into());
     arguments.insert("output_mode".into(), "content".into());
+    arguments.insert("path".into(), "FILE".into());
     if flags.ignore_case {
         arguments.insert("ignore_case".into(), true.into());
     }
@@ -522,9 +523,6 @@ fn grep_call(flags: &SearchFlags) -> Option<ToolCall> {
     }
     if let Some(file_type) = flags.types.first() {
         arguments.insert("type".into(), file_type.clone().into());
-    }
-    if let Some(path) = flags.paths.first() {
-        arguments.insert("path".into(), path.to_string_lossy().into_owned().into());
     }
     Some(ToolCall {
         name: "grep".into(),
