@@ -588,3 +588,132 @@ fn regression_34_a_query_that_starts_with_a_dash_is_the_query_in_every_mode() {
         );
     }
 }
+
+/// #37: a request is refused in the words the command line is, for the
+/// same bad input: the flags' relations are checked once, after clap,
+/// and a request is never an argv parsed again.
+#[test]
+fn a_bad_request_is_refused_in_the_command_lines_words() {
+    let env = tree();
+    let cases: &[(&[&str], Value)] = &[
+        (
+            &[
+                "search",
+                "--callers-of",
+                "src/load.rs#load",
+                "--impact",
+                "src/load.rs#load",
+            ],
+            json!({"mode": "search", "callers_of": "src/load.rs#load", "impact": "src/load.rs#load"}),
+        ),
+        (
+            &["search", "--depth", "3", "-e", "load"],
+            json!({"mode": "search", "query": "load", "depth": 3}),
+        ),
+        (
+            &["search", "--callers-of", "src/load.rs#load", "--depth", "3"],
+            json!({"mode": "search", "callers_of": "src/load.rs#load", "depth": 3}),
+        ),
+        (
+            &["search", "--structural", "-e", "load($A)"],
+            json!({"mode": "search", "structural": true, "query": "load($A)"}),
+        ),
+        (
+            &["search", "--page", "0", "-e", "load"],
+            json!({"mode": "search", "query": "load", "page": 0}),
+        ),
+        (
+            &["search", "--graph-files", "5", "-e", "load"],
+            json!({"mode": "search", "query": "load", "graph_files": 5}),
+        ),
+        (
+            &["edit", "--structural", "--lang", "rust", "-e", "load()"],
+            json!({"mode": "edit", "pattern": "load()", "lang": "rust"}),
+        ),
+        (
+            &["edit", "--undo", "--dry-run"],
+            json!({"mode": "edit", "undo": true, "dry_run": true}),
+        ),
+        (
+            &["edit", "--undo", "--last"],
+            json!({"mode": "edit", "undo": true, "last": true}),
+        ),
+        (
+            &[
+                "edit",
+                "--old",
+                "a",
+                "--new",
+                "b",
+                "--count",
+                "2",
+                "--all",
+                "src/load.rs",
+            ],
+            json!({"mode": "edit", "old": "a", "new": "b", "count": 2, "all": true, "path": "src/load.rs"}),
+        ),
+        (
+            &["edit", "--all", "src/load.rs"],
+            json!({"mode": "edit", "all": true, "path": "src/load.rs"}),
+        ),
+        (
+            &["edit", "--new", "b", "src/load.rs"],
+            json!({"mode": "edit", "new": "b", "path": "src/load.rs"}),
+        ),
+        (
+            &[
+                "edit",
+                "--impact",
+                "src/load.rs#load",
+                "--old",
+                "a",
+                "--new",
+                "b",
+                "src/load.rs",
+            ],
+            json!({"mode": "edit", "impact": "src/load.rs#load", "old": "a", "new": "b", "path": "src/load.rs"}),
+        ),
+        (
+            &[
+                "edit",
+                "--structural",
+                "--lang",
+                "rust",
+                "-e",
+                "load()",
+                "--rewrite",
+                "x()",
+                "--old",
+                "a",
+                "--new",
+                "b",
+            ],
+            json!({"mode": "edit", "pattern": "load()", "lang": "rust", "rewrite": "x()", "old": "a", "new": "b"}),
+        ),
+        (
+            &["read", "--symbol", "load", "--range", "1:2", "src/load.rs"],
+            json!({"mode": "read", "path": "src/load.rs", "symbol": "load", "range": "1:2"}),
+        ),
+        (
+            &["smart", "--", "  "],
+            json!({"mode": "smart", "query": "  "}),
+        ),
+    ];
+    for (argv, request) in cases {
+        let shell = env.run(argv);
+        shell.expect_code(2);
+        let stderr = shell.stderr();
+        let said = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("scout: "))
+            .unwrap_or_else(|| panic!("no `scout: ` line\n{}", shell.describe()));
+        let answer = call(&env, request.clone());
+        answer.expect_code(2);
+        assert_eq!(
+            answer.json()["error"]["message"],
+            said,
+            "{argv:?} against {request}\n{}",
+            answer.describe()
+        );
+    }
+}

@@ -75,6 +75,7 @@ fn mode(
     with_text: Option<String>,
     from: &SessionFrom,
 ) -> Result<Mode> {
+    relations(args, with_text.is_some())?;
     if args.proven_only && args.callers_of.is_none() && args.impact.is_none() {
         bail!("--proven-only goes with --callers-of or --impact (it leaves out the calls the code graph attributes by name alone)");
     }
@@ -102,7 +103,7 @@ fn mode(
         let rg = crate::rg::Rg::from_env()?;
         return Ok(Mode::Definition { spec, source, rg });
     }
-    if !args.old.is_empty() {
+    if !args.old.is_empty() || !args.new.is_empty() {
         if args.old.len() != args.new.len() {
             bail!(
                 "--old and --new go in pairs: {} --old and {} --new given",
@@ -145,6 +146,69 @@ fn mode(
     bail!(
         "say which edit: --structural --lang LANG PATTERN --rewrite TEMPLATE, --old TEXT --new TEXT FILE..., PATH#SYMBOL --with FILE, or --undo (scout edit --help)"
     )
+}
+
+/// Which flags go with which, and which ask for different edits.
+/// `with_text`: the definition's new code was given whole, as `--with`
+/// names a file of it.
+fn relations(args: &EditArgs, with_text: bool) -> Result<()> {
+    use super::{apart, goes_with};
+    let structural = args.structural;
+    let old = !args.old.is_empty();
+    let with = args.with.is_some() || with_text;
+    let scoped = args.callers_of.is_some() || args.impact.is_some();
+    apart(
+        args.callers_of.is_some(),
+        "--callers-of",
+        args.impact.is_some(),
+        "--impact",
+    )?;
+    for (given, flag) in [
+        (args.undo, "--undo"),
+        (args.last, "--last"),
+        (with, "--with"),
+        (old, "--old"),
+    ] {
+        apart(given, flag, structural, "--structural")?;
+    }
+    for (given, flag) in [(args.undo, "--undo"), (args.last, "--last"), (old, "--old")] {
+        apart(given, flag, with, "--with")?;
+    }
+    for (given, flag) in [(args.undo, "--undo"), (args.last, "--last")] {
+        apart(given, flag, old, "--old")?;
+    }
+    apart(args.undo, "--undo", args.last, "--last")?;
+    apart(args.undo, "--undo", args.dry_run, "--dry-run")?;
+    goes_with(
+        args.rewrite.is_some(),
+        "--rewrite",
+        structural,
+        "--structural",
+    )?;
+    goes_with(
+        scoped,
+        if args.impact.is_some() {
+            "--impact"
+        } else {
+            "--callers-of"
+        },
+        structural,
+        "--structural",
+    )?;
+    goes_with(
+        args.depth.is_some(),
+        "--depth",
+        args.impact.is_some(),
+        "--impact",
+    )?;
+    goes_with(!args.new.is_empty(), "--new", old, "--old")?;
+    apart(args.count.is_some(), "--count", args.all, "--all")?;
+    goes_with(args.count.is_some(), "--count", old, "--old")?;
+    goes_with(args.all, "--all", old, "--old")?;
+    if structural && args.rewrite.is_none() {
+        bail!("--structural needs --rewrite TEMPLATE: what each match becomes");
+    }
+    Ok(())
 }
 
 fn ensure_no_positionals(args: &EditArgs, flag: &str) -> Result<()> {

@@ -266,6 +266,10 @@ pub const DEFAULT_SEARCH_BUDGET_TOKENS: u64 = 1500;
 
 /// `scout search`'s default cap on passthrough output, in bytes.
 pub const DEFAULT_PASSTHROUGH_CAP: u64 = 100 * 1024;
+/// `scout smart --max-results`'s default.
+pub const DEFAULT_MAX_RESULTS: usize = 10;
+/// `scout smart --budget-tokens`'s default.
+pub const DEFAULT_SMART_BUDGET_TOKENS: u64 = 1500;
 
 /// Code search for AI coding agents: ranked, budgeted, exact pages over ripgrep.
 #[derive(Debug, Parser)]
@@ -347,10 +351,7 @@ pub enum Command {
 #[derive(Debug, PartialEq, Args)]
 pub struct SearchArgs {
     /// What to search for (an identifier, a phrase or a regex). One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
-    #[arg(
-        value_name = "QUERY",
-        required_unless_present_any = ["regexp", "forget", "callers_of", "impact"]
-    )]
+    #[arg(value_name = "QUERY")]
     pub query: Option<String>,
 
     /// Files or directories to search [default: the current directory].
@@ -367,11 +368,11 @@ pub struct SearchArgs {
     pub regexp: Option<String>,
 
     /// Match QUERY as code, an ast-grep pattern of the --lang language: `$X` one node, `$$$X` any number of nodes, `$_` one node not captured. Only that language's files are parsed; -F, -i and -w do not apply.
-    #[arg(long, requires = "langs")]
+    #[arg(long)]
     pub structural: bool,
 
     /// Keep only the calls the code graph attributes to one definition: PATH#SYMBOL (a name, Type.method or Type::method) or PATH:LINE. With no QUERY (or -e '' before PATHs), every call of it; after the matches, what the graph made of the other calls of the name (another definition's, or cannot tell, and why). Python, JavaScript/TypeScript, Rust, Go, Java and C; other languages match by name only.
-    #[arg(long, value_name = "PATH#SYMBOL", conflicts_with = "impact")]
+    #[arg(long, value_name = "PATH#SYMBOL")]
     pub callers_of: Option<String>,
 
     /// Keep the code that depends on one definition (PATH#SYMBOL or PATH:LINE): its callers, their callers, ... to --depth levels, each named by level, tests marked.
@@ -379,7 +380,7 @@ pub struct SearchArgs {
     pub impact: Option<String>,
 
     /// With --impact, how many levels of callers to follow [default: 2].
-    #[arg(long, value_name = "N", requires = "impact")]
+    #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
 
     /// With --callers-of or --impact: read at most N of the files that spell the name: the definition's own file, then those nearest it; the page says how many were left unread [default: 1000; 0 reads every file].
@@ -406,10 +407,10 @@ pub struct SearchArgs {
     pub color: ColorArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct SmartArgs {
     /// The question, in words: what the code does ("where are expired keys deleted"). One that starts with '-' and is not a flag of scout smart is the question too. With -e, every positional is a PATH.
-    #[arg(value_name = "QUESTION", required_unless_present = "question_flag")]
+    #[arg(value_name = "QUESTION")]
     pub question: Option<String>,
 
     /// Files or directories to search [default: the current directory].
@@ -426,7 +427,7 @@ pub struct SmartArgs {
     pub question_flag: Option<String>,
 
     /// Hits shown, at most.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_RESULTS)]
     pub max_results: usize,
 
     /// Print one JSON document instead of text.
@@ -437,7 +438,7 @@ pub struct SmartArgs {
     pub files: FileArgs,
 
     /// Token budget of the page, estimated as bytes / 4; 0 means no limit.
-    #[arg(long, value_name = "N", default_value_t = 1500)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SMART_BUDGET_TOKENS)]
     pub budget_tokens: u64,
 
     /// Hand the question to the agent command in SCOUT_SMART_AGENT instead (JSON lines; it may run only scout files/grep/search/read, for at most 8 turns and SCOUT_SMART_AGENT_TIMEOUT seconds, default 300).
@@ -454,7 +455,7 @@ pub struct SmartArgs {
 }
 
 /// Which files `scout smart` and `scout index` look at, with rg's rules.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, PartialEq, Args)]
 pub struct FileArgs {
     /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
@@ -747,14 +748,14 @@ pub struct LimitArgs {
     pub timeout: Option<f64>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, PartialEq, Args)]
 pub struct ReadArgs {
     /// The file to read.
     #[arg(value_name = "FILE")]
     pub file: OsString,
 
     /// Show every definition named NAME: a short name (`handle`) or a qualified one (`Server.handle`, `Foo::fmt`).
-    #[arg(short = 's', long, value_name = "NAME", conflicts_with = "range")]
+    #[arg(short = 's', long, value_name = "NAME")]
     pub symbol: Option<String>,
 
     /// Show lines A to B, 1-based and inclusive: `A:B`, `A:` (to the end), `:B` (from the start) or `A`; an end past the file is its last line.
@@ -789,7 +790,7 @@ pub struct EditArgs {
     pub regexp: Option<String>,
 
     /// Match PATTERN as code, an ast-grep pattern of the --lang language ($X one node, $$$X any number), and replace each match by --rewrite.
-    #[arg(long, requires_all = ["lang", "rewrite"])]
+    #[arg(long)]
     pub structural: bool,
 
     /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau.
@@ -797,30 +798,19 @@ pub struct EditArgs {
     pub lang: Option<String>,
 
     /// What each match becomes: code with the pattern's $X and $$$X filled in, as ast-grep's --rewrite does (a multi-line template takes the match's indentation).
-    #[arg(
-        short = 'r',
-        long,
-        value_name = "TEMPLATE",
-        allow_hyphen_values = true,
-        requires = "structural"
-    )]
+    #[arg(short = 'r', long, value_name = "TEMPLATE", allow_hyphen_values = true)]
     pub rewrite: Option<String>,
 
     /// Rewrite only the matches on calls the code graph attributes to this definition (PATH#SYMBOL or PATH:LINE): exactly the lines `scout search --callers-of` shows.
-    #[arg(
-        long,
-        value_name = "PATH#SYMBOL",
-        conflicts_with = "impact",
-        requires = "structural"
-    )]
+    #[arg(long, value_name = "PATH#SYMBOL")]
     pub callers_of: Option<String>,
 
     /// Rewrite only the matches in code that depends on this definition (its callers, to --depth levels).
-    #[arg(long, value_name = "PATH#SYMBOL", requires = "structural")]
+    #[arg(long, value_name = "PATH#SYMBOL")]
     pub impact: Option<String>,
 
     /// With --impact, how many levels of callers to follow [default: 2].
-    #[arg(long, value_name = "N", requires = "impact")]
+    #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
 
     /// With --callers-of or --impact: rewrite only the calls the graph proves (by scope, import or declared type), not those it attributes by a name alone; the page lists the calls it left.
@@ -828,36 +818,31 @@ pub struct EditArgs {
     pub proven_only: bool,
 
     /// Exact text to replace in the FILEs (bytes, not a pattern); repeatable, each with its --new, applied in order.
-    #[arg(long, value_name = "TEXT", allow_hyphen_values = true, requires = "new", conflicts_with_all = ["structural", "with"])]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub old: Vec<OsString>,
 
     /// What the --old before it becomes.
-    #[arg(
-        long,
-        value_name = "TEXT",
-        allow_hyphen_values = true,
-        requires = "old"
-    )]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub new: Vec<OsString>,
 
     /// With --old: each pair must match exactly N times in each file [default: exactly once].
-    #[arg(long, value_name = "N", conflicts_with = "all", requires = "old")]
+    #[arg(long, value_name = "N")]
     pub count: Option<usize>,
 
     /// With --old: replace every occurrence, however many.
-    #[arg(long, requires = "old")]
+    #[arg(long)]
     pub all: bool,
 
     /// Replace the whole definition PATH#SYMBOL by the code in FILE ('-': standard input), re-indented to where it stands; the comments, decorators and attributes above it stay unless the new code brings its own.
-    #[arg(long = "with", value_name = "FILE", conflicts_with = "structural")]
+    #[arg(long = "with", value_name = "FILE")]
     pub with: Option<OsString>,
 
     /// Restore the files of the last edit (of this agent session, else of this directory) to their bytes before it; a file changed since is refused, by name.
-    #[arg(long, conflicts_with_all = ["structural", "old", "with", "last", "dry_run"])]
+    #[arg(long)]
     pub undo: bool,
 
     /// Show the report of the last edit again (its other pages, with --page).
-    #[arg(long, conflicts_with_all = ["structural", "old", "with"])]
+    #[arg(long)]
     pub last: bool,
 
     /// Write nothing: print what would be written.
@@ -1016,6 +1001,25 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// `flag` given without what it goes with: refused, naming that. The
+/// flags' relations are checked by each command's `resolve`, not by clap,
+/// so that a request built from JSON (`scout call`, `scout mcp`), which
+/// never passes through clap, is refused in the same words.
+fn goes_with(given: bool, flag: &str, other_given: bool, other: &str) -> anyhow::Result<()> {
+    if given && !other_given {
+        anyhow::bail!("{flag} goes with {other}");
+    }
+    Ok(())
+}
+
+/// Two flags given together that ask for different things: refused.
+fn apart(given: bool, flag: &str, other_given: bool, other: &str) -> anyhow::Result<()> {
+    if given && other_given {
+        anyhow::bail!("{flag} and {other} cannot be used together");
+    }
+    Ok(())
 }
 
 /// Parses `argv` as clap does, once a query that starts with '-' is made
@@ -1543,10 +1547,8 @@ mod tests {
     #[test]
     fn argv_that_must_fail() {
         for argv in [
-            &["scout", "search"][..],
-            &["scout", "search", "--kind", "fuzzy", "x"],
+            &["scout", "search", "--kind", "fuzzy", "x"][..],
             &["scout", "search", "--kind", "structural", "x"],
-            &["scout", "search", "--structural", "$X.unwrap()"],
             &["scout", "search", "--budget-tokens", "-1", "x"],
             &["scout", "search", "--page", "x", "x"],
             &["scout", "completions", "tcsh"],
@@ -1557,7 +1559,6 @@ mod tests {
             &["scout", "files"],
             &["scout", "files", "*", "--limit", "x"],
             &["scout", "read"],
-            &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
             &["scout", "read", "a.rs", "--budget-tokens", "x"],
             &["scout", "hook", "PreToolUse", "--bogus"],
             &["scout", "setup"],
@@ -1568,6 +1569,58 @@ mod tests {
             &["scout", "files", "*", "--color", "always"],
         ] {
             assert!(parse(&os(argv)).is_err(), "{argv:?} parsed");
+        }
+    }
+
+    /// How flags go together is `resolve`'s to check, not clap's: a
+    /// request built from JSON never passes through clap (#37).
+    #[test]
+    fn argv_that_parse_and_resolve_refuses() {
+        for (argv, said) in [
+            (&["scout", "search"][..], "no query given"),
+            (
+                &["scout", "search", "--structural", "$X.unwrap()"],
+                "--structural needs --lang",
+            ),
+            (
+                &["scout", "search", "--depth", "2", "x"],
+                "--depth goes with --impact",
+            ),
+            (
+                &[
+                    "scout",
+                    "search",
+                    "--callers-of",
+                    "a.rs#f",
+                    "--impact",
+                    "a.rs#f",
+                ],
+                "cannot be used together",
+            ),
+            (
+                &["scout", "read", "a.rs", "--symbol", "x", "--range", "1:2"],
+                "cannot be used together",
+            ),
+            (
+                &["scout", "edit", "--undo", "--last"],
+                "--undo and --last cannot be used together",
+            ),
+            (&["scout", "edit", "--all", "a.rs"], "--all goes with --old"),
+        ] {
+            let refused = match parse(&os(argv)).unwrap().command {
+                Some(Command::Search(args)) => {
+                    crate::search::settings::SearchSettings::resolve(args, &os(argv)).err()
+                }
+                Some(Command::Read(args)) => {
+                    crate::views::read::ReadSettings::resolve(args, &|_| None).err()
+                }
+                Some(Command::Edit(args)) => {
+                    crate::edit::settings::EditSettings::resolve(args, &os(argv)).err()
+                }
+                _ => unreachable!(),
+            };
+            let message = refused.map(|e| e.to_string()).unwrap_or_default();
+            assert!(message.contains(said), "{argv:?}: {message:?}");
         }
     }
 }

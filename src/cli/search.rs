@@ -36,6 +36,12 @@ impl SearchSettings {
         argv: &[OsString],
         from: &SessionFrom,
     ) -> Result<SearchSettings> {
+        super::apart(
+            args.callers_of.is_some(),
+            "--callers-of",
+            args.impact.is_some(),
+            "--impact",
+        )?;
         let (mut text, paths) = query_and_paths(&mut args)?;
         let cache_dir = crate::dirs::cache_dir();
         let graph = graph_request(&args, !text.is_empty(), cache_dir.clone())?;
@@ -267,6 +273,14 @@ fn graph_request(
     pattern: bool,
     cache_dir: Option<std::path::PathBuf>,
 ) -> Result<Option<GraphRequest>> {
+    if args.depth.is_some() && args.impact.is_none() {
+        let one_level = if args.callers_of.is_some() {
+            "; --callers-of lists one level"
+        } else {
+            ""
+        };
+        bail!("--depth goes with --impact (the levels of callers to follow){one_level}");
+    }
     let (spec, impact) = match (&args.callers_of, &args.impact) {
         (Some(spec), None) => (spec, false),
         (None, Some(spec)) => (spec, true),
@@ -282,9 +296,6 @@ fn graph_request(
         }
         _ => return Ok(None),
     };
-    if !impact && args.depth.is_some() {
-        bail!("--depth goes with --impact (the levels of callers to follow); --callers-of lists one level");
-    }
     let flag = if impact { "--impact" } else { "--callers-of" };
     let spec = crate::graph::SymbolSpec::parse(spec).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     let cache = crate::graph::cache::FactsCache::new(cache_dir);

@@ -180,12 +180,11 @@ impl Server {
             .cwd_at(roots.first())
             .await
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        let text = request.to_string();
         let answer = tokio::task::spawn_blocking(move || {
             // Held until the answer is made, however the call ends.
             let _cwd = cwd;
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                request::answer_served(&text, &views::process_env, &served)
+                request::answer_value(request, &views::process_env, &served)
             }))
         });
         tokio::pin!(answer);
@@ -210,7 +209,7 @@ impl Server {
             }
         };
         match answer {
-            Ok(Ok((answer, _status))) => Ok(result_of(&answer)),
+            Ok(Ok(answer)) => Ok(result_of(answer)),
             Ok(Err(panic)) => {
                 let why = panic
                     .downcast_ref::<&str>()
@@ -261,16 +260,8 @@ impl Drop for StopOnDrop {
 /// rest as `structuredContent`; an answer with an `error` (bad input, a
 /// broken environment) is a result with `isError`, worded as the command
 /// line words it.
-fn result_of(answer: &[u8]) -> CallToolResult {
-    let Ok(Value::Object(mut answer)) = serde_json::from_slice::<Value>(answer) else {
-        return error_result(
-            &format!(
-                "the request layer gave no answer: {}",
-                String::from_utf8_lossy(answer).trim()
-            ),
-            None,
-        );
-    };
+fn result_of(answer: request::Answer) -> CallToolResult {
+    let mut answer = answer.object;
     if let Some(message) = answer
         .get("error")
         .and_then(|e| e.get("message"))

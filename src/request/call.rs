@@ -25,19 +25,18 @@ pub fn run(
             match input.read_to_string(&mut text) {
                 Ok(_) => text,
                 Err(e) => {
-                    let (answer, status) =
+                    let answer =
                         request::error_answer_for(format!("could not read the request: {e}"));
-                    return write(out, &answer, status);
+                    return write(out, &answer);
                 }
             }
         }
     };
-    let (answer, status) = request::answer(&text, env);
-    write(out, &answer, status)
+    write(out, &request::answer(&text, env))
 }
 
-fn write(out: &mut dyn Write, answer: &[u8], status: ExitStatus) -> Result<ExitStatus> {
-    out.write_all(answer)?;
+fn write(out: &mut dyn Write, answer: &request::Answer) -> Result<ExitStatus> {
+    out.write_all(&answer.to_json())?;
     out.write_all(b"\n")?;
-    Ok(status)
+    Ok(answer.status)
 }

@@ -89,12 +89,17 @@ use std::ffi::OsString;
 use anyhow::Result;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::cli::{ColorArgs, Command, FilesArgs, GrepArgs, LimitArgs};
+use crate::cli::{
+    ColorArgs, EditArgs, FileArgs, FilesArgs, FilterArgs, GrepArgs, LimitArgs, MatchArgs,
+    OutputArgs, ReadArgs, SearchArgs, SessionArgs, SmartArgs, DEFAULT_MAX_RESULTS,
+    DEFAULT_PASSTHROUGH_CAP, DEFAULT_SEARCH_BUDGET_TOKENS, DEFAULT_SMART_BUDGET_TOKENS,
+};
 use crate::exit::ExitStatus;
 use crate::page::call::ToolCall;
+use crate::page::query::Kind;
+use crate::render::style::ColorChoice;
 use crate::rg::{Cancel, Rg};
 use crate::search::settings::{SearchSettings, SessionFrom};
 use crate::session::{Session, SESSION_VARS};
@@ -502,6 +507,11 @@ pub fn fields(mode: &str) -> Vec<&'static str> {
 fn parse(text: &str) -> Result<Request, Problem> {
     let value: Value = serde_json::from_str(text.trim())
         .map_err(|e| Problem::new(format!("the request is not valid JSON: {e}")))?;
+    parse_value(value)
+}
+
+/// [`parse`], for a request already read as JSON.
+fn parse_value(value: Value) -> Result<Request, Problem> {
     let Value::Object(mut object) = value else {
         return Err(Problem::new(
             "the request must be a JSON object, e.g. {\"mode\": \"files\", \"pattern\": \"**/*.rs\"}",
@@ -573,13 +583,6 @@ fn parse(text: &str) -> Result<Request, Problem> {
             &[],
         ));
     }
-    if graph > 1 {
-        return Err(Problem::about(
-            "impact",
-            "\"callers_of\" and \"impact\" cannot both be given",
-            &[],
-        ));
-    }
     let object = Value::Object(object);
     Ok(match mode.as_str() {
         "files" => Request::Files(typed(object)?),
@@ -601,7 +604,7 @@ fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
 /// validated and answered by the same code. The request's `cwd`, when it
 /// has one, becomes the process's working directory: a transport serving
 /// requests concurrently in one process must not let them carry one.
-pub fn answer(text: &str, env: EnvLookup<'_>) -> (Vec<u8>, ExitStatus) {
+pub fn answer(text: &str, env: EnvLookup<'_>) -> Answer {
     answer_served(text, env, &Served::default())
 }
 
@@ -645,11 +648,23 @@ impl Served {
 }
 
 /// [`answer`], for a request [`Served`] inside another process.
-pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> (Vec<u8>, ExitStatus) {
-    let request = match parse(text) {
-        Ok(request) => request,
-        Err(problem) => return error_answer(problem),
-    };
+pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> Answer {
+    match parse(text) {
+        Ok(request) => answer_request(request, env, served),
+        Err(problem) => error_answer(problem),
+    }
+}
+
+/// [`answer_served`], for a request already read as JSON (a tool call's
+/// arguments).
+pub fn answer_value(value: Value, env: EnvLookup<'_>, served: &Served) -> Answer {
+    match parse_value(value) {
+        Ok(request) => answer_request(request, env, served),
+        Err(problem) => error_answer(problem),
+    }
+}
+
+fn answer_request(request: Request, env: EnvLookup<'_>, served: &Served) -> Answer {
     if let Some(cwd) = request.cwd() {
         if let Err(e) = std::env::set_current_dir(cwd) {
             return error_answer(Problem::about(
@@ -681,11 +696,11 @@ pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> (Vec<u8
 }
 
 /// The answer of a request that cannot be served.
-pub fn error_answer_for(message: impl Into<String>) -> (Vec<u8>, ExitStatus) {
+pub fn error_answer_for(message: impl Into<String>) -> Answer {
     error_answer(Problem::new(message))
 }
 
-fn error_answer(problem: Problem) -> (Vec<u8>, ExitStatus) {
+fn error_answer(problem: Problem) -> Answer {
     #[derive(Serialize)]
     struct ErrorAnswer {
         error: Problem,
@@ -695,19 +710,50 @@ fn error_answer(problem: Problem) -> (Vec<u8>, ExitStatus) {
         error: problem,
         exit: ExitStatus::Error.code(),
     };
-    let bytes = serde_json::to_vec(&answer).unwrap_or_else(|_| b"{\"exit\":2}".to_vec());
-    (bytes, ExitStatus::Error)
+    Answer::of(&answer, ExitStatus::Error).unwrap_or_else(|_| Answer {
+        object: Map::from_iter([("exit".to_string(), Value::from(ExitStatus::Error.code()))]),
+        status: ExitStatus::Error,
+    })
+}
+
+/// A request's answer: the JSON object `scout call` prints and an MCP
+/// tool result carries, as a value, so that a server hands it over
+/// without writing it out and parsing it again.
+#[derive(Debug)]
+pub struct Answer {
+    pub object: Map<String, Value>,
+    pub status: ExitStatus,
+}
+
+impl Answer {
+    /// The answer `answer` serializes to.
+    fn of(answer: &impl Serialize, status: ExitStatus) -> Result<Answer> {
+        match serde_json::to_value(answer)? {
+            Value::Object(object) => Ok(Answer { object, status }),
+            other => anyhow::bail!("an answer is a JSON object, not {other}"),
+        }
+    }
+
+    /// The answer, its `result` (left null by [`Answer::of`]) being the
+    /// command's `--json` document.
+    fn with_result(mut self, result: Value) -> Answer {
+        if let Some(slot) = self.object.get_mut("result") {
+            *slot = result;
+        }
+        self
+    }
+
+    /// The answer as one line of JSON, as `scout call` prints it.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.object).unwrap_or_else(|_| b"{\"exit\":2}".to_vec())
+    }
 }
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn files_answer(
-    request: FilesRequest,
-    env: EnvLookup<'_>,
-    served: &Served,
-) -> Result<(Vec<u8>, ExitStatus)> {
+fn files_answer(request: FilesRequest, env: EnvLookup<'_>, served: &Served) -> Result<Answer> {
     let (pattern, path, limit) = (request.pattern.clone(), request.path.clone(), request.limit);
     let args = FilesArgs {
         glob: request.pattern,
@@ -757,14 +803,10 @@ fn files_answer(
         warnings: list.warnings.clone(),
         exit: list.status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, list.status))
+    Answer::of(&answer, list.status)
 }
 
-fn content_answer(
-    request: ContentRequest,
-    env: EnvLookup<'_>,
-    served: &Served,
-) -> Result<(Vec<u8>, ExitStatus)> {
+fn content_answer(request: ContentRequest, env: EnvLookup<'_>, served: &Served) -> Result<Answer> {
     let output_mode = match request.output_mode.as_deref() {
         Some("content") => OutputMode::Content,
         Some("count") => OutputMode::Count,
@@ -866,7 +908,7 @@ fn content_answer(
         warnings: result.warnings.clone(),
         exit: result.status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, result.status))
+    Answer::of(&answer, result.status)
 }
 
 /// The `scout grep` command line of a content request: the base of the
@@ -893,14 +935,24 @@ fn grep_argv(request: &ContentRequest) -> Vec<OsString> {
         argv.push("-U".into());
     }
     if let Some(file_type) = &request.file_type {
-        argv.extend(["--type".into(), file_type.into()]);
+        push_value(&mut argv, "--type", file_type);
     }
     for glob in request.glob.iter().flat_map(|g| views::split_globs(g)) {
-        argv.extend(["-g".into(), glob.into()]);
+        push_value(&mut argv, "-g", &glob);
     }
     argv.extend(["-e".into(), request.pattern.clone().into()]);
     argv.extend(request.path.clone().map(OsString::from));
     argv
+}
+
+/// `flag VALUE` on `argv`, as one word `flag=VALUE` when the value starts
+/// with '-' (so that no parser reads it as a flag of its own).
+fn push_value(argv: &mut Vec<OsString>, flag: &str, value: &str) {
+    if value.starts_with('-') {
+        argv.push(format!("{flag}={value}").into());
+    } else {
+        argv.extend([flag.into(), value.into()]);
+    }
 }
 
 /// The `-g`, `--type` and `--budget-tokens` flags search and smart
@@ -912,10 +964,10 @@ fn push_filters(
     budget_tokens: Option<u64>,
 ) {
     for glob in glob.iter().flat_map(|g| views::split_globs(g)) {
-        argv.extend(["-g".into(), glob.into()]);
+        push_value(argv, "-g", &glob);
     }
     if let Some(file_type) = file_type {
-        argv.extend(["--type".into(), file_type.into()]);
+        push_value(argv, "--type", file_type);
     }
     if let Some(budget) = budget_tokens {
         argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
@@ -926,7 +978,7 @@ fn push_filters(
 fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     let mut argv: Vec<OsString> = vec!["scout".into(), "search".into(), "--json".into()];
     if let Some(kind) = &request.kind {
-        argv.extend(["--kind".into(), kind.into()]);
+        push_value(&mut argv, "--kind", kind);
     }
     if request.ignore_case == Some(true) {
         argv.push("-i".into());
@@ -938,7 +990,7 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
         argv.push("--structural".into());
     }
     if let Some(lang) = &request.lang {
-        argv.extend(["--lang".into(), lang.into()]);
+        push_value(&mut argv, "--lang", lang);
     }
     push_filters(
         &mut argv,
@@ -950,13 +1002,13 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
         argv.extend(["--page".into(), page.to_string().into()]);
     }
     if let Some(spec) = &request.callers_of {
-        argv.extend(["--callers-of".into(), spec.into()]);
+        push_value(&mut argv, "--callers-of", spec);
     }
     if let Some(spec) = &request.impact {
-        argv.extend(["--impact".into(), spec.into()]);
-        if let Some(depth) = request.depth {
-            argv.extend(["--depth".into(), depth.to_string().into()]);
-        }
+        push_value(&mut argv, "--impact", spec);
+    }
+    if let Some(depth) = request.depth {
+        argv.extend(["--depth".into(), depth.to_string().into()]);
     }
     if let Some(files) = request.graph_files {
         argv.extend(["--graph-files".into(), files.to_string().into()]);
@@ -975,12 +1027,83 @@ fn search_argv(request: &SearchRequest) -> Vec<OsString> {
     argv
 }
 
-fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
+/// The flags of a search request: what clap makes of [`search_argv`],
+/// built without it. Both go through [`SearchSettings::resolve`], which
+/// checks how the flags go together.
+fn search_args(request: &SearchRequest) -> SearchArgs {
+    // After -e, the first positional is a path (clap's QUERY slot).
+    let mut paths = paths_of(&request.path).into_iter();
+    SearchArgs {
+        query: paths
+            .next()
+            .map(|first| first.to_string_lossy().into_owned()),
+        paths: paths.collect(),
+        // No query with callers_of / impact: every call of the symbol.
+        regexp: Some(request.query.clone().unwrap_or_default()),
+        structural: request.structural == Some(true),
+        callers_of: request.callers_of.clone(),
+        impact: request.impact.clone(),
+        depth: request.depth,
+        graph_files: request.graph_files,
+        proven_only: request.proven_only == Some(true),
+        matching: MatchArgs {
+            kind: match request.kind.as_deref() {
+                Some("literal") => Kind::Literal,
+                Some("regex") => Kind::Regex,
+                Some("symbol") => Kind::Symbol,
+                _ => Kind::Auto,
+            },
+            fixed_strings: false,
+            ignore_case: request.ignore_case == Some(true),
+            word: false,
+        },
+        filter: FilterArgs {
+            globs: globs_of(request.glob.as_deref()),
+            types: request.file_type.iter().cloned().collect(),
+            langs: request.lang.iter().cloned().collect(),
+            hidden: false,
+        },
+        output: OutputArgs {
+            budget_tokens: request
+                .budget_tokens
+                .unwrap_or(DEFAULT_SEARCH_BUDGET_TOKENS),
+            page: request.page.unwrap_or(1),
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: true,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        },
+        session: SessionArgs {
+            again: request.again == Some(true),
+            remember: false,
+            forget: false,
+        },
+        color: ColorArgs {
+            color: ColorChoice::Auto,
+        },
+    }
+}
+
+/// A request's paths, as a command line's positionals.
+fn paths_of(paths: &Option<Paths>) -> Vec<OsString> {
+    paths
+        .iter()
+        .flat_map(Paths::all)
+        .map(OsString::from)
+        .collect()
+}
+
+/// A request's `glob` (comma-separated), as `-g` flags.
+fn globs_of(glob: Option<&str>) -> Vec<String> {
+    glob.map(views::split_globs).unwrap_or_default()
+}
+
+fn search_answer(request: SearchRequest, served: &Served) -> Result<Answer> {
     let argv = search_argv(&request);
-    let args = match crate::cli::parse_again(&argv)?.command {
-        Some(Command::Search(args)) => args,
-        _ => unreachable!("search_argv starts with `scout search`"),
-    };
+    let args = search_args(&request);
     let mut settings = SearchSettings::resolve_in(args, &argv, &served.session_from())?;
     settings.tool = request.tool.map(CallRequest::call);
     served.rg(&mut settings.rg);
@@ -996,35 +1119,22 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, Ex
     let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
     let (document, text) = split_text(document, want_text)?;
     let document = document.trim();
-    /// What the answer reads of the page's document (the rest is
-    /// passed through whole, not parsed).
-    #[derive(Deserialize, Default)]
-    #[serde(default)]
-    struct Counts {
-        left_out: u64,
-        page: u64,
-        pages: u64,
-    }
-    let counts: Counts = if document.is_empty() {
-        Counts::default()
+    let result: Value = if document.is_empty() {
+        Value::Null
     } else {
         serde_json::from_str(document)?
     };
-    let truncated = counts.left_out > 0 || counts.pages > counts.page;
-    let warnings = warnings(&messages);
+    let count = |name: &str| result.get(name).and_then(Value::as_u64).unwrap_or(0);
+    let truncated = count("left_out") > 0 || count("pages") > count("page");
     let answer = DocumentAnswer {
         text,
         mode: "search",
-        result: RawValue::from_string(if document.is_empty() {
-            "null".into()
-        } else {
-            document.to_string()
-        })?,
+        result: Value::Null,
         truncated,
-        warnings,
+        warnings: warnings(&messages),
         exit: status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, status))
+    Ok(Answer::of(&answer, status)?.with_result(result))
 }
 
 /// The answer of a mode whose result is a command's `--json` document
@@ -1032,8 +1142,9 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<(Vec<u8>, Ex
 #[derive(Serialize)]
 struct DocumentAnswer {
     mode: &'static str,
-    /// The command's `--json` document, byte for byte.
-    result: Box<RawValue>,
+    /// The command's `--json` document (null here: see
+    /// [`Answer::with_result`]).
+    result: Value,
     truncated: bool,
     warnings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1056,14 +1167,17 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
     let mut argv: Vec<OsString> = vec!["scout".into(), "edit".into()];
     let flag = |argv: &mut Vec<OsString>, name: &str, value: &Option<String>| {
         if let Some(value) = value {
-            argv.extend([name.into(), value.into()]);
+            push_value(argv, name, value);
         }
     };
     if request.pattern.is_some() {
         argv.push("--structural".into());
     }
     flag(&mut argv, "--lang", &request.lang);
-    flag(&mut argv, "--rewrite", &request.rewrite);
+    // -e and --rewrite take a value that starts with '-' as it is.
+    if let Some(rewrite) = &request.rewrite {
+        argv.extend(["--rewrite".into(), rewrite.into()]);
+    }
     flag(&mut argv, "--callers-of", &request.callers_of);
     flag(&mut argv, "--impact", &request.impact);
     if let Some(depth) = request.depth {
@@ -1099,7 +1213,9 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
     if let Some(page) = request.page {
         argv.extend(["--page".into(), page.to_string().into()]);
     }
-    flag(&mut argv, "-e", &request.pattern);
+    if let Some(pattern) = &request.pattern {
+        argv.extend(["-e".into(), pattern.into()]);
+    }
     if request.pattern.is_some() || request.symbol.is_some() || request.path.is_some() {
         argv.push("--".into());
     }
@@ -1112,15 +1228,50 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
     argv
 }
 
-fn edit_answer(request: EditRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
+/// The flags of an edit request: what clap makes of [`edit_argv`], built
+/// without it (`with`, the new code itself, is handed over apart).
+fn edit_args(request: &EditRequest) -> EditArgs {
+    let texts = |texts: &Option<Paths>| paths_of(texts);
+    EditArgs {
+        args: request
+            .symbol
+            .iter()
+            .map(OsString::from)
+            .chain(paths_of(&request.path))
+            .collect(),
+        regexp: request.pattern.clone(),
+        structural: request.pattern.is_some(),
+        lang: request.lang.clone(),
+        rewrite: request.rewrite.clone(),
+        callers_of: request.callers_of.clone(),
+        impact: request.impact.clone(),
+        depth: request.depth,
+        proven_only: request.proven_only == Some(true),
+        old: texts(&request.old),
+        new: texts(&request.new),
+        count: request.count,
+        all: request.all == Some(true),
+        with: None,
+        undo: request.undo == Some(true),
+        last: request.last == Some(true),
+        dry_run: request.dry_run == Some(true),
+        globs: globs_of(request.glob.as_deref()),
+        types: request.file_type.iter().cloned().collect(),
+        hidden: false,
+        budget_tokens: request
+            .budget_tokens
+            .unwrap_or(DEFAULT_SEARCH_BUDGET_TOKENS),
+        page: request.page.unwrap_or(1),
+        json: false,
+    }
+}
+
+fn edit_answer(request: EditRequest, served: &Served) -> Result<Answer> {
     if request.with.is_some() != request.symbol.is_some() {
         anyhow::bail!("\"symbol\" (PATH#SYMBOL) and \"with\" (its new code) go together");
     }
     let argv = edit_argv(&request);
-    let args = match crate::cli::parse_again(&argv)?.command {
-        Some(Command::Edit(args)) => args,
-        _ => unreachable!("edit_argv starts with `scout edit`"),
-    };
+    let args = edit_args(&request);
     let budget = args.budget_tokens;
     let page = args.page;
     let mut settings = crate::edit::settings::EditSettings::resolve_with(
@@ -1159,22 +1310,23 @@ fn edit_answer(request: EditRequest, served: &Served) -> Result<(Vec<u8>, ExitSt
     };
     let warnings = warnings(&messages);
     let result = if document.starts_with('{') {
-        RawValue::from_string(document)?
+        serde_json::from_str(&document)?
     } else {
-        RawValue::from_string(serde_json::to_string(&document)?)?
+        Value::String(document)
     };
     let answer = DocumentAnswer {
         mode: "edit",
-        result,
+        result: Value::Null,
         truncated,
         warnings,
         text,
         exit: status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, status))
+    Ok(Answer::of(&answer, status)?.with_result(result))
 }
 
 /// The `scout smart` command line of a smart request.
+#[cfg(test)]
 fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
     let mut argv: Vec<OsString> = vec!["scout".into(), "smart".into(), "--json".into()];
     if let Some(n) = request.max_results {
@@ -1193,12 +1345,29 @@ fn smart_argv(request: &SmartRequest) -> Vec<OsString> {
     argv
 }
 
-fn smart_answer(request: SmartRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
-    let argv = smart_argv(&request);
-    let args = match crate::cli::parse_again(&argv)?.command {
-        Some(Command::Smart(args)) => args,
-        _ => unreachable!("smart_argv starts with `scout smart`"),
-    };
+/// The flags of a smart request: what clap makes of [`smart_argv`],
+/// built without it.
+fn smart_args(request: &SmartRequest) -> SmartArgs {
+    SmartArgs {
+        question: Some(request.query.clone()),
+        paths: request.path.iter().map(OsString::from).collect(),
+        question_flag: None,
+        max_results: request.max_results.unwrap_or(DEFAULT_MAX_RESULTS),
+        json: true,
+        files: FileArgs {
+            globs: globs_of(request.glob.as_deref()),
+            types: request.file_type.iter().cloned().collect(),
+            hidden: false,
+        },
+        budget_tokens: request.budget_tokens.unwrap_or(DEFAULT_SMART_BUDGET_TOKENS),
+        agent: false,
+        words_only: false,
+        embed_budget_ms: None,
+    }
+}
+
+fn smart_answer(request: SmartRequest, served: &Served) -> Result<Answer> {
+    let args = smart_args(&request);
     let started = std::time::Instant::now();
     let mut settings = crate::smart::SmartSettings::resolve(args)?;
     served.rg(&mut settings.rg);
@@ -1230,8 +1399,8 @@ fn smart_answer(request: SmartRequest, served: &Served) -> Result<(Vec<u8>, Exit
     struct SmartAnswer {
         mode: &'static str,
         hits: Vec<Hit>,
-        /// `scout smart --json`'s document, byte for byte.
-        result: Box<RawValue>,
+        /// `scout smart --json`'s document (see [`Answer::with_result`]).
+        result: Value,
         truncated: bool,
         warnings: Vec<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -1243,11 +1412,11 @@ fn smart_answer(request: SmartRequest, served: &Served) -> Result<(Vec<u8>, Exit
         mode: "smart",
         hits,
         truncated: result["left_out"].as_u64().unwrap_or(0) > 0,
-        result: RawValue::from_string(document.to_string())?,
+        result: Value::Null,
         warnings,
         exit: status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, status))
+    Ok(Answer::of(&answer, status)?.with_result(result))
 }
 
 /// A view's output with [`SearchSettings::text_beside_json`] (or smart's):
@@ -1266,6 +1435,7 @@ fn split_text(output: Vec<u8>, text: bool) -> Result<(String, Option<String>)> {
 }
 
 /// The `scout read` command line of a read request.
+#[cfg(test)]
 fn read_argv(request: &ReadRequest) -> Vec<OsString> {
     let mut argv: Vec<OsString> = vec![
         "scout".into(),
@@ -1274,10 +1444,10 @@ fn read_argv(request: &ReadRequest) -> Vec<OsString> {
         "never".into(),
     ];
     if let Some(symbol) = &request.symbol {
-        argv.extend(["--symbol".into(), symbol.into()]);
+        push_value(&mut argv, "--symbol", symbol);
     }
     if let Some(range) = &request.range {
-        argv.extend(["--range".into(), range.into()]);
+        push_value(&mut argv, "--range", range);
     }
     if let Some(budget) = request.budget_tokens {
         argv.extend(["--budget-tokens".into(), budget.to_string().into()]);
@@ -1289,14 +1459,27 @@ fn read_argv(request: &ReadRequest) -> Vec<OsString> {
     argv
 }
 
+/// The flags of a read request: what clap makes of [`read_argv`], built
+/// without it.
+fn read_args(request: &ReadRequest) -> ReadArgs {
+    ReadArgs {
+        file: request.path.clone().into(),
+        symbol: request.symbol.clone(),
+        range: request.range.clone(),
+        budget_tokens: request
+            .budget_tokens
+            .unwrap_or(crate::views::read::DEFAULT_BUDGET_TOKENS),
+        color: ColorArgs {
+            color: ColorChoice::Never,
+        },
+        again: request.again == Some(true),
+    }
+}
+
 /// A read request: the text `scout read` prints, which is also the answer
 /// (its lines, numbered, with what was left out and how to see it).
-fn read_answer(request: ReadRequest, served: &Served) -> Result<(Vec<u8>, ExitStatus)> {
-    let argv = read_argv(&request);
-    let args = match crate::cli::parse_again(&argv)?.command {
-        Some(Command::Read(args)) => args,
-        _ => unreachable!("read_argv starts with `scout read`"),
-    };
+fn read_answer(request: ReadRequest, served: &Served) -> Result<Answer> {
+    let args = read_args(&request);
     let mut settings = crate::views::read::ReadSettings::resolve_in(
         args,
         &crate::dirs::process_env,
@@ -1318,12 +1501,13 @@ fn read_answer(request: ReadRequest, served: &Served) -> Result<(Vec<u8>, ExitSt
         text: lossy(&text),
         exit: status.code(),
     };
-    Ok((serde_json::to_vec(&answer)?, status))
+    Answer::of(&answer, status)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::Command;
     use serde_json::{json, Map};
 
     fn problem(text: &str) -> Problem {
@@ -1477,7 +1661,13 @@ mod tests {
             argv.join(" "),
             "scout search --json --kind literal -i -g *.rs -g *.toml --budget-tokens 0 --page 2 -e -x -- src"
         );
-        crate::cli::parse_again(&search_argv(&request)).unwrap();
+        match crate::cli::parse_again(&search_argv(&request))
+            .unwrap()
+            .command
+        {
+            Some(Command::Search(args)) => assert_eq!(args, search_args(&request)),
+            other => panic!("{other:?}"),
+        }
     }
 }
 
@@ -1487,6 +1677,7 @@ mod tests {
 #[cfg(test)]
 mod fuzz {
     use super::*;
+    use crate::cli::Command;
     use proptest::prelude::*;
     use serde_json::Map;
 
@@ -1511,6 +1702,40 @@ mod fuzz {
                     .prop_map(|m| Value::Object(m.into_iter().collect())),
             ]
         })
+    }
+
+    /// A value of `shape`: strings that look like flags, paths, globs
+    /// and nothing at all among them.
+    fn shaped(shape: Shape) -> BoxedStrategy<Value> {
+        let text = || {
+            prop_oneof![
+                prop::sample::select(vec![
+                    "-x",
+                    "--page",
+                    "src",
+                    "a.rs#f",
+                    "*.rs,{a,b}",
+                    "",
+                    " ",
+                    "-"
+                ])
+                .prop_map(str::to_string),
+                "[a-z_ -]{0,8}",
+            ]
+        };
+        match shape {
+            Shape::Text => text().prop_map(Value::from).boxed(),
+            Shape::Texts => prop_oneof![
+                text().prop_map(Value::from),
+                prop::collection::vec(text(), 1..3).prop_map(Value::from),
+            ]
+            .boxed(),
+            Shape::Count => (0u64..4).prop_map(Value::from).boxed(),
+            Shape::Flag => any::<bool>().prop_map(Value::from).boxed(),
+            Shape::Seconds => (0u32..3).prop_map(Value::from).boxed(),
+            Shape::OneOf(values) => prop::sample::select(values).prop_map(Value::from).boxed(),
+            Shape::Call => Just(Value::Null).boxed(),
+        }
     }
 
     /// Every field name any mode knows, and a few it does not.
@@ -1565,6 +1790,52 @@ mod fuzz {
                     }
                 }
                 Err(problem) => prop_assert!(!problem.message.is_empty()),
+            }
+        }
+
+        /// A request's flags, built without clap, are what clap makes of
+        /// the command line the request stands for: the same settings
+        /// follow, and the same refusals.
+        #[test]
+        fn requests_build_the_flags_of_their_command_line(
+            (mode, fields) in prop::sample::select(vec![
+                ("search", SEARCH_FIELDS), ("edit", EDIT_FIELDS),
+                ("smart", SMART_FIELDS), ("read", READ_FIELDS),
+            ]).prop_flat_map(|(mode, known)| {
+                let fields: Vec<_> = known
+                    .iter()
+                    .filter(|(name, ..)| !["mode", "tool", "cwd", "text"].contains(name))
+                    .map(|(name, shape, _)| (Just(name.to_string()), shaped(*shape)))
+                    .collect();
+                let most = fields.len().min(8);
+                (Just(mode), prop::sample::subsequence(fields, 0..=most)
+                    .prop_flat_map(|picked| picked))
+            }),
+        ) {
+            let mut object: Map<String, Value> = fields.into_iter().collect();
+            object.insert("mode".into(), Value::from(mode));
+            let Ok(request) = parse(&Value::Object(object).to_string()) else {
+                return Ok(()); // a required field not picked
+            };
+            let parsed = |argv: Vec<OsString>| crate::cli::parse_again(&argv).unwrap().command;
+            match request {
+                Request::Search(r) => match parsed(search_argv(&r)) {
+                    Some(Command::Search(args)) => prop_assert_eq!(search_args(&r), args),
+                    other => prop_assert!(false, "{:?}", other),
+                },
+                Request::Edit(r) => match parsed(edit_argv(&r)) {
+                    Some(Command::Edit(args)) => prop_assert_eq!(edit_args(&r), args),
+                    other => prop_assert!(false, "{:?}", other),
+                },
+                Request::Smart(r) => match parsed(smart_argv(&r)) {
+                    Some(Command::Smart(args)) => prop_assert_eq!(smart_args(&r), args),
+                    other => prop_assert!(false, "{:?}", other),
+                },
+                Request::Read(r) => match parsed(read_argv(&r)) {
+                    Some(Command::Read(args)) => prop_assert_eq!(read_args(&r), args),
+                    other => prop_assert!(false, "{:?}", other),
+                },
+                _ => unreachable!("only these modes are made"),
             }
         }
 
