@@ -190,8 +190,13 @@ impl Server {
         tokio::pin!(answer);
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
-        let mut tick = tokio::time::interval(PROGRESS_EVERY);
-        tick.tick().await;
+        // The first tick a period from now: an interval's first tick,
+        // "immediate", waits for the timer wheel's next millisecond, and a
+        // call awaiting it answered up to 1 ms late.
+        let mut tick = tokio::time::interval_at(
+            tokio::time::Instant::now() + PROGRESS_EVERY,
+            PROGRESS_EVERY,
+        );
         let answer = loop {
             tokio::select! {
                 _ = context.ct.cancelled() => {
