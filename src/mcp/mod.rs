@@ -172,6 +172,7 @@ impl Server {
         let served = Served {
             session: Some(session),
             cancel: Some(cancel.clone()),
+            as_value: true,
         };
         // Stops the call's rg when the call ends early: cancelled, or the
         // server going away.
@@ -193,10 +194,8 @@ impl Server {
         // The first tick a period from now: an interval's first tick,
         // "immediate", waits for the timer wheel's next millisecond, and a
         // call awaiting it answered up to 1 ms late.
-        let mut tick = tokio::time::interval_at(
-            tokio::time::Instant::now() + PROGRESS_EVERY,
-            PROGRESS_EVERY,
-        );
+        let mut tick =
+            tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
         let answer = loop {
             tokio::select! {
                 _ = context.ct.cancelled() => {
@@ -266,7 +265,7 @@ impl Drop for StopOnDrop {
 /// broken environment) is a result with `isError`, worded as the command
 /// line words it.
 fn result_of(answer: request::Answer) -> CallToolResult {
-    let mut answer = answer.object;
+    let mut answer = answer.into_object();
     if let Some(message) = answer
         .get("error")
         .and_then(|e| e.get("message"))

@@ -89,6 +89,7 @@ use std::ffi::OsString;
 use anyhow::Result;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::cli::{
@@ -616,6 +617,9 @@ pub struct Served {
     /// The session id (as `SCOUT_SESSION_ID` would give it).
     pub session: Option<String>,
     pub cancel: Option<Cancel>,
+    /// The answer is handed over as a value ([`Answer::into_object`]:
+    /// an in-process server) rather than printed ([`Answer::to_json`]).
+    pub as_value: bool,
 }
 
 impl Served {
@@ -651,7 +655,7 @@ impl Served {
 pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> Answer {
     match parse(text) {
         Ok(request) => answer_request(request, env, served),
-        Err(problem) => error_answer(problem),
+        Err(problem) => error_answer(problem, served),
     }
 }
 
@@ -660,18 +664,17 @@ pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> Answer 
 pub fn answer_value(value: Value, env: EnvLookup<'_>, served: &Served) -> Answer {
     match parse_value(value) {
         Ok(request) => answer_request(request, env, served),
-        Err(problem) => error_answer(problem),
+        Err(problem) => error_answer(problem, served),
     }
 }
 
 fn answer_request(request: Request, env: EnvLookup<'_>, served: &Served) -> Answer {
     if let Some(cwd) = request.cwd() {
         if let Err(e) = std::env::set_current_dir(cwd) {
-            return error_answer(Problem::about(
-                "cwd",
-                format!("cwd {cwd:?} cannot be used: {e}"),
-                &[],
-            ));
+            return error_answer(
+                Problem::about("cwd", format!("cwd {cwd:?} cannot be used: {e}"), &[]),
+                served,
+            );
         }
     }
     let answer = match request {
@@ -690,17 +693,17 @@ fn answer_request(request: Request, env: EnvLookup<'_>, served: &Served) -> Answ
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
                 .join(": ");
-            error_answer(Problem::new(message))
+            error_answer(Problem::new(message), served)
         }
     }
 }
 
 /// The answer of a request that cannot be served.
 pub fn error_answer_for(message: impl Into<String>) -> Answer {
-    error_answer(Problem::new(message))
+    error_answer(Problem::new(message), &Served::default())
 }
 
-fn error_answer(problem: Problem) -> Answer {
+fn error_answer(problem: Problem, served: &Served) -> Answer {
     #[derive(Serialize)]
     struct ErrorAnswer {
         error: Problem,
@@ -710,42 +713,108 @@ fn error_answer(problem: Problem) -> Answer {
         error: problem,
         exit: ExitStatus::Error.code(),
     };
-    Answer::of(&answer, ExitStatus::Error).unwrap_or_else(|_| Answer {
-        object: Map::from_iter([("exit".to_string(), Value::from(ExitStatus::Error.code()))]),
+    Answer::of(&answer, ExitStatus::Error, served).unwrap_or_else(|_| Answer {
+        form: Form::Text(b"{\"exit\":2}".to_vec()),
         status: ExitStatus::Error,
     })
 }
 
-/// A request's answer: the JSON object `scout call` prints and an MCP
-/// tool result carries, as a value, so that a server hands it over
-/// without writing it out and parsing it again.
+/// A request's answer, made in the form its transport takes: the line
+/// `scout call` prints (its fields in order, a command's document byte
+/// for byte), or the JSON object an in-process server hands over as a
+/// tool result, never written out to be parsed again.
 #[derive(Debug)]
 pub struct Answer {
-    pub object: Map<String, Value>,
+    form: Form,
     pub status: ExitStatus,
 }
 
-impl Answer {
-    /// The answer `answer` serializes to.
-    fn of(answer: &impl Serialize, status: ExitStatus) -> Result<Answer> {
-        match serde_json::to_value(answer)? {
-            Value::Object(object) => Ok(Answer { object, status }),
-            other => anyhow::bail!("an answer is a JSON object, not {other}"),
-        }
-    }
+#[derive(Debug)]
+enum Form {
+    Text(Vec<u8>),
+    Value(Map<String, Value>),
+}
 
-    /// The answer, its `result` (left null by [`Answer::of`]) being the
-    /// command's `--json` document.
-    fn with_result(mut self, result: Value) -> Answer {
-        if let Some(slot) = self.object.get_mut("result") {
-            *slot = result;
-        }
-        self
+impl Answer {
+    /// `answer` in the form `served` takes.
+    fn of(answer: &impl Serialize, status: ExitStatus, served: &Served) -> Result<Answer> {
+        let form = if served.as_value {
+            match serde_json::to_value(answer)? {
+                Value::Object(object) => Form::Value(object),
+                other => anyhow::bail!("an answer is a JSON object, not {other}"),
+            }
+        } else {
+            Form::Text(serde_json::to_vec(answer)?)
+        };
+        Ok(Answer { form, status })
     }
 
     /// The answer as one line of JSON, as `scout call` prints it.
     pub fn to_json(&self) -> Vec<u8> {
-        serde_json::to_vec(&self.object).unwrap_or_else(|_| b"{\"exit\":2}".to_vec())
+        match &self.form {
+            Form::Text(text) => text.clone(),
+            Form::Value(object) => {
+                serde_json::to_vec(object).unwrap_or_else(|_| b"{\"exit\":2}".to_vec())
+            }
+        }
+    }
+
+    /// The answer as a JSON object, as a tool result carries it.
+    pub fn into_object(self) -> Map<String, Value> {
+        match self.form {
+            Form::Value(object) => object,
+            Form::Text(text) => match serde_json::from_slice(&text) {
+                Ok(Value::Object(object)) => object,
+                _ => Map::from_iter([("exit".to_string(), Value::from(self.status.code()))]),
+            },
+        }
+    }
+}
+
+/// A command's `--json` document in an answer: kept byte for byte where
+/// the answer is printed, read once into a value where it is handed over.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Document {
+    Raw(Box<RawValue>),
+    Value(Value),
+}
+
+impl Document {
+    /// The document `text` (JSON; none when empty) in the form `served`
+    /// takes.
+    fn new(text: &str, served: &Served) -> Result<Document> {
+        let text = if text.is_empty() { "null" } else { text };
+        Ok(if served.as_value {
+            Document::Value(serde_json::from_str(text)?)
+        } else {
+            Document::Raw(RawValue::from_string(text.to_string())?)
+        })
+    }
+
+    /// What an answer reads of the document: whether a page of it was
+    /// left out (lines or files not shown, or pages after this one).
+    fn truncated(&self) -> bool {
+        /// The counts read of a raw document (the rest is not parsed).
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Counts {
+            left_out: u64,
+            page: u64,
+            pages: u64,
+        }
+        let counts = match self {
+            Document::Value(value) => {
+                let count = |name: &str| value.get(name).and_then(Value::as_u64).unwrap_or(0);
+                Counts {
+                    left_out: count("left_out"),
+                    page: count("page"),
+                    pages: count("pages"),
+                }
+            }
+            Document::Raw(raw) => serde_json::from_str(raw.get()).unwrap_or_default(),
+        };
+        counts.left_out > 0 || counts.pages > counts.page
     }
 }
 
@@ -803,7 +872,7 @@ fn files_answer(request: FilesRequest, env: EnvLookup<'_>, served: &Served) -> R
         warnings: list.warnings.clone(),
         exit: list.status.code(),
     };
-    Answer::of(&answer, list.status)
+    Answer::of(&answer, list.status, served)
 }
 
 fn content_answer(request: ContentRequest, env: EnvLookup<'_>, served: &Served) -> Result<Answer> {
@@ -908,7 +977,7 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>, served: &Served) 
         warnings: result.warnings.clone(),
         exit: result.status.code(),
     };
-    Answer::of(&answer, result.status)
+    Answer::of(&answer, result.status, served)
 }
 
 /// The `scout grep` command line of a content request: the base of the
@@ -1118,23 +1187,16 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<Answer> {
     let (mut document, mut messages) = (Vec::new(), Vec::new());
     let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
     let (document, text) = split_text(document, want_text)?;
-    let document = document.trim();
-    let result: Value = if document.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(document)?
-    };
-    let count = |name: &str| result.get(name).and_then(Value::as_u64).unwrap_or(0);
-    let truncated = count("left_out") > 0 || count("pages") > count("page");
+    let result = Document::new(document.trim(), served)?;
     let answer = DocumentAnswer {
         text,
         mode: "search",
-        result: Value::Null,
-        truncated,
+        truncated: result.truncated(),
+        result,
         warnings: warnings(&messages),
         exit: status.code(),
     };
-    Ok(Answer::of(&answer, status)?.with_result(result))
+    Answer::of(&answer, status, served)
 }
 
 /// The answer of a mode whose result is a command's `--json` document
@@ -1142,9 +1204,8 @@ fn search_answer(request: SearchRequest, served: &Served) -> Result<Answer> {
 #[derive(Serialize)]
 struct DocumentAnswer {
     mode: &'static str,
-    /// The command's `--json` document (null here: see
-    /// [`Answer::with_result`]).
-    result: Value,
+    /// The command's `--json` document.
+    result: Document,
     truncated: bool,
     warnings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1310,19 +1371,19 @@ fn edit_answer(request: EditRequest, served: &Served) -> Result<Answer> {
     };
     let warnings = warnings(&messages);
     let result = if document.starts_with('{') {
-        serde_json::from_str(&document)?
+        Document::new(&document, served)?
     } else {
-        Value::String(document)
+        Document::Value(Value::String(document))
     };
     let answer = DocumentAnswer {
         mode: "edit",
-        result: Value::Null,
+        result,
         truncated,
         warnings,
         text,
         exit: status.code(),
     };
-    Ok(Answer::of(&answer, status)?.with_result(result))
+    Answer::of(&answer, status, served)
 }
 
 /// The `scout smart` command line of a smart request.
@@ -1399,8 +1460,8 @@ fn smart_answer(request: SmartRequest, served: &Served) -> Result<Answer> {
     struct SmartAnswer {
         mode: &'static str,
         hits: Vec<Hit>,
-        /// `scout smart --json`'s document (see [`Answer::with_result`]).
-        result: Value,
+        /// `scout smart --json`'s document.
+        result: Document,
         truncated: bool,
         warnings: Vec<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -1412,11 +1473,15 @@ fn smart_answer(request: SmartRequest, served: &Served) -> Result<Answer> {
         mode: "smart",
         hits,
         truncated: result["left_out"].as_u64().unwrap_or(0) > 0,
-        result: Value::Null,
+        result: if served.as_value {
+            Document::Value(result)
+        } else {
+            Document::Raw(RawValue::from_string(document.to_string())?)
+        },
         warnings,
         exit: status.code(),
     };
-    Ok(Answer::of(&answer, status)?.with_result(result))
+    Answer::of(&answer, status, served)
 }
 
 /// A view's output with [`SearchSettings::text_beside_json`] (or smart's):
@@ -1501,7 +1566,7 @@ fn read_answer(request: ReadRequest, served: &Served) -> Result<Answer> {
         text: lossy(&text),
         exit: status.code(),
     };
-    Answer::of(&answer, status)
+    Answer::of(&answer, status, served)
 }
 
 #[cfg(test)]
