@@ -132,15 +132,15 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Index(args)) => commands::index::run(&args, out, err),
         Some(Command::Grep(args)) => {
-            let settings = views::grep::GrepSettings::resolve(args, &views::process_env)?;
+            let settings = views::grep::GrepSettings::resolve(args, &cli::Context::process())?;
             commands::grep::run(&settings, &argv, out, err)
         }
         Some(Command::Files(args)) => {
-            let settings = views::files::FilesSettings::resolve(args, &views::process_env)?;
+            let settings = views::files::FilesSettings::resolve(args, &cli::Context::process())?;
             commands::files::run(&settings, &argv, out, err)
         }
         Some(Command::Read(args)) => {
-            let settings = views::read::ReadSettings::resolve(args, &dirs::process_env)?;
+            let settings = views::read::ReadSettings::resolve(args)?;
             commands::read::run(&settings, out)
         }
         Some(Command::Edit(args)) => {
@@ -149,7 +149,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Some(Command::Mcp(args)) => mcp::run(args.allow_edit),
         Some(Command::Call(args)) => {
-            request::call::run(&args, &mut std::io::stdin(), &views::process_env, out)
+            request::call::run(&args, &mut std::io::stdin(), &dirs::process_env, out)
         }
         Some(Command::Memory(args)) => {
             commands::memory::run(&args, search::settings::session_from_env(), out, err)

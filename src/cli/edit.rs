@@ -10,38 +10,37 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use super::{
-    ColorArgs, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
+    ColorArgs, Context, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
     DEFAULT_PASSTHROUGH_CAP,
 };
 use crate::edit::settings::{Count, EditSettings, Fault, Mode, Pair, Source, FAULT_VAR};
 use crate::page::query::Kind;
-use crate::search::settings::{SearchSettings, SessionFrom};
+use crate::search::settings::SearchSettings;
 use crate::shell;
 use crate::structural::rewrite::Template;
 
 impl EditSettings {
     /// Validates `args`; `argv` is the whole command line.
     pub fn resolve(args: EditArgs, argv: &[OsString]) -> Result<EditSettings> {
-        Self::resolve_with(args, argv, None, &SessionFrom::Process)
+        Self::resolve_with(args, argv, None, &Context::process())
     }
 
-    /// [`EditSettings::resolve`], the definition's new code given whole
-    /// (`with_text`) instead of named by `--with`, the session found as
-    /// `from` says.
+    /// [`EditSettings::resolve`] in the context `ctx`, the definition's
+    /// new code given whole (`with_text`) instead of named by `--with`.
     pub fn resolve_with(
         mut args: EditArgs,
         argv: &[OsString],
         with_text: Option<String>,
-        from: &SessionFrom,
+        ctx: &Context,
     ) -> Result<EditSettings> {
         if args.page == 0 {
             bail!("--page starts at 1");
         }
-        let mode = mode(&mut args, argv, with_text, from)?;
+        let mode = mode(&mut args, argv, with_text, ctx)?;
         // A structural edit's search has read the session already.
         let session = match &mode {
             Mode::Structural { search, .. } => search.session.clone(),
-            _ => from.session(),
+            _ => ctx.session.session(),
         };
         Ok(EditSettings {
             mode,
@@ -54,14 +53,15 @@ impl EditSettings {
             json: args.json,
             cwd: std::env::current_dir()?,
             session,
-            state_dir: crate::dirs::state_dir(),
-            cache_dir: crate::dirs::cache_dir(),
+            state_dir: crate::dirs::state_dir_in(ctx.env),
+            cache_dir: crate::dirs::cache_dir_in(ctx.env),
             command: shell::join(
                 shell::words_without_any(argv, &["--page", "--color"])
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
-            fault: std::env::var(FAULT_VAR)
+            fault: ctx
+                .var(FAULT_VAR)
                 .map(|v| Fault::parse(&v))
                 .unwrap_or_default(),
         })
@@ -73,7 +73,7 @@ fn mode(
     args: &mut EditArgs,
     argv: &[OsString],
     with_text: Option<String>,
-    from: &SessionFrom,
+    ctx: &Context,
 ) -> Result<Mode> {
     relations(args, with_text.is_some())?;
     if args.proven_only && args.callers_of.is_none() && args.impact.is_none() {
@@ -100,7 +100,7 @@ fn mode(
             (None, Some(file)) => Source::File(PathBuf::from(file)),
             (None, None) => unreachable!("checked above"),
         };
-        let rg = crate::rg::Rg::from_env()?;
+        let rg = ctx.rg()?;
         return Ok(Mode::Definition { spec, source, rg });
     }
     if !args.old.is_empty() || !args.new.is_empty() {
@@ -141,7 +141,7 @@ fn mode(
         });
     }
     if args.structural {
-        return structural(args, argv, from);
+        return structural(args, argv, ctx);
     }
     bail!(
         "say which edit: --structural --lang LANG PATTERN --rewrite TEMPLATE, --old TEXT --new TEXT FILE..., PATH#SYMBOL --with FILE, or --undo (scout edit --help)"
@@ -223,7 +223,7 @@ fn ensure_no_positionals(args: &EditArgs, flag: &str) -> Result<()> {
 
 /// A structural edit: its search resolved as `scout search --structural`
 /// with the same pattern, language, file selection and graph scope.
-fn structural(args: &mut EditArgs, argv: &[OsString], from: &SessionFrom) -> Result<Mode> {
+fn structural(args: &mut EditArgs, argv: &[OsString], ctx: &Context) -> Result<Mode> {
     let mut positionals = std::mem::take(&mut args.args).into_iter();
     let pattern = match args.regexp.take() {
         Some(pattern) => pattern,
@@ -278,7 +278,7 @@ fn structural(args: &mut EditArgs, argv: &[OsString], from: &SessionFrom) -> Res
             color: crate::render::style::ColorChoice::Never,
         },
     };
-    let search = SearchSettings::resolve_in(search_args, argv, from)?;
+    let search = SearchSettings::resolve_in(search_args, argv, ctx)?;
     let pattern = search
         .structural
         .as_ref()

@@ -2,7 +2,7 @@
 //! the current directory and the environment.
 
 use super::FilesArgs;
-use crate::rg::{FilesFlags, Rg};
+use crate::rg::FilesFlags;
 use crate::shell;
 use crate::views::files::{FilesSettings, DEFAULT_LIMIT, HIDDEN_ENV, LIMIT_ENV, NO_IGNORE_ENV};
 use crate::views::{self, EnvLookup};
@@ -11,8 +11,10 @@ use std::ffi::OsString;
 use std::path::Path;
 
 impl FilesSettings {
-    /// Validates `args` against the current directory and the environment.
-    pub fn resolve(args: FilesArgs, env: EnvLookup<'_>) -> Result<FilesSettings> {
+    /// Validates `args` against the current directory and `ctx`'s
+    /// environment.
+    pub fn resolve(args: FilesArgs, ctx: &super::Context) -> Result<FilesSettings> {
+        let env: EnvLookup<'_> = &|name| ctx.var(name);
         if args.glob.is_empty() {
             bail!("the glob is empty; try `scout files '**/*.rs'`");
         }
@@ -43,7 +45,7 @@ impl FilesSettings {
             path,
         };
         Ok(FilesSettings {
-            rg: Rg::from_env()?,
+            rg: ctx.rg()?,
             flags,
             limit: (limit > 0).then_some(limit),
             timeout,

@@ -3,7 +3,7 @@
 
 use super::GrepArgs;
 use crate::render::style::Color;
-use crate::rg::{GrepFlags, GrepOutput, Rg};
+use crate::rg::{GrepFlags, GrepOutput};
 use crate::shell;
 use crate::views::grep::{GrepSettings, OutputMode};
 use crate::views::{self, EnvLookup};
@@ -13,8 +13,10 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 impl GrepSettings {
-    /// Validates `args` against the current directory and the environment.
-    pub fn resolve(args: GrepArgs, env: EnvLookup<'_>) -> Result<GrepSettings> {
+    /// Validates `args` against the current directory and `ctx`'s
+    /// environment.
+    pub fn resolve(args: GrepArgs, ctx: &super::Context) -> Result<GrepSettings> {
+        let env: EnvLookup<'_> = &|name| ctx.var(name);
         let (pattern, path) = match (args.regexp, args.pattern, args.path) {
             (Some(_), Some(_), Some(extra)) => bail!(
                 "with -e PATTERN, give at most one PATH ({} is one too many)",
@@ -41,7 +43,7 @@ impl GrepSettings {
         };
         let with_filename = !path.as_ref().is_some_and(|p| Path::new(p).is_file());
         let timeout = views::resolve_timeout(args.limits.timeout, env)?;
-        let rg = Rg::from_env()?;
+        let rg = ctx.rg()?;
         let flags = GrepFlags {
             pattern: pattern.clone(),
             output: match args.output_mode {

@@ -4,6 +4,7 @@
 //! (`-i -w -F -g --hidden -m -l --type -e --color`): agents type rg's flags
 //! by habit. Validation and the environment are `settings`' business.
 
+mod context;
 mod edit;
 mod files;
 mod grep;
@@ -14,6 +15,8 @@ mod smart;
 use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
+
+pub use context::Context;
 
 use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
@@ -1611,9 +1614,7 @@ mod tests {
                 Some(Command::Search(args)) => {
                     crate::search::settings::SearchSettings::resolve(args, &os(argv)).err()
                 }
-                Some(Command::Read(args)) => {
-                    crate::views::read::ReadSettings::resolve(args, &|_| None).err()
-                }
+                Some(Command::Read(args)) => crate::views::read::ReadSettings::resolve(args).err(),
                 Some(Command::Edit(args)) => {
                     crate::edit::settings::EditSettings::resolve(args, &os(argv)).err()
                 }

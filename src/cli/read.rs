@@ -1,26 +1,21 @@
 //! From `scout read`'s flags to its [`ReadSettings`].
 
-use super::ReadArgs;
-use crate::dirs::{self, OsEnvLookup};
+use super::{Context, ReadArgs};
+use crate::dirs;
 use crate::render::style::Color;
-use crate::search::settings::SessionFrom;
 use crate::views::read::{LineRange, ReadSettings, Selection};
 use anyhow::{bail, Result};
 use std::io::IsTerminal;
 
 impl ReadSettings {
-    /// Validates `args`; `env` gives the cache directory and, with the
-    /// terminal, whether to colour.
-    pub fn resolve(args: ReadArgs, env: OsEnvLookup<'_>) -> Result<ReadSettings> {
-        Self::resolve_in(args, env, &SessionFrom::Process)
+    /// Validates `args`; the process's environment gives the cache
+    /// directory and, with the terminal, whether to colour.
+    pub fn resolve(args: ReadArgs) -> Result<ReadSettings> {
+        Self::resolve_in(args, &Context::process())
     }
 
-    /// [`ReadSettings::resolve`], the session found as `from` says.
-    pub fn resolve_in(
-        args: ReadArgs,
-        env: OsEnvLookup<'_>,
-        from: &SessionFrom,
-    ) -> Result<ReadSettings> {
+    /// [`ReadSettings::resolve`] in the context `ctx`.
+    pub fn resolve_in(args: ReadArgs, ctx: &Context) -> Result<ReadSettings> {
         if args.file.is_empty() {
             bail!("the FILE is empty; try `scout read src/main.rs`");
         }
@@ -44,11 +39,11 @@ impl ReadSettings {
                 tokens => Some((tokens as usize).saturating_mul(crate::page::BYTES_PER_TOKEN)),
             },
             budget_tokens: args.budget_tokens,
-            cache_dir: dirs::cache_dir_in(env),
+            cache_dir: dirs::cache_dir_in(ctx.env),
             color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
-                env(name).and_then(|v| v.into_string().ok())
+                ctx.var(name)
             }),
-            session: from.session(),
+            session: ctx.session.session(),
             again: args.again,
             cwd: std::env::current_dir().unwrap_or_default(),
             tool: None,

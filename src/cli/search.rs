@@ -12,8 +12,11 @@ use crate::lang::Lang;
 use crate::page::query::{Kind, Query};
 use crate::paths::existing_paths;
 use crate::render::style::Color;
-use crate::rg::{Rg, SearchFlags};
-use crate::search::settings::{GraphRequest, SearchSettings, SessionFrom};
+use crate::rg::SearchFlags;
+use crate::search::settings::{GraphRequest, SearchSettings};
+use std::io::IsTerminal;
+
+use super::Context;
 use crate::shell;
 use crate::structural::StructuralPattern;
 
@@ -27,14 +30,14 @@ impl SearchSettings {
     /// Validates `args`; `argv` is the full command line (for the
     /// next-page command).
     pub fn resolve(args: SearchArgs, argv: &[OsString]) -> Result<SearchSettings> {
-        Self::resolve_in(args, argv, &SessionFrom::Process)
+        Self::resolve_in(args, argv, &Context::process())
     }
 
-    /// [`SearchSettings::resolve`], the session found as `from` says.
+    /// [`SearchSettings::resolve`] in the context `ctx`.
     pub fn resolve_in(
         mut args: SearchArgs,
         argv: &[OsString],
-        from: &SessionFrom,
+        ctx: &Context,
     ) -> Result<SearchSettings> {
         super::apart(
             args.callers_of.is_some(),
@@ -43,7 +46,7 @@ impl SearchSettings {
             "--impact",
         )?;
         let (mut text, paths) = query_and_paths(&mut args)?;
-        let cache_dir = crate::dirs::cache_dir();
+        let cache_dir = crate::dirs::cache_dir_in(ctx.env);
         let graph = graph_request(&args, !text.is_empty(), cache_dir.clone())?;
         if text.is_empty() && args.structural && graph.is_some() {
             bail!("--structural needs a pattern; without one, --callers-of and --impact search every call of the symbol");
@@ -89,8 +92,8 @@ impl SearchSettings {
         let one_file = paths.len() == 1 && Path::new(&paths[0]).is_file();
         let with_filename = !(typed == 1 && one_file);
 
-        let rg = Rg::from_env()?;
-        let rg_config = crate::rg::config_in_effect();
+        let rg = ctx.rg()?;
+        let rg_config = crate::rg::config_in_effect_in(ctx.env);
         let flags = SearchFlags {
             patterns: vec![text.clone()],
             fixed_strings: query.fixed_strings(),
@@ -137,7 +140,7 @@ impl SearchSettings {
             tool: None,
             exits_after: true,
             cache_dir,
-            session: from.session(),
+            session: ctx.session.session(),
             again: args.session.again,
             remember: !args.session.again
                 && !args.output.files_only
@@ -146,11 +149,13 @@ impl SearchSettings {
             text_beside_json: false,
             cwd: std::env::current_dir().unwrap_or_default(),
             rg_config,
-            plain_records: !rg_config && !crate::rg::json_forced(),
+            plain_records: !rg_config && !crate::rg::json_forced_in(ctx.env),
             color: if args.output.json {
                 Color::Never
             } else {
-                Color::from_process(args.color.color)
+                Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
+                    ctx.var(name)
+                })
             },
             structural,
             graph,

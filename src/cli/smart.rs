@@ -4,13 +4,18 @@
 
 use anyhow::{bail, Result};
 
+use super::Context;
 use super::SmartArgs;
-use crate::rg::Rg;
 use crate::smart::{agent, MeaningSettings, SmartSettings};
 
 impl SmartSettings {
     /// Validates the flags of `scout smart`.
-    pub fn resolve(mut args: SmartArgs) -> Result<SmartSettings> {
+    pub fn resolve(args: SmartArgs) -> Result<SmartSettings> {
+        Self::resolve_in(args, &Context::process())
+    }
+
+    /// [`SmartSettings::resolve`] in the context `ctx`.
+    pub fn resolve_in(mut args: SmartArgs, ctx: &Context) -> Result<SmartSettings> {
         let question = match (args.question_flag.take(), args.question.take()) {
             (Some(question), Some(first_path)) => {
                 // With -e, every positional is a PATH.
@@ -29,7 +34,7 @@ impl SmartSettings {
         }
         let (paths, missing) = crate::paths::existing_paths(args.paths)?;
         Ok(SmartSettings {
-            rg: Rg::from_env()?,
+            rg: ctx.rg()?,
             question,
             flags: args.files.flags(paths),
             missing,
@@ -40,17 +45,18 @@ impl SmartSettings {
             },
             json: args.json,
             text_beside_json: false,
-            cache_dir: crate::dirs::cache_dir(),
+            cache_dir: crate::dirs::cache_dir_in(ctx.env),
             agent: args.agent,
-            agent_command: std::env::var(agent::AGENT_ENV).ok(),
+            agent_command: ctx.var(agent::AGENT_ENV),
             agent_timeout: agent::timeout(
-                std::env::var(agent::TIMEOUT_ENV)
-                    .ok()
+                ctx.var(agent::TIMEOUT_ENV)
                     .filter(|_| args.agent)
                     .as_deref(),
             )?,
             meaning: MeaningSettings {
-                encoder_dir: (!args.words_only).then(crate::encoder::dir).flatten(),
+                encoder_dir: (!args.words_only)
+                    .then(|| crate::dirs::encoder_dir_in(ctx.env))
+                    .flatten(),
                 budget: args.embed_budget_ms.map(std::time::Duration::from_millis),
                 words_only: args.words_only,
             },

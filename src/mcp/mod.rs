@@ -40,7 +40,6 @@ use tokio::sync::{Mutex, OwnedRwLockReadGuard, RwLock};
 use crate::exit::ExitStatus;
 use crate::request::{self, Served};
 use crate::rg::Cancel;
-use crate::views;
 use roots::Roots;
 
 /// How often a call that asked for progress hears that it is still
@@ -185,7 +184,7 @@ impl Server {
             // Held until the answer is made, however the call ends.
             let _cwd = cwd;
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                request::answer_value(request, &views::process_env, &served)
+                request::answer_value(request, &crate::dirs::process_env, &served)
             }))
         });
         tokio::pin!(answer);

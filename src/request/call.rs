@@ -6,16 +6,16 @@ use std::io::{Read, Write};
 use anyhow::Result;
 
 use crate::cli::CallArgs;
+use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
 use crate::request;
-use crate::views::EnvLookup;
 
 /// Serves one request: from `args.request`, or `input` when there is none
 /// (or it is `-`).
 pub fn run(
     args: &CallArgs,
     input: &mut dyn Read,
-    env: EnvLookup<'_>,
+    env: OsEnvLookup<'_>,
     out: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let text = match args.request.as_deref() {

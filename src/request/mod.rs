@@ -92,21 +92,23 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::cli::Context;
 use crate::cli::{
     ColorArgs, EditArgs, FileArgs, FilesArgs, FilterArgs, GrepArgs, LimitArgs, MatchArgs,
     OutputArgs, ReadArgs, SearchArgs, SessionArgs, SmartArgs, DEFAULT_MAX_RESULTS,
     DEFAULT_PASSTHROUGH_CAP, DEFAULT_SEARCH_BUDGET_TOKENS, DEFAULT_SMART_BUDGET_TOKENS,
 };
+use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
 use crate::page::call::ToolCall;
 use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
-use crate::rg::{Cancel, Rg};
+use crate::rg::Cancel;
 use crate::search::settings::{SearchSettings, SessionFrom};
 use crate::session::{Session, SESSION_VARS};
+use crate::views;
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::{self, GrepSettings, Items, OutputMode};
-use crate::views::{self, EnvLookup};
 
 /// The modes a request may name.
 pub const MODES: [&str; 6] = ["files", "content", "search", "smart", "read", "edit"];
@@ -605,7 +607,7 @@ fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
 /// validated and answered by the same code. The request's `cwd`, when it
 /// has one, becomes the process's working directory: a transport serving
 /// requests concurrently in one process must not let them carry one.
-pub fn answer(text: &str, env: EnvLookup<'_>) -> Answer {
+pub fn answer(text: &str, env: OsEnvLookup<'_>) -> Answer {
     answer_served(text, env, &Served::default())
 }
 
@@ -623,18 +625,27 @@ pub struct Served {
 }
 
 impl Served {
-    /// Where the request's session comes from: its own, else the
-    /// process's.
-    fn session_from(&self) -> SessionFrom {
-        let Some(id) = self.session.clone() else {
-            return SessionFrom::Process;
+    /// The request's context: the environment `env`, its own session
+    /// (else the process's), its cancellation.
+    fn context<'a>(&self, env: OsEnvLookup<'a>) -> Context<'a> {
+        let session = match self.session.clone() {
+            None => SessionFrom::Process,
+            Some(id) => {
+                let session = Session::from_env(
+                    |var| (var == SESSION_VARS[0]).then(|| id.clone()),
+                    crate::dirs::state_dir_in(env),
+                );
+                let args = ["call".to_string()];
+                SessionFrom::Given(
+                    session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())),
+                )
+            }
         };
-        let session = Session::from_env(
-            |var| (var == SESSION_VARS[0]).then(|| id.clone()),
-            crate::dirs::state_dir(),
-        );
-        let args = ["call".to_string()];
-        SessionFrom::Given(session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())))
+        Context {
+            env,
+            session,
+            cancel: self.cancel.clone(),
+        }
     }
 
     /// Whether the process ends with this request (`scout call`), rather
@@ -642,17 +653,10 @@ impl Served {
     fn exits_after(&self) -> bool {
         self.cancel.is_none()
     }
-
-    /// `rg` as this request runs it.
-    fn rg(&self, rg: &mut Rg) {
-        if let Some(cancel) = &self.cancel {
-            rg.cancel = Some(cancel.clone());
-        }
-    }
 }
 
 /// [`answer`], for a request [`Served`] inside another process.
-pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> Answer {
+pub fn answer_served(text: &str, env: OsEnvLookup<'_>, served: &Served) -> Answer {
     match parse(text) {
         Ok(request) => answer_request(request, env, served),
         Err(problem) => error_answer(problem, served),
@@ -661,14 +665,14 @@ pub fn answer_served(text: &str, env: EnvLookup<'_>, served: &Served) -> Answer 
 
 /// [`answer_served`], for a request already read as JSON (a tool call's
 /// arguments).
-pub fn answer_value(value: Value, env: EnvLookup<'_>, served: &Served) -> Answer {
+pub fn answer_value(value: Value, env: OsEnvLookup<'_>, served: &Served) -> Answer {
     match parse_value(value) {
         Ok(request) => answer_request(request, env, served),
         Err(problem) => error_answer(problem, served),
     }
 }
 
-fn answer_request(request: Request, env: EnvLookup<'_>, served: &Served) -> Answer {
+fn answer_request(request: Request, env: OsEnvLookup<'_>, served: &Served) -> Answer {
     if let Some(cwd) = request.cwd() {
         if let Err(e) = std::env::set_current_dir(cwd) {
             return error_answer(
@@ -677,13 +681,14 @@ fn answer_request(request: Request, env: EnvLookup<'_>, served: &Served) -> Answ
             );
         }
     }
+    let ctx = served.context(env);
     let answer = match request {
-        Request::Files(request) => files_answer(request, env, served),
-        Request::Content(request) => content_answer(request, env, served),
-        Request::Search(request) => search_answer(request, served),
-        Request::Smart(request) => smart_answer(request, served),
-        Request::Read(request) => read_answer(request, served),
-        Request::Edit(request) => edit_answer(request, served),
+        Request::Files(request) => files_answer(request, &ctx, served),
+        Request::Content(request) => content_answer(request, &ctx, served),
+        Request::Search(request) => search_answer(request, &ctx, served),
+        Request::Smart(request) => smart_answer(request, &ctx, served),
+        Request::Read(request) => read_answer(request, &ctx, served),
+        Request::Edit(request) => edit_answer(request, &ctx, served),
     };
     match answer {
         Ok(answer) => answer,
@@ -822,7 +827,7 @@ fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn files_answer(request: FilesRequest, env: EnvLookup<'_>, served: &Served) -> Result<Answer> {
+fn files_answer(request: FilesRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let (pattern, path, limit) = (request.pattern.clone(), request.path.clone(), request.limit);
     let args = FilesArgs {
         glob: request.pattern,
@@ -834,8 +839,7 @@ fn files_answer(request: FilesRequest, env: EnvLookup<'_>, served: &Served) -> R
             timeout: request.timeout,
         },
     };
-    let mut settings = FilesSettings::resolve(args, env)?;
-    served.rg(&mut settings.rg);
+    let settings = FilesSettings::resolve(args, ctx)?;
     let list = files::list(&settings)?;
     let text = request.text.unwrap_or(false).then(|| {
         let mut argv: Vec<OsString> = vec!["scout".into(), "files".into(), pattern.into()];
@@ -875,7 +879,7 @@ fn files_answer(request: FilesRequest, env: EnvLookup<'_>, served: &Served) -> R
     Answer::of(&answer, list.status, served)
 }
 
-fn content_answer(request: ContentRequest, env: EnvLookup<'_>, served: &Served) -> Result<Answer> {
+fn content_answer(request: ContentRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let output_mode = match request.output_mode.as_deref() {
         Some("content") => OutputMode::Content,
         Some("count") => OutputMode::Count,
@@ -907,9 +911,8 @@ fn content_answer(request: ContentRequest, env: EnvLookup<'_>, served: &Served) 
             color: crate::render::style::ColorChoice::Never,
         },
     };
-    let mut settings = GrepSettings::resolve(args, env)?;
+    let mut settings = GrepSettings::resolve(args, ctx)?;
     settings.tool = request.tool.map(CallRequest::call);
-    served.rg(&mut settings.rg);
     let result = grep::search(&settings)?;
     let text =
         text_argv.map(|argv| lossy(crate::commands::grep::page(&result, &argv, &settings).plain()));
@@ -1170,12 +1173,11 @@ fn globs_of(glob: Option<&str>) -> Vec<String> {
     glob.map(views::split_globs).unwrap_or_default()
 }
 
-fn search_answer(request: SearchRequest, served: &Served) -> Result<Answer> {
+fn search_answer(request: SearchRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let argv = search_argv(&request);
     let args = search_args(&request);
-    let mut settings = SearchSettings::resolve_in(args, &argv, &served.session_from())?;
+    let mut settings = SearchSettings::resolve_in(args, &argv, ctx)?;
     settings.tool = request.tool.map(CallRequest::call);
-    served.rg(&mut settings.rg);
     settings.exits_after = served.exits_after();
     let want_text = request.text.unwrap_or(false);
     if want_text {
@@ -1327,7 +1329,7 @@ fn edit_args(request: &EditRequest) -> EditArgs {
     }
 }
 
-fn edit_answer(request: EditRequest, served: &Served) -> Result<Answer> {
+fn edit_answer(request: EditRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     if request.with.is_some() != request.symbol.is_some() {
         anyhow::bail!("\"symbol\" (PATH#SYMBOL) and \"with\" (its new code) go together");
     }
@@ -1335,20 +1337,11 @@ fn edit_answer(request: EditRequest, served: &Served) -> Result<Answer> {
     let args = edit_args(&request);
     let budget = args.budget_tokens;
     let page = args.page;
-    let mut settings = crate::edit::settings::EditSettings::resolve_with(
-        args,
-        &argv,
-        request.with.clone(),
-        &served.session_from(),
-    )?;
+    let mut settings =
+        crate::edit::settings::EditSettings::resolve_with(args, &argv, request.with.clone(), ctx)?;
     settings.json = true;
-    match &mut settings.mode {
-        crate::edit::settings::Mode::Structural { search, .. } => {
-            served.rg(&mut search.rg);
-            search.exits_after = served.exits_after();
-        }
-        crate::edit::settings::Mode::Definition { rg, .. } => served.rg(rg),
-        _ => {}
+    if let crate::edit::settings::Mode::Structural { search, .. } = &mut settings.mode {
+        search.exits_after = served.exits_after();
     }
     let started = std::time::Instant::now();
     let (mut document, mut messages) = (Vec::new(), Vec::new());
@@ -1427,11 +1420,10 @@ fn smart_args(request: &SmartRequest) -> SmartArgs {
     }
 }
 
-fn smart_answer(request: SmartRequest, served: &Served) -> Result<Answer> {
+fn smart_answer(request: SmartRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let args = smart_args(&request);
     let started = std::time::Instant::now();
-    let mut settings = crate::smart::SmartSettings::resolve(args)?;
-    served.rg(&mut settings.rg);
+    let mut settings = crate::smart::SmartSettings::resolve_in(args, ctx)?;
     let want_text = request.text.unwrap_or(false);
     settings.text_beside_json = want_text;
     let (mut document, mut messages) = (Vec::new(), Vec::new());
@@ -1543,13 +1535,9 @@ fn read_args(request: &ReadRequest) -> ReadArgs {
 
 /// A read request: the text `scout read` prints, which is also the answer
 /// (its lines, numbered, with what was left out and how to see it).
-fn read_answer(request: ReadRequest, served: &Served) -> Result<Answer> {
+fn read_answer(request: ReadRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let args = read_args(&request);
-    let mut settings = crate::views::read::ReadSettings::resolve_in(
-        args,
-        &crate::dirs::process_env,
-        &served.session_from(),
-    )?;
+    let mut settings = crate::views::read::ReadSettings::resolve_in(args, ctx)?;
     settings.tool = request.tool.map(CallRequest::call);
     let mut text = Vec::new();
     let status = crate::commands::read::run(&settings, &mut text)?;

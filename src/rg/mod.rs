@@ -64,7 +64,12 @@ pub enum RgError {
 /// Whether rg will read a config file (`RIPGREP_CONFIG_PATH`), whose
 /// flags can change the layout of its plain output but not of `--json`.
 pub fn config_in_effect() -> bool {
-    std::env::var_os("RIPGREP_CONFIG_PATH").is_some_and(|v| !v.is_empty())
+    config_in_effect_in(&crate::dirs::process_env)
+}
+
+/// [`config_in_effect`] in the environment `env`.
+pub fn config_in_effect_in(env: crate::dirs::OsEnvLookup<'_>) -> bool {
+    env("RIPGREP_CONFIG_PATH").is_some_and(|v| !v.is_empty())
 }
 
 /// The environment variable that chooses which of rg's outputs the ranked
@@ -75,7 +80,12 @@ pub const OUTPUT_ENV: &str = "SCOUT_RG_OUTPUT";
 
 /// Whether `SCOUT_RG_OUTPUT=json` asks for rg's `--json` events.
 pub fn json_forced() -> bool {
-    std::env::var_os(OUTPUT_ENV).is_some_and(|v| v == "json")
+    json_forced_in(&crate::dirs::process_env)
+}
+
+/// [`json_forced`] in the environment `env`.
+pub fn json_forced_in(env: crate::dirs::OsEnvLookup<'_>) -> bool {
+    env(OUTPUT_ENV).is_some_and(|v| v == "json")
 }
 
 /// How to install rg, shared by errors and `doctor`.
