@@ -690,6 +690,29 @@ fn a_bad_request_is_refused_in_the_command_lines_words() {
             ],
             json!({"mode": "edit", "pattern": "load()", "lang": "rust", "rewrite": "x()", "old": "a", "new": "b"}),
         ),
+        // Two edits at once, which clap let through (a `requires` whose
+        // flag conflicts with a given one is not checked): the definition
+        // was rewritten and the rest dropped.
+        (
+            &["edit", "src/load.rs#load", "--with", "-", "--new", "b"],
+            json!({"mode": "edit", "symbol": "src/load.rs#load", "with": "pub fn load() {}", "new": "b"}),
+        ),
+        (
+            &[
+                "edit",
+                "--structural",
+                "--lang",
+                "rust",
+                "-e",
+                "load()",
+                "--rewrite",
+                "x()",
+                "--with",
+                "-",
+                "src/load.rs#load",
+            ],
+            json!({"mode": "edit", "symbol": "src/load.rs#load", "with": "pub fn load() {}", "pattern": "load()", "lang": "rust", "rewrite": "x()"}),
+        ),
         (
             &["read", "--symbol", "load", "--range", "1:2", "src/load.rs"],
             json!({"mode": "read", "path": "src/load.rs", "symbol": "load", "range": "1:2"}),
@@ -699,6 +722,7 @@ fn a_bad_request_is_refused_in_the_command_lines_words() {
             json!({"mode": "smart", "query": "  "}),
         ),
     ];
+    let load = std::fs::read(env.root.join("src/load.rs")).unwrap();
     for (argv, request) in cases {
         let shell = env.run(argv);
         shell.expect_code(2);
@@ -714,6 +738,11 @@ fn a_bad_request_is_refused_in_the_command_lines_words() {
             said,
             "{argv:?} against {request}\n{}",
             answer.describe()
+        );
+        assert_eq!(
+            std::fs::read(env.root.join("src/load.rs")).unwrap(),
+            load,
+            "{argv:?} changed a file"
         );
     }
 }

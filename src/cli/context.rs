@@ -14,8 +14,11 @@ use crate::dirs::OsEnvLookup;
 use crate::rg::Cancel;
 use crate::search::settings::SessionFrom;
 
-/// A command's context. Each `resolve` reads the environment only
-/// through it, once; nothing after resolution reads a variable.
+/// A command's context. Each `resolve` reads the environment through
+/// it. Two readers still take the process's: the session of
+/// [`SessionFrom::Process`] (a command line's own, where the two agree)
+/// and smart's remembered listing, which watches the configuration files
+/// of the rg it runs (rg inherits the process's environment).
 pub struct Context<'a> {
     /// The environment (`SCOUT_RG`, `PATH`, the XDG directories,
     /// `NO_COLOR`, ...).

@@ -105,7 +105,6 @@ use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
 use crate::rg::Cancel;
 use crate::search::settings::{SearchSettings, SessionFrom};
-use crate::session::{Session, SESSION_VARS};
 use crate::views;
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::{self, GrepSettings, Items, OutputMode};
@@ -628,18 +627,13 @@ impl Served {
     /// The request's context: the environment `env`, its own session
     /// (else the process's), its cancellation.
     fn context<'a>(&self, env: OsEnvLookup<'a>) -> Context<'a> {
+        // Read only by the modes that use a session (search, read, edit).
         let session = match self.session.clone() {
             None => SessionFrom::Process,
-            Some(id) => {
-                let session = Session::from_env(
-                    |var| (var == SESSION_VARS[0]).then(|| id.clone()),
-                    crate::dirs::state_dir_in(env),
-                );
-                let args = ["call".to_string()];
-                SessionFrom::Given(
-                    session.and_then(|s| s.attributed(&args, std::time::SystemTime::now())),
-                )
-            }
+            Some(id) => SessionFrom::Named {
+                id,
+                state_dir: crate::dirs::state_dir_in(env),
+            },
         };
         Context {
             env,

@@ -121,6 +121,12 @@ pub enum SessionFrom {
     #[default]
     Process,
     Given(Option<Session>),
+    /// A served request's session id, with the state directory its
+    /// memory is kept in: read only by a command that uses it.
+    Named {
+        id: String,
+        state_dir: Option<std::path::PathBuf>,
+    },
 }
 
 impl SessionFrom {
@@ -128,6 +134,13 @@ impl SessionFrom {
         match self {
             SessionFrom::Process => session_from_env(),
             SessionFrom::Given(session) => session.clone(),
+            SessionFrom::Named { id, state_dir } => {
+                let session = Session::from_env(
+                    |var| (var == crate::session::SESSION_VARS[0]).then(|| id.clone()),
+                    state_dir.clone(),
+                )?;
+                session.attributed(&["call".to_string()], std::time::SystemTime::now())
+            }
         }
     }
 }
