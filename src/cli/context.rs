@@ -8,9 +8,8 @@
 //! the directory it runs in, and scout opens those paths as they are, so
 //! it stays the process's (a server holds it at its root for each call).
 
-use std::ffi::OsString;
-
 use crate::dirs::OsEnvLookup;
+use crate::render::style::{Color, ColorChoice};
 use crate::rg::Cancel;
 use crate::search::settings::SessionFrom;
 
@@ -46,14 +45,18 @@ impl Context<'_> {
         (self.env)(name).and_then(|v| v.into_string().ok())
     }
 
-    /// The variable `name`, when it is set.
-    pub fn var_os(&self, name: &str) -> Option<OsString> {
-        (self.env)(name)
+    /// `--color`'s `choice` for the process's stdout, in this context's
+    /// environment (`NO_COLOR`, `TERM`, ...).
+    pub fn color(&self, choice: ColorChoice) -> Color {
+        use std::io::IsTerminal;
+        Color::resolve(choice, std::io::stdout().is_terminal(), &|name| {
+            self.var(name)
+        })
     }
 
     /// rg as this context finds and runs it.
     pub fn rg(&self) -> Result<crate::rg::Rg, crate::rg::RgError> {
-        let mut rg = crate::rg::Rg::locate(self.var_os(crate::rg::RG_ENV), self.var_os("PATH"))?;
+        let mut rg = crate::rg::Rg::in_env(self.env)?;
         rg.cancel = self.cancel.clone();
         Ok(rg)
     }
@@ -64,6 +67,7 @@ mod tests {
     use super::*;
     use crate::cli::{parse, Command};
     use crate::search::settings::SearchSettings;
+    use std::ffi::OsString;
 
     fn search(argv: &[&str], ctx: &Context) -> anyhow::Result<SearchSettings> {
         let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();

@@ -9,12 +9,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use super::{
-    ColorArgs, Context, EditArgs, FilterArgs, MatchArgs, OutputArgs, SearchArgs, SessionArgs,
-    DEFAULT_PASSTHROUGH_CAP,
-};
+use super::{ColorArgs, Context, EditArgs, FilterArgs, OutputArgs, SearchArgs, SessionArgs};
 use crate::edit::settings::{Count, EditSettings, Fault, Mode, Pair, Source, FAULT_VAR};
-use crate::page::query::Kind;
 use crate::search::settings::SearchSettings;
 use crate::shell;
 use crate::structural::rewrite::Template;
@@ -236,7 +232,6 @@ fn structural(args: &mut EditArgs, argv: &[OsString], ctx: &Context) -> Result<M
     };
     let scoped = args.callers_of.is_some() || args.impact.is_some();
     let search_args = SearchArgs {
-        query: None,
         paths: positionals.collect(),
         regexp: Some(pattern),
         structural: true,
@@ -246,12 +241,6 @@ fn structural(args: &mut EditArgs, argv: &[OsString], ctx: &Context) -> Result<M
         // An edit changes every call or none: it reads every file.
         graph_files: scoped.then_some(0),
         proven_only: args.proven_only,
-        matching: MatchArgs {
-            kind: Kind::Auto,
-            fixed_strings: false,
-            ignore_case: false,
-            word: false,
-        },
         filter: FilterArgs {
             globs: std::mem::take(&mut args.globs),
             types: std::mem::take(&mut args.types),
@@ -260,23 +249,16 @@ fn structural(args: &mut EditArgs, argv: &[OsString], ctx: &Context) -> Result<M
         },
         output: OutputArgs {
             budget_tokens: 0,
-            page: 1,
-            max_count: None,
-            files_only: false,
-            line_number: false,
-            json: false,
-            explain: false,
-            lexical: false,
-            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+            ..OutputArgs::default()
         },
         session: SessionArgs {
             again: true,
-            remember: false,
-            forget: false,
+            ..SessionArgs::default()
         },
         color: ColorArgs {
             color: crate::render::style::ColorChoice::Never,
         },
+        ..SearchArgs::default()
     };
     let search = SearchSettings::resolve_in(search_args, argv, ctx)?;
     let pattern = search

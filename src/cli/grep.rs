@@ -2,14 +2,12 @@
 //! the current directory and the environment.
 
 use super::GrepArgs;
-use crate::render::style::Color;
 use crate::rg::{GrepFlags, GrepOutput};
 use crate::shell;
 use crate::views::grep::{GrepSettings, OutputMode};
 use crate::views::{self, EnvLookup};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::path::Path;
 
 impl GrepSettings {
@@ -73,7 +71,7 @@ impl GrepSettings {
             timeout,
             pattern,
             with_filename,
-            color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), env),
+            color: ctx.color(args.color.color),
             tool: None,
         })
     }

@@ -269,6 +269,41 @@ pub const DEFAULT_SEARCH_BUDGET_TOKENS: u64 = 1500;
 
 /// `scout search`'s default cap on passthrough output, in bytes.
 pub const DEFAULT_PASSTHROUGH_CAP: u64 = 100 * 1024;
+impl Default for ColorArgs {
+    fn default() -> ColorArgs {
+        ColorArgs {
+            color: ColorChoice::Auto,
+        }
+    }
+}
+
+impl Default for MatchArgs {
+    fn default() -> MatchArgs {
+        MatchArgs {
+            kind: Kind::Auto,
+            fixed_strings: false,
+            ignore_case: false,
+            word: false,
+        }
+    }
+}
+
+impl Default for OutputArgs {
+    fn default() -> OutputArgs {
+        OutputArgs {
+            budget_tokens: DEFAULT_SEARCH_BUDGET_TOKENS,
+            page: 1,
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: false,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        }
+    }
+}
+
 /// `scout smart --max-results`'s default.
 pub const DEFAULT_MAX_RESULTS: usize = 10;
 /// `scout smart --budget-tokens`'s default.
@@ -351,7 +386,9 @@ pub enum Command {
     Man(ManArgs),
 }
 
-#[derive(Debug, PartialEq, Args)]
+/// `Default` is what clap makes of `scout search` with no flag (the
+/// property test of [`plain_search`] holds the two together).
+#[derive(Debug, Default, PartialEq, Args)]
 pub struct SearchArgs {
     /// What to search for (an identifier, a phrase or a regex). One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
     #[arg(value_name = "QUERY")]
@@ -520,7 +557,7 @@ pub struct ColorArgs {
 /// Session memory: inside an agent session (SCOUT_SESSION_ID, else
 /// CLAUDE_CODE_SESSION_ID, else CODEX_THREAD_ID), lines already shown from
 /// unchanged files are collapsed on later searches.
-#[derive(Debug, PartialEq, Args)]
+#[derive(Debug, Default, PartialEq, Args)]
 pub struct SessionArgs {
     /// Show everything, even lines this session was already shown; remember nothing new.
     #[arg(long)]
@@ -570,7 +607,7 @@ pub struct MatchArgs {
 }
 
 /// Which files are searched (rg's own semantics).
-#[derive(Debug, PartialEq, Args)]
+#[derive(Debug, Default, PartialEq, Args)]
 pub struct FilterArgs {
     /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
@@ -1180,44 +1217,7 @@ pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
     Some(SearchArgs {
         query: Some(query.to_str()?.to_string()),
         paths: paths.to_vec(),
-        regexp: None,
-        structural: false,
-        callers_of: None,
-        impact: None,
-        depth: None,
-        graph_files: None,
-        proven_only: false,
-        matching: MatchArgs {
-            kind: Kind::Auto,
-            fixed_strings: false,
-            ignore_case: false,
-            word: false,
-        },
-        filter: FilterArgs {
-            globs: Vec::new(),
-            types: Vec::new(),
-            langs: Vec::new(),
-            hidden: false,
-        },
-        output: OutputArgs {
-            budget_tokens: DEFAULT_SEARCH_BUDGET_TOKENS,
-            page: 1,
-            max_count: None,
-            files_only: false,
-            line_number: false,
-            json: false,
-            explain: false,
-            lexical: false,
-            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
-        },
-        session: SessionArgs {
-            again: false,
-            remember: false,
-            forget: false,
-        },
-        color: ColorArgs {
-            color: ColorChoice::Auto,
-        },
+        ..SearchArgs::default()
     })
 }
 

@@ -2,10 +2,8 @@
 
 use super::{Context, ReadArgs};
 use crate::dirs;
-use crate::render::style::Color;
 use crate::views::read::{LineRange, ReadSettings, Selection};
 use anyhow::{bail, Result};
-use std::io::IsTerminal;
 
 impl ReadSettings {
     /// Validates `args`; the process's environment gives the cache
@@ -40,9 +38,7 @@ impl ReadSettings {
             },
             budget_tokens: args.budget_tokens,
             cache_dir: dirs::cache_dir_in(ctx.env),
-            color: Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
-                ctx.var(name)
-            }),
+            color: ctx.color(args.color.color),
             session: ctx.session.session(),
             again: args.again,
             cwd: std::env::current_dir().unwrap_or_default(),

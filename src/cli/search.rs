@@ -7,16 +7,13 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::SearchArgs;
+use super::{Context, SearchArgs};
 use crate::lang::Lang;
 use crate::page::query::{Kind, Query};
 use crate::paths::existing_paths;
 use crate::render::style::Color;
 use crate::rg::SearchFlags;
 use crate::search::settings::{GraphRequest, SearchSettings};
-use std::io::IsTerminal;
-
-use super::Context;
 use crate::shell;
 use crate::structural::StructuralPattern;
 
@@ -153,9 +150,7 @@ impl SearchSettings {
             color: if args.output.json {
                 Color::Never
             } else {
-                Color::resolve(args.color.color, std::io::stdout().is_terminal(), &|name| {
-                    ctx.var(name)
-                })
+                ctx.color(args.color.color)
             },
             structural,
             graph,

@@ -233,14 +233,6 @@ impl Color {
             ColorChoice::Auto => Color::Never,
         }
     }
-
-    /// [`Color::resolve`] against the process: its stdout and environment.
-    pub fn from_process(choice: ColorChoice) -> Color {
-        use std::io::IsTerminal;
-        Color::resolve(choice, io::stdout().is_terminal(), &|name| {
-            std::env::var(name).ok()
-        })
-    }
 }
 
 /// Writes [`Styled`] text, coloured or not; the matches in quoted lines

@@ -96,7 +96,7 @@ use crate::cli::Context;
 use crate::cli::{
     ColorArgs, EditArgs, FileArgs, FilesArgs, FilterArgs, GrepArgs, LimitArgs, MatchArgs,
     OutputArgs, ReadArgs, SearchArgs, SessionArgs, SmartArgs, DEFAULT_MAX_RESULTS,
-    DEFAULT_PASSTHROUGH_CAP, DEFAULT_SEARCH_BUDGET_TOKENS, DEFAULT_SMART_BUDGET_TOKENS,
+    DEFAULT_SEARCH_BUDGET_TOKENS, DEFAULT_SMART_BUDGET_TOKENS,
 };
 use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
@@ -600,14 +600,18 @@ fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
     serde_json::from_value(object).map_err(|e| Problem::new(format!("bad request: {e}")))
 }
 
-/// Answers one request (the text of a JSON object): the answer's one line
-/// of JSON (no newline) and the exit status it carries. Every transport
+/// Answers one request (the text of a JSON object), as `scout call`
+/// prints it ([`Answer::to_json`]) with the exit status it carries. Every transport
 /// (`scout call`, `scout mcp`) hands its requests here, so they are
 /// validated and answered by the same code. The request's `cwd`, when it
 /// has one, becomes the process's working directory: a transport serving
 /// requests concurrently in one process must not let them carry one.
 pub fn answer(text: &str, env: OsEnvLookup<'_>) -> Answer {
-    answer_served(text, env, &Served::default())
+    let served = Served::default();
+    match parse(text) {
+        Ok(request) => answer_request(request, env, &served),
+        Err(problem) => error_answer(problem, &served),
+    }
 }
 
 /// What a request served inside a longer-lived process (`scout mcp`)
@@ -649,16 +653,8 @@ impl Served {
     }
 }
 
-/// [`answer`], for a request [`Served`] inside another process.
-pub fn answer_served(text: &str, env: OsEnvLookup<'_>, served: &Served) -> Answer {
-    match parse(text) {
-        Ok(request) => answer_request(request, env, served),
-        Err(problem) => error_answer(problem, served),
-    }
-}
-
-/// [`answer_served`], for a request already read as JSON (a tool call's
-/// arguments).
+/// [`answer`], for a request [`Served`] inside another process and
+/// already read as JSON (a tool call's arguments).
 pub fn answer_value(value: Value, env: OsEnvLookup<'_>, served: &Served) -> Answer {
     match parse_value(value) {
         Ok(request) => answer_request(request, env, served),
@@ -1119,9 +1115,8 @@ fn search_args(request: &SearchRequest) -> SearchArgs {
                 Some("symbol") => Kind::Symbol,
                 _ => Kind::Auto,
             },
-            fixed_strings: false,
             ignore_case: request.ignore_case == Some(true),
-            word: false,
+            ..MatchArgs::default()
         },
         filter: FilterArgs {
             globs: globs_of(request.glob.as_deref()),
@@ -1134,22 +1129,14 @@ fn search_args(request: &SearchRequest) -> SearchArgs {
                 .budget_tokens
                 .unwrap_or(DEFAULT_SEARCH_BUDGET_TOKENS),
             page: request.page.unwrap_or(1),
-            max_count: None,
-            files_only: false,
-            line_number: false,
             json: true,
-            explain: false,
-            lexical: false,
-            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+            ..OutputArgs::default()
         },
         session: SessionArgs {
             again: request.again == Some(true),
-            remember: false,
-            forget: false,
+            ..SessionArgs::default()
         },
-        color: ColorArgs {
-            color: ColorChoice::Auto,
-        },
+        color: ColorArgs::default(),
     }
 }
 
@@ -1288,7 +1275,6 @@ fn edit_argv(request: &EditRequest) -> Vec<OsString> {
 /// The flags of an edit request: what clap makes of [`edit_argv`], built
 /// without it (`with`, the new code itself, is handed over apart).
 fn edit_args(request: &EditRequest) -> EditArgs {
-    let texts = |texts: &Option<Paths>| paths_of(texts);
     EditArgs {
         args: request
             .symbol
@@ -1304,8 +1290,8 @@ fn edit_args(request: &EditRequest) -> EditArgs {
         impact: request.impact.clone(),
         depth: request.depth,
         proven_only: request.proven_only == Some(true),
-        old: texts(&request.old),
-        new: texts(&request.new),
+        old: paths_of(&request.old),
+        new: paths_of(&request.new),
         count: request.count,
         all: request.all == Some(true),
         with: None,

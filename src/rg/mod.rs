@@ -163,7 +163,12 @@ impl Rg {
 
     /// Finds rg from the process environment.
     pub fn from_env() -> Result<Rg, RgError> {
-        Rg::locate(std::env::var_os(RG_ENV), std::env::var_os("PATH"))
+        Rg::in_env(&crate::dirs::process_env)
+    }
+
+    /// Finds rg from the environment `env` (`SCOUT_RG`, `PATH`).
+    pub fn in_env(env: crate::dirs::OsEnvLookup<'_>) -> Result<Rg, RgError> {
+        Rg::locate(env(RG_ENV), env("PATH"))
     }
 
     /// Whether the request this rg runs for was cancelled: the work after
