@@ -141,7 +141,9 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
     );
     assert_eq!(words.json()["meaning"]["state"], "off");
 
-    let run = fx.run(&["smart", QUESTION]);
+    // A budget no machine overruns on four definitions, a debug build's
+    // included (the default is a quarter second).
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "60000"]);
     run.expect_code(0);
     let text = run.stdout();
     assert!(
@@ -165,6 +167,73 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
     assert_eq!(
         (meaning["covered"].as_u64(), meaning["embedded"].as_u64()),
         (Some(4), Some(0))
+    );
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn a_short_budget_compares_the_definitions_the_words_ranked_first_in_many_files() {
+    // Six files, each with two definitions that hold the question's
+    // words and a third that does not: twelve units the words rank, and
+    // six that only a whole file's embedding would reach.
+    let mut fx = Fixture::new();
+    fx.set_env("SCOUT_ENCODER_DIR", encoder_dir());
+    for n in 0..6 {
+        fx.write(
+            format!("jobs/q{n}.py"),
+            format!(
+                "def retry_job_{n}(job):\n    \"\"\"Retry the failed job.\"\"\"\n    return job\n\n\
+                 def failed_job_{n}(job):\n    \"\"\"Whether the job failed.\"\"\"\n    return job\n\n\
+                 def colour_{n}(c):\n    return c\n"
+            ),
+        );
+    }
+    age(&fx);
+    let question = "retry a failed job";
+    // However short the budget, the first chunk of units is embedded:
+    // the words' first units, from every file, before any whole file.
+    let short = fx.run(&["smart", question, "--embed-budget-ms", "1", "--json"]);
+    short.expect_code(0);
+    let meaning = &short.json()["meaning"];
+    assert_eq!(
+        (
+            meaning["units"].as_u64(),
+            meaning["embedded"].as_u64(),
+            meaning["covered"].as_u64(),
+            meaning["partly"].as_u64()
+        ),
+        (Some(12), Some(12), Some(0), Some(6)),
+        "{meaning}"
+    );
+    let hits = short.json()["hits"].as_array().unwrap().clone();
+    let compared: std::collections::BTreeSet<&str> = hits
+        .iter()
+        .filter(|h| h["why"].as_str().unwrap().contains("close in meaning"))
+        .map(|h| h["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(compared.len(), 6, "each file's first units: {hits:?}");
+    let text = fx
+        .run(&["smart", question, "--embed-budget-ms", "1"])
+        .stdout();
+    assert!(
+        text.contains("meaning: on, 12 definitions of 6 of 6 code files (0 of them whole), 12 embedded now; the other definitions were not compared (scout index embeds them)"),
+        "{text}"
+    );
+    // A file's vectors are stored whole or not at all: none is.
+    let cached = fx.run(&["smart", question, "--embed-budget-ms", "0", "--json"]);
+    assert_eq!(cached.json()["meaning"]["units"].as_u64(), Some(0));
+    // Given the time, the files follow whole, and each unit counts once.
+    let long = fx.run(&["smart", question, "--embed-budget-ms", "60000", "--json"]);
+    let meaning = &long.json()["meaning"];
+    assert_eq!(
+        (
+            meaning["units"].as_u64(),
+            meaning["embedded"].as_u64(),
+            meaning["covered"].as_u64(),
+            meaning["partly"].as_u64()
+        ),
+        (Some(18), Some(18), Some(6), Some(0)),
+        "{meaning}"
     );
 }
 

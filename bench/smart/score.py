@@ -26,6 +26,13 @@ target's rank among the hits of its own file is reported: a target first
 within its file but not first overall lost on the choice of file; one
 ranked lower within its file lost on the choice of definition.
 
+`--cold` runs each question of smart with a cache of its own, made empty
+for it and removed after (no vectors, definitions or listing from an
+earlier question): a first question on each tree, whose meaning search
+has only what its embedding budget embeds. `--smart-arg` passes one more
+argument to every `scout smart` (repeatable), e.g. `--smart-arg
+--embed-budget-ms=500`.
+
 `--questions bench/smart/questions-fresh.jsonl` scores the fresh set
 (split `fresh`: written after tuning, by someone who had not seen the
 ranking, and never tuned on).
@@ -62,9 +69,12 @@ def env():
     return e
 
 
-def run(argv, cwd):
+def run(argv, cwd, cache=None):
+    e = env()
+    if cache:
+        e["XDG_CACHE_HOME"] = cache
     start = time.perf_counter()
-    p = subprocess.run(argv, cwd=cwd, env=env(), stdin=subprocess.DEVNULL,
+    p = subprocess.run(argv, cwd=cwd, env=e, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p, time.perf_counter() - start
 
@@ -73,12 +83,18 @@ def words(question):
     return [w for w in re.split(r"\s+", question.strip()) if w]
 
 
-def smart(binary, q, cwd):
-    p, secs = run([binary, "smart", q, "--json", "--max-results", "10"], cwd)
+def smart(binary, q, cwd, extra=(), cold=False):
+    """smart's hits, its wall time, and what its meaning search compared."""
+    argv = [binary, "smart", q, "--json", "--max-results", "10", *extra]
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="score-cold-") as cache:
+            p, secs = run(argv, cwd, cache)
+    else:
+        p, secs = run(argv, cwd)
     if p.returncode not in (0, 1):
         raise SystemExit(f"scout smart failed ({p.returncode}) on {q!r}: {p.stderr.decode()}")
     doc = json.loads(p.stdout) if p.stdout.strip() else {"hits": []}
-    return doc["hits"], secs
+    return doc["hits"], secs, doc.get("meaning") or {}
 
 
 def within_file(binary, q, cwd):
@@ -175,6 +191,10 @@ def main():
                     help="also rank each target among its own file's hits")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run scout smart N times per question; its time is the median")
+    ap.add_argument("--cold", action="store_true",
+                    help="each scout smart with an empty cache of its own")
+    ap.add_argument("--smart-arg", action="append", default=[],
+                    help="one more argument for every scout smart (repeatable)")
     args = ap.parse_args()
     for r in args.root:
         k, _, v = r.partition("=")
@@ -189,11 +209,12 @@ def main():
     rows = []
     for q in questions:
         cwd = ROOTS.get(q["repo"], os.path.join("/work/corpora", q["repo"]))
-        hits, secs = smart(scout, q["question"], cwd)
+        ask = lambda: smart(scout, q["question"], cwd, args.smart_arg, args.cold)
+        hits, secs, meaning = ask()
         if args.repeat > 1:
-            secs = statistics.median([secs] + [smart(scout, q["question"], cwd)[1]
-                                               for _ in range(args.repeat - 1)])
+            secs = statistics.median([secs] + [ask()[1] for _ in range(args.repeat - 1)])
         row = {"id": q["id"], "split": q["split"], "smart_secs": secs,
+               "embedded": meaning.get("embedded", 0), "covered": meaning.get("covered", 0),
                "smart_def": first_rank(hits, def_hit(q)),
                "smart_file": first_rank(dedup([h["path"] for h in hits]), file_hit(q)),
                "smart_top": [f'{h["path"]}:{h["line"]}' for h in hits[:3]]}
@@ -236,7 +257,8 @@ def main():
         p90 = secs[min(len(secs) - 1, int(0.9 * len(secs)))]
         print(f"\nscout smart wall time over {len(secs)} questions "
               f"(median of {args.repeat} run(s) each): "
-              f"p50 {statistics.median(secs) * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms")
+              f"p50 {statistics.median(secs) * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms; "
+              f"definitions embedded p50 {statistics.median(r['embedded'] for r in rows):.0f}")
         for repo in sorted({q["repo"] for q in questions}):
             part = sorted(r["smart_secs"] for r, q in zip(rows, questions) if q["repo"] == repo)
             p90 = part[min(len(part) - 1, int(0.9 * len(part)))]

@@ -55,8 +55,9 @@ says whether it is there), the question is also compared by meaning with every
 definition of the tree's code (its name, doc comment and path, embedded once
 per file change and cached); the closest join the candidates and the two
 rankings are fused, lightly. The header says how much of the tree had vectors;
-definitions not embedded yet are embedded for up to --embed-budget-ms, the
-candidate files first, and `scout index` embeds the rest. Without the encoder,
+definitions not embedded yet are embedded for up to --embed-budget-ms (250 ms),
+those the words ranked first, then the candidate files', and `scout index`
+embeds the rest. Without the encoder,
 or with --words-only, the ranking is by words alone and the header says so.
 No network, ever.
 
@@ -489,7 +490,7 @@ pub struct SmartArgs {
     #[arg(long)]
     pub words_only: bool,
 
-    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the question's candidate files first; 0 uses only the cached ones (`scout index` embeds them all) [default: until 2000 ms after the question started, at least 250 ms].
+    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the definitions the words ranked first, then the candidate files; 0 uses only the cached ones (`scout index` embeds them all) [default: 250].
     #[arg(long, value_name = "MS")]
     pub embed_budget_ms: Option<u64>,
 }

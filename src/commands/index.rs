@@ -14,7 +14,7 @@ use crate::encoder::Encoder;
 use crate::exit::ExitStatus;
 use crate::rg::{Rg, SearchFlags};
 use crate::smart::listing::tree_files;
-use crate::smart::meaning::{embed_missing, Embedded, Embedder};
+use crate::smart::meaning::{embed_missing, Clock, Embedded, Embedder};
 use crate::smart::vectors::{Key, VectorStore};
 
 /// How often a progress line is written on a pipe.
@@ -79,7 +79,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         &files,
         &order,
         &mut covered,
-        None,
+        &mut Clock::default(),
         |_, _| {},
         |so_far| {
             let now = Instant::now();

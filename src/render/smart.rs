@@ -76,6 +76,14 @@ fn meaning_line(page: &Page) -> String {
             "meaning: on, {} definitions of all {} code files{embedded}",
             m.units, m.files
         )
+    } else if m.partly > 0 {
+        format!(
+            "meaning: on, {} definitions of {} of {} code files ({} of them whole){embedded}; the other definitions were not compared (scout index embeds them)",
+            m.units,
+            m.covered + m.partly,
+            m.files,
+            m.covered
+        )
     } else {
         format!(
             "meaning: on, {} definitions of {} of {} code files{embedded}; the other files' definitions were not compared (scout index embeds them)",

@@ -166,7 +166,6 @@ pub fn answer(
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
-    let started = std::time::Instant::now();
     // While rg makes the words' pass, the encoder loads and embeds the
     // question, and the tree's stored vectors are scored against it.
     let encoding = match &meaning.encoder_dir {
@@ -284,12 +283,20 @@ pub fn answer(
                 let listing = listing::tree_files(rg, base, cache_dir.as_deref())?;
                 recalled = meaning::recall(listing, &query, cache_dir.clone());
             }
+            let first_units: Vec<(&[u8], u32)> = hits
+                .iter()
+                .map(|h| {
+                    let unit = &units[h.unit];
+                    (parsed[unit.file].path.as_bytes(), unit.line)
+                })
+                .collect();
             let dense = meaning::rank(
                 recalled,
                 &encoder,
                 &query,
                 &first,
-                meaning::budget(meaning.budget, started),
+                &first_units,
+                meaning.budget.unwrap_or(meaning::EMBED_BUDGET),
                 cache_dir.clone(),
             )?;
             let mut joined = Joined {
