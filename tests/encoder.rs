@@ -190,28 +190,59 @@ fn a_short_budget_compares_the_definitions_the_words_ranked_first_in_many_files(
     }
     age(&fx);
     let question = "retry a failed job";
+    let ask = |budget: &str| {
+        let run = fx.run(&[
+            "smart",
+            question,
+            "--embed-budget-ms",
+            budget,
+            "--max-results",
+            "40",
+            "--json",
+        ]);
+        run.expect_code(0);
+        run.json()
+    };
+    let meaning_of = |page: &Value| {
+        let m = &page["meaning"];
+        (
+            m["units"].as_u64(),
+            m["embedded"].as_u64(),
+            m["covered"].as_u64(),
+            m["partly"].as_u64(),
+        )
+    };
+    // The cosine each hit was given, by path and line.
+    let similarities = |page: &Value| -> std::collections::BTreeMap<String, String> {
+        page["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| {
+                let why = h["why"].as_str().unwrap();
+                let at = why.find("close in meaning to the question: ")?;
+                Some((
+                    format!("{}:{}", h["path"], h["line"]),
+                    why[at..].to_string(),
+                ))
+            })
+            .collect()
+    };
     // However short the budget, the first chunk of units is embedded:
     // the words' first units, from every file, before any whole file.
-    let short = fx.run(&["smart", question, "--embed-budget-ms", "1", "--json"]);
-    short.expect_code(0);
-    let meaning = &short.json()["meaning"];
+    let short = ask("1");
     assert_eq!(
-        (
-            meaning["units"].as_u64(),
-            meaning["embedded"].as_u64(),
-            meaning["covered"].as_u64(),
-            meaning["partly"].as_u64()
-        ),
+        meaning_of(&short),
         (Some(12), Some(12), Some(0), Some(6)),
-        "{meaning}"
+        "{}",
+        short["meaning"]
     );
-    let hits = short.json()["hits"].as_array().unwrap().clone();
-    let compared: std::collections::BTreeSet<&str> = hits
-        .iter()
-        .filter(|h| h["why"].as_str().unwrap().contains("close in meaning"))
-        .map(|h| h["path"].as_str().unwrap())
-        .collect();
-    assert_eq!(compared.len(), 6, "each file's first units: {hits:?}");
+    let compared = similarities(&short);
+    assert_eq!(compared.len(), 12, "{compared:?}");
+    assert!(
+        compared.keys().all(|k| !k.contains(":9")),
+        "no colour_N (line 9) was compared: {compared:?}"
+    );
     let text = fx
         .run(&["smart", question, "--embed-budget-ms", "1"])
         .stdout();
@@ -220,20 +251,90 @@ fn a_short_budget_compares_the_definitions_the_words_ranked_first_in_many_files(
         "{text}"
     );
     // A file's vectors are stored whole or not at all: none is.
-    let cached = fx.run(&["smart", question, "--embed-budget-ms", "0", "--json"]);
-    assert_eq!(cached.json()["meaning"]["units"].as_u64(), Some(0));
-    // Given the time, the files follow whole, and each unit counts once.
-    let long = fx.run(&["smart", question, "--embed-budget-ms", "60000", "--json"]);
-    let meaning = &long.json()["meaning"];
+    let cached = ask("0");
+    assert_eq!(cached["meaning"]["units"].as_u64(), Some(0));
+    // Given the time, the files follow whole, each unit counts once, and
+    // each unit embedded alone had the vector its file's embedding gives.
+    let long = ask("60000");
+    assert_eq!(
+        meaning_of(&long),
+        (Some(18), Some(18), Some(6), Some(0)),
+        "{}",
+        long["meaning"]
+    );
+    let all = similarities(&long);
+    for (at, why) in &compared {
+        assert_eq!(all.get(at), Some(why), "{at}");
+    }
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn a_file_whose_units_the_words_ranked_all_is_stored_whole() {
+    // A file of one definition and a script without any: the words rank
+    // every unit of both, so both are stored, and a script's one unit is
+    // found by meaning at the line the words' hit points at.
+    let mut fx = Fixture::new();
+    fx.set_env("SCOUT_ENCODER_DIR", encoder_dir());
+    fx.write(
+        "jobs/retry.py",
+        "def retry_failed_job(job):\n    \"\"\"Run a failed job again.\"\"\"\n    return job.run()\n",
+    )
+    .write(
+        "scripts/rerun.py",
+        "import sys\n\nprint('starting')\nfor job in sys.argv:\n    print('retry failed job', job)\n",
+    );
+    age(&fx);
+    let question = "retry a failed job";
+    let short = fx.run(&["smart", question, "--embed-budget-ms", "1", "--json"]);
+    short.expect_code(0);
+    let meaning = &short.json()["meaning"];
     assert_eq!(
         (
             meaning["units"].as_u64(),
-            meaning["embedded"].as_u64(),
             meaning["covered"].as_u64(),
             meaning["partly"].as_u64()
         ),
-        (Some(18), Some(18), Some(6), Some(0)),
+        (Some(2), Some(2), Some(0)),
         "{meaning}"
+    );
+    let script = short.json()["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["path"] == "scripts/rerun.py")
+        .cloned()
+        .unwrap_or_else(|| panic!("the script is a hit: {}", short.stdout()));
+    assert!(
+        script["why"]
+            .as_str()
+            .unwrap()
+            .contains("close in meaning to the question"),
+        "{script}"
+    );
+    // Stored: compared again with no budget, from the store alone.
+    let cached = fx.run(&["smart", question, "--embed-budget-ms", "0", "--json"]);
+    let again = cached.json();
+    assert_eq!(
+        (
+            again["meaning"]["units"].as_u64(),
+            again["meaning"]["embedded"].as_u64()
+        ),
+        (Some(2), Some(0))
+    );
+    let script = again["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["path"] == "scripts/rerun.py")
+        .cloned()
+        .unwrap();
+    assert!(
+        script["why"]
+            .as_str()
+            .unwrap()
+            .contains("close in meaning to the question"),
+        "a stored script's vector serves its unit too: {script}"
     );
 }
 

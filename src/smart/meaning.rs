@@ -1,6 +1,7 @@
 //! Search by meaning: the question's vector against every unit vector of
 //! the tree's code, from [`vectors`]' cache, embedding what is missing
-//! within a time budget (the question's candidate files first). The
+//! within a time budget (the definitions the words ranked first, then
+//! the question's candidate files). The
 //! ranking it gives joins the lexical one in [`super::fuse`]; alone it
 //! ranks too many near-misses first (DESIGN.md, "Meaning search").
 //!
@@ -14,7 +15,7 @@
 //! [`units::texts`]: super::units::texts
 //! [`listing`]: super::listing
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -22,7 +23,6 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::defs::cache::DefsCache;
-use crate::defs::DefKind;
 use crate::encoder::{Encoder, DIM};
 use crate::paths::path_of;
 use crate::smart::listing::{Listing, TreeFile};
@@ -253,64 +253,99 @@ fn embed_until(encoder: &Encoder, ids: &[Vec<u32>], clock: &mut Clock) -> Result
 }
 
 /// Embeds the units at `wanted` (paths as rg prints them, and the line
-/// of each unit's hit), in that order, until the `clock`'s deadline, and hands each
-/// vector to `each` with its file's index in `files`. Units of files
-/// already `covered` are skipped: their vectors were read from the store.
-/// Nothing is stored: a file's record holds all its units.
+/// of each unit's hit), in that order, until the `clock`'s deadline, and
+/// hands each vector to `each` with its file's index in `files`. Units
+/// of files already `covered` are skipped: their vectors were read from
+/// the store. A file all of whose units were embedded is stored and
+/// marked covered, as [`embed_missing`] would; the others' units are
+/// compared, not stored (a record holds a whole file). A file without
+/// definitions is one unit at line 1, whatever line the words' hit in it
+/// points at.
 fn embed_units(
     embedder: &Embedder<'_>,
     files: &[TreeFile],
-    covered: &[bool],
+    covered: &mut [bool],
     wanted: &[(&[u8], u32)],
     clock: &mut Clock,
     mut each: impl FnMut(usize, &UnitVector),
 ) -> Result<()> {
-    let mut by_file: Vec<(usize, Vec<u32>)> = Vec::new();
-    for &(path, line) in wanted {
-        let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) else {
-            continue;
-        };
-        if covered[i] {
-            continue;
-        }
-        match by_file.iter_mut().find(|(f, _)| *f == i) {
-            Some((_, lines)) => lines.push(line),
-            None => by_file.push((i, vec![line])),
+    let index_of = |path: &[u8]| {
+        files
+            .binary_search_by(|f| f.path.as_slice().cmp(path))
+            .ok()
+            .filter(|&i| !covered[i])
+    };
+    let mut chosen: Vec<usize> = Vec::new();
+    for &(path, _) in wanted {
+        if let Some(i) = index_of(path) {
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
         }
     }
-    let parse: Vec<(PathBuf, crate::lang::Lang)> = by_file
+    let parse: Vec<(PathBuf, crate::lang::Lang)> = chosen
         .iter()
-        .map(|&(i, _)| (path_of(&files[i].path), files[i].lang))
+        .map(|&i| (path_of(&files[i].path), files[i].lang))
         .collect();
-    let mut texts_at: HashMap<(usize, u32), String> = HashMap::new();
-    for ((i, lines), file_defs) in by_file.iter().zip(embedder.defs.defs_many(&parse)) {
-        let Ok(bytes) = fs::read(path_of(&files[*i].path)) else {
+    // Each chosen file's texts, as `units::texts` makes them.
+    let mut file_texts: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
+    for (&i, file_defs) in chosen.iter().zip(embedder.defs.defs_many(&parse)) {
+        let Ok(bytes) = fs::read(path_of(&files[i].path)) else {
             continue;
         };
         let source = String::from_utf8_lossy(&bytes);
-        let unit_texts = texts(&files[*i].text_path, &source, &file_defs);
-        // A file without definitions is one unit, whatever line its hit
-        // points at.
-        let whole = file_defs.iter().all(|d| d.kind == DefKind::Module);
-        for (line, text) in unit_texts {
-            if whole || lines.contains(&line) {
-                let at = if whole { lines[0] } else { line };
-                texts_at.entry((*i, at)).or_insert(text);
-            }
-        }
+        file_texts.push((i, texts(&files[i].text_path, &source, &file_defs)));
     }
-    let mut order: Vec<(usize, u32)> = Vec::new();
+    // The texts to embed, in the words' order: (file, text) indices.
+    let mut order: Vec<(usize, usize)> = Vec::new();
     for &(path, line) in wanted {
-        if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
-            if texts_at.contains_key(&(i, line)) && !order.contains(&(i, line)) {
-                order.push((i, line));
+        let Some(i) = index_of(path) else {
+            continue;
+        };
+        let Some(f) = file_texts.iter().position(|(file, _)| *file == i) else {
+            continue;
+        };
+        let texts = &file_texts[f].1;
+        let whole_file = texts.len() == 1 && texts[0].0 == 1;
+        let at = if whole_file {
+            Some(0)
+        } else {
+            texts.iter().position(|(l, _)| *l == line)
+        };
+        if let Some(t) = at {
+            if !order.contains(&(f, t)) {
+                order.push((f, t));
             }
         }
     }
-    let all: Vec<String> = order.iter().map(|k| texts_at[k].clone()).collect();
+    let all: Vec<String> = order
+        .iter()
+        .map(|&(f, t)| file_texts[f].1[t].1.clone())
+        .collect();
     let vectors = embed_until(embedder.encoder, &token_ids(embedder.encoder, &all), clock)?;
-    for (&(i, line), v) in order.iter().zip(&vectors) {
-        each(i, &UnitVector::quantise(line, v));
+    let mut embedded: Vec<Vec<Option<UnitVector>>> = file_texts
+        .iter()
+        .map(|(_, texts)| vec![None; texts.len()])
+        .collect();
+    for (&(f, t), v) in order.iter().zip(&vectors) {
+        let unit = UnitVector::quantise(file_texts[f].1[t].0, v);
+        each(file_texts[f].0, &unit);
+        embedded[f][t] = Some(unit);
+    }
+    // Files whose every unit is embedded now: stored, as a whole file.
+    let whole: Vec<(usize, Vec<UnitVector>)> = file_texts
+        .iter()
+        .zip(embedded)
+        .filter_map(|((i, _), units)| Some((*i, units.into_iter().collect::<Option<Vec<_>>>()?)))
+        .filter(|(_, units)| !units.is_empty())
+        .collect();
+    let records: Vec<(&Key, &[UnitVector])> = whole
+        .iter()
+        .map(|(i, units)| (&files[*i].key, units.as_slice()))
+        .collect();
+    embedder.vectors.append(&records);
+    for (i, _) in &whole {
+        covered[*i] = true;
     }
     Ok(())
 }
@@ -499,7 +534,7 @@ pub fn rank(
         embed_units(
             &embedder,
             &files,
-            &covered,
+            &mut covered,
             &first_units[..first_units.len().min(UNITS_FIRST)],
             &mut clock,
             &mut offer,

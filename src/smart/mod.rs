@@ -97,7 +97,7 @@ pub struct MeaningSettings {
     /// `None` with `--words-only`, or when no directory can be named.
     pub encoder_dir: Option<PathBuf>,
     /// `--embed-budget-ms`: how long to embed missing vectors; `None`
-    /// for [`meaning::budget`]'s default.
+    /// for [`meaning::EMBED_BUDGET`].
     pub budget: Option<std::time::Duration>,
     /// `--words-only` was given.
     pub words_only: bool,
@@ -378,9 +378,11 @@ impl Joined<'_, '_> {
                 file
             }
         };
+        // A file without definitions is one unit, which the words' hit
+        // places at its best line and its vector at line 1.
         self.units
             .iter()
-            .position(|u| u.file == file && u.line == line)
+            .position(|u| u.file == file && (u.line == line || u.def.is_none()))
     }
 }
 
