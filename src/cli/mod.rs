@@ -56,9 +56,9 @@ definition of the tree's code (its name, doc comment and path, embedded once
 per file change and cached); the closest join the candidates and the two
 rankings are fused, lightly. The header says how much of the tree had vectors;
 definitions not embedded yet are embedded for up to --embed-budget-ms (250 ms),
-those the words ranked first, then the candidate files', and `scout index`
-embeds the rest. Without the encoder,
-or with --words-only, the ranking is by words alone and the header says so.
+those the words ranked first, then the candidate files' others, and `scout
+index` embeds the rest. Without the encoder, or with --words-only, the ranking
+is by words alone and the header says so.
 No network, ever.
 
 With --agent, the question goes to the command in SCOUT_SMART_AGENT (run by
