@@ -298,20 +298,18 @@ fn a_file_whose_units_the_words_ranked_all_is_stored_whole() {
         (Some(2), Some(2), Some(0)),
         "{meaning}"
     );
-    let script = short.json()["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["path"] == "scripts/rerun.py")
-        .cloned()
-        .unwrap_or_else(|| panic!("the script is a hit: {}", short.stdout()));
-    assert!(
-        script["why"]
-            .as_str()
+    // The script's hit, which its meaning must have scored.
+    let script_why = |page: &Value| -> String {
+        let hit = page["hits"]
+            .as_array()
             .unwrap()
-            .contains("close in meaning to the question"),
-        "{script}"
-    );
+            .iter()
+            .find(|h| h["path"] == "scripts/rerun.py")
+            .unwrap_or_else(|| panic!("the script is a hit: {page}"));
+        hit["why"].as_str().unwrap().to_string()
+    };
+    let why = script_why(&short.json());
+    assert!(why.contains("close in meaning to the question"), "{why}");
     // Stored: compared again with no budget, from the store alone.
     let cached = fx.run(&["smart", question, "--embed-budget-ms", "0", "--json"]);
     let again = cached.json();
@@ -322,19 +320,10 @@ fn a_file_whose_units_the_words_ranked_all_is_stored_whole() {
         ),
         (Some(2), Some(0))
     );
-    let script = again["hits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["path"] == "scripts/rerun.py")
-        .cloned()
-        .unwrap();
+    let why = script_why(&again);
     assert!(
-        script["why"]
-            .as_str()
-            .unwrap()
-            .contains("close in meaning to the question"),
-        "a stored script's vector serves its unit too: {script}"
+        why.contains("close in meaning to the question"),
+        "a stored script's vector serves its unit too: {why}"
     );
 }
 
