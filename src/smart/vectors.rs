@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -110,10 +110,17 @@ impl UnitVector {
 }
 
 /// The cosine of a quantised vector with the normalised `query`.
+///
+/// Eight lanes added in the same order whatever the build, so the same
+/// bits; written as whole chunks of eight so that the compiler keeps the
+/// lanes in vector registers (indexing by `i % 8` it did not: 4.3 times
+/// slower, 0.15 s for the 813,895 vectors of a 1 GB tree).
 fn cosine(components: &[i8], scale: f32, query: &[f32; DIM]) -> f32 {
     let mut acc = [0.0f32; 8];
-    for (i, (&c, &q)) in components.iter().zip(query).enumerate() {
-        acc[i % 8] += f32::from(c) * q;
+    for (c, q) in components.chunks_exact(8).zip(query.chunks_exact(8)) {
+        for lane in 0..8 {
+            acc[lane] += f32::from(c[lane]) * q[lane];
+        }
     }
     acc.iter().sum::<f32>() * scale
 }
@@ -608,48 +615,72 @@ impl<'a> Record<'a> {
 fn walk(mut file: File, each: impl FnMut(u64, &Record<'_>)) -> Option<u64> {
     // A clone of a descriptor shares its offset.
     file.seek(SeekFrom::Start(0)).ok()?;
-    let mut reader = BufReader::with_capacity(READ_BUFFER, file);
     let header = header();
     let mut first = vec![0u8; header.len()];
-    reader.read_exact(&mut first).ok()?;
+    file.read_exact(&mut first).ok()?;
     if first != header {
         return None;
     }
-    records(&mut reader, header.len() as u64, each)
+    records(file, header.len() as u64, each)
 }
 
 /// [`walk`] from `offset`, where `file` stands, a record's start.
 fn walk_from(file: &File, offset: u64, each: impl FnMut(u64, &Record<'_>)) -> Option<u64> {
-    let mut reader = BufReader::with_capacity(READ_BUFFER, file);
-    records(&mut reader, offset, each)
+    records(file, offset, each)
 }
 
+/// The records from `offset`, where `reader` stands, each parsed where
+/// it lies in a buffer of [`READ_BUFFER`] bytes or more (a record larger
+/// than the buffer grows it): the bytes are copied once, by the read.
 fn records(
-    reader: &mut impl Read,
+    mut reader: impl Read,
     mut offset: u64,
     mut each: impl FnMut(u64, &Record<'_>),
 ) -> Option<u64> {
-    let mut bytes = Vec::new();
+    let mut buffer = vec![0u8; READ_BUFFER];
+    // `buffer[start..filled]`: read, not yet parsed.
+    let (mut start, mut filled) = (0, 0);
+    let mut eof = false;
     loop {
-        let mut len = [0u8; 4];
-        if reader.read_exact(&mut len).is_err() {
-            return Some(offset);
-        }
-        let body_len = u32::from_le_bytes(len) as usize;
-        if !(MIN_BODY..=MAX_BODY).contains(&body_len) {
-            return Some(offset);
-        }
-        bytes.clear();
-        bytes.extend_from_slice(&len);
-        bytes.resize(4 + body_len + 4, 0);
-        if reader.read_exact(&mut bytes[4..]).is_err() {
-            return Some(offset);
-        }
-        let Some(record) = Record::parse(&bytes) else {
-            return Some(offset);
+        let have = &buffer[start..filled];
+        let whole = match have.get(..4) {
+            Some(len) => {
+                let body_len = u32::from_le_bytes(len.try_into().ok()?) as usize;
+                if !(MIN_BODY..=MAX_BODY).contains(&body_len) {
+                    return Some(offset);
+                }
+                Some(4 + body_len + 4)
+            }
+            None => None,
         };
-        each(offset, &record);
-        offset += bytes.len() as u64;
+        match whole {
+            Some(size) if have.len() >= size => {
+                let Some(record) = Record::parse(&have[..size]) else {
+                    return Some(offset);
+                };
+                each(offset, &record);
+                offset += size as u64;
+                start += size;
+            }
+            _ if eof => return Some(offset),
+            _ => {
+                // Too few bytes for the next record: keep them at the
+                // buffer's start, make room for the record, read more.
+                buffer.copy_within(start..filled, 0);
+                filled -= start;
+                start = 0;
+                let need = whole.unwrap_or(4).max(READ_BUFFER);
+                if buffer.len() < need {
+                    buffer.resize(need, 0);
+                }
+                match reader.read(&mut buffer[filled..]) {
+                    Ok(0) => eof = true,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => return Some(offset),
+                }
+            }
+        }
     }
 }
 
@@ -753,6 +784,56 @@ mod tests {
             q.similarity(&b)
         );
         assert!((q.similarity(&a) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_cosine_is_the_plain_dot_product_times_the_scale() {
+        let query = unit(0, 2.0);
+        let query: [f32; DIM] = std::array::from_fn(|i| f32::from(query.components[i]) / 127.0);
+        let u = unit(1, 0.5);
+        let plain: f64 = u
+            .components
+            .iter()
+            .zip(&query)
+            .map(|(&c, &q)| f64::from(c) * f64::from(q))
+            .sum::<f64>()
+            * f64::from(u.scale);
+        assert!((f64::from(u.similarity(&query)) - plain).abs() < 1e-5);
+    }
+
+    #[test]
+    fn records_across_the_read_buffer_and_larger_than_it_are_read_whole() {
+        let fx = Fixture::new();
+        // Records of 1,000 units (about 392 KB) cross the 1 MB buffer's
+        // end; one of 3,000 (1.2 MB) does not fit in it.
+        let sizes = [1000, 1000, 1000, 3000, 1000, 7];
+        let keys: Vec<Key> = sizes
+            .iter()
+            .enumerate()
+            .map(|(n, _)| fx.key(&fx.write(&format!("f{n}.py"), &"x".repeat(n + 1)), None))
+            .collect();
+        let units: Vec<Vec<UnitVector>> = sizes
+            .iter()
+            .map(|&k| (0..k).map(|j| unit(j as u32 + 1, j as f32)).collect())
+            .collect();
+        let records: Vec<(&Key, &[UnitVector])> = keys
+            .iter()
+            .zip(&units)
+            .map(|(k, u)| (k, u.as_slice()))
+            .collect();
+        fx.store().append(&records);
+        let wanted: Vec<&Key> = keys.iter().collect();
+        let mut got = vec![0; keys.len()];
+        let mut last = vec![None; keys.len()];
+        fx.store().read(&wanted, |i, stored| {
+            got[i] = stored.len();
+            last[i] = Some(stored.similarity(stored.len() - 1, &[0.05; DIM]));
+        });
+        assert_eq!(got, sizes);
+        for (i, units) in units.iter().enumerate() {
+            let expected = units.last().unwrap().similarity(&[0.05; DIM]);
+            assert_eq!(last[i], Some(expected), "record {i}");
+        }
     }
 
     #[test]
