@@ -172,6 +172,51 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
 
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn a_large_tree_with_nothing_stored_is_listed_only_once_something_is() {
+    // Over 2,000 files, none stored: the tree is not listed, so only the
+    // words' candidates are compared, and the header says so.
+    let large = || {
+        let fx = tree();
+        for n in 0..2_000 {
+            fx.write(format!("notes/{n}.txt"), "nothing to see\n");
+        }
+        age(&fx);
+        fx
+    };
+    let fx = large();
+    let args = ["smart", QUESTION, "--embed-budget-ms", "60000"];
+    let first = fx.run(&args);
+    first.expect_code(0);
+    let text = first.stdout();
+    let header = text.lines().find(|l| l.starts_with("meaning:")).unwrap();
+    assert!(
+        header.ends_with(" candidate files (1 of them whole), 1 embedded now; nothing is stored for this tree, so no other file was compared (scout index embeds them)"),
+        "{text}"
+    );
+    assert!(!text.contains("net/pause.py"), "not compared: {text}");
+    let listings = fx.home.path().join("cache/scout/listings");
+    assert!(
+        !listings.exists() || walk(&listings).is_empty(),
+        "nothing listed, nothing remembered"
+    );
+    // The candidate stored, the tree may hold vectors: it is listed, and
+    // the file that shares no word with the question is found by meaning.
+    let second = fx.run(&[&args[..], &["--json"]].concat());
+    let meaning = &second.json()["meaning"];
+    assert_eq!(
+        (meaning["files"].as_u64(), meaning["covered"].as_u64()),
+        (Some(4), Some(4)),
+        "{meaning}"
+    );
+    let hits = second.json()["hits"].as_array().unwrap().clone();
+    assert!(hits.iter().any(|h| h["path"] == "net/pause.py"), "{hits:?}");
+    // The JSON says when the tree was not listed.
+    let unlisted = large().run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    assert_eq!(unlisted.json()["meaning"]["files"], Value::Null);
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
 fn a_short_budget_compares_the_definitions_the_words_ranked_first_in_many_files() {
     // Six files, each with two definitions that hold the question's
     // words and a third that does not: twelve units the words rank, and

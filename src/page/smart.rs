@@ -93,10 +93,12 @@ pub struct MeaningView {
     /// Why it is off.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The tree's code files; of those, with vectors for all their
-    /// definitions; and those with vectors for some of them (the
-    /// definitions the words ranked first, embedded within the budget).
-    pub files: usize,
+    /// The tree's code files (`None`: the tree was not listed, as
+    /// nothing was stored for it; only candidates were compared); of
+    /// those, with vectors for all their definitions; and those with
+    /// vectors for some of them (the definitions the words ranked first,
+    /// embedded within the budget).
+    pub files: Option<usize>,
     pub covered: usize,
     pub partly: usize,
     /// Definitions with a vector, and of those, embedded by this run.

@@ -71,23 +71,31 @@ fn meaning_line(page: &Page) -> String {
         0 => String::new(),
         n => format!(", {n} embedded now"),
     };
-    if m.covered == m.files {
+    let Some(files) = m.files else {
+        return format!(
+            "meaning: on, {} definitions of {} candidate files ({} of them whole){embedded}; nothing is stored for this tree, so no other file was compared (scout index embeds them)",
+            m.units,
+            m.covered + m.partly,
+            m.covered
+        );
+    };
+    if m.covered == files {
         format!(
             "meaning: on, {} definitions of all {} code files{embedded}",
-            m.units, m.files
+            m.units, files
         )
     } else if m.partly > 0 {
         format!(
             "meaning: on, {} definitions of {} of {} code files ({} of them whole){embedded}; the other definitions were not compared (scout index embeds them)",
             m.units,
             m.covered + m.partly,
-            m.files,
+            files,
             m.covered
         )
     } else {
         format!(
             "meaning: on, {} definitions of {} of {} code files{embedded}; the other files' definitions were not compared (scout index embeds them)",
-            m.units, m.covered, m.files
+            m.units, m.covered, files
         )
     }
 }

@@ -76,6 +76,9 @@ pub struct Listing {
     pub listed: u64,
     /// Whether the listing was remembered rather than made now.
     pub remembered: bool,
+    /// Whether it lists the tree; `false`: only the code files among a
+    /// question's candidates ([`candidate_files`]).
+    pub tree: bool,
 }
 
 /// Where a listing is remembered, and the key it is remembered by.
@@ -116,27 +119,104 @@ pub fn remembered(rg: &Rg, flags: &SearchFlags, cache_dir: Option<&Path>) -> Opt
 /// The tree's code files under `flags`' selection, listed by rg now and
 /// remembered in the cache under `cache_dir` (`None`: not remembered).
 pub fn tree_files(rg: &Rg, flags: &SearchFlags, cache_dir: Option<&Path>) -> Result<Listing> {
-    list(rg, flags, cache_dir, SystemTime::now())
+    let Some(listing) = list(rg, flags, cache_dir, SystemTime::now(), None)? else {
+        unreachable!("a listing with no bound is never over it");
+    };
+    Ok(listing)
+}
+
+/// [`tree_files`] of a tree of at most `most` files; `None` for a larger
+/// one, whose walk rg stops at the file past `most`.
+pub fn small_tree_files(
+    rg: &Rg,
+    flags: &SearchFlags,
+    cache_dir: Option<&Path>,
+    most: u64,
+) -> Result<Option<Listing>> {
+    list(rg, flags, cache_dir, SystemTime::now(), Some(most))
+}
+
+/// The code files among `paths` (as rg printed them), not remembered:
+/// what a question compares of a tree that is not listed.
+pub fn candidate_files(paths: &[&[u8]]) -> Listing {
+    let mut paths = paths.to_vec();
+    paths.sort_unstable();
+    paths.dedup();
+    let mut made = CodeFiles::default();
+    for path in paths {
+        made.add(path);
+    }
+    Listing {
+        files: made.files,
+        listed: 0,
+        remembered: false,
+        tree: false,
+    }
+}
+
+/// The trees `flags` searches, each as a real absolute path with the root
+/// of the repository holding it: what a vector store must hold files of
+/// to serve a question ([`VectorStore::may_hold`]). `None` when links may
+/// be followed (`-L`, or an rg configuration file that could say it:
+/// they lead anywhere) or a path cannot be resolved.
+///
+/// [`VectorStore::may_hold`]: super::vectors::VectorStore::may_hold
+pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBuf>)>> {
+    let args = flags.file_list().args;
+    if args.iter().any(|a| a == "-L" || a == "--follow") || crate::rg::config_in_effect() {
+        return None;
+    }
+    let cwd = std::env::current_dir().ok()?;
+    let paths: Vec<PathBuf> = if flags.paths.is_empty() {
+        vec![cwd.clone()]
+    } else {
+        flags.paths.iter().map(|p| cwd.join(p)).collect()
+    };
+    let mut places = Places::default();
+    paths
+        .into_iter()
+        .map(|path| {
+            let real = fs::canonicalize(path).ok()?;
+            let dir = if real.is_dir() {
+                real.clone()
+            } else {
+                real.parent()?.to_path_buf()
+            };
+            let root = places.root_of(&dir).map(|r| r.to_path_buf());
+            Some((real, root))
+        })
+        .collect()
 }
 
 /// [`tree_files`], started at `started`: what changed since may be
-/// missing from what rg lists, and is not remembered.
+/// missing from what rg lists, and is not remembered. `None` when rg
+/// lists more than `most` files.
 fn list(
     rg: &Rg,
     flags: &SearchFlags,
     cache_dir: Option<&Path>,
     started: SystemTime,
-) -> Result<Listing> {
+    most: Option<u64>,
+) -> Result<Option<Listing>> {
     let command = flags.file_list();
     let place = Place::of(rg, &command.args, cache_dir);
     let mut paths: Vec<Vec<u8>> = Vec::new();
+    let mut over = false;
     let outcome = run_plain(rg, &command, |line| {
         let path = line.strip_suffix(b"\n").unwrap_or(line);
         if !path.is_empty() {
             paths.push(path.to_vec());
         }
-        Flow::Continue
+        over = most.is_some_and(|most| paths.len() as u64 > most);
+        if over {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
     })?;
+    if over {
+        return Ok(None);
+    }
     if outcome.code == Some(2) && paths.is_empty() {
         bail!(
             "rg could not list the files: {}",
@@ -163,11 +243,12 @@ fn list(
             }
         }
     }
-    Ok(Listing {
+    Ok(Some(Listing {
         files: made.files,
         listed,
         remembered: false,
-    })
+        tree: true,
+    }))
 }
 
 /// The language of a file the meaning search reads, by its path: one
@@ -356,6 +437,7 @@ fn read_entry(place: &Place) -> Option<Listing> {
         files,
         listed: entry.listed,
         remembered: true,
+        tree: true,
     })
 }
 
@@ -559,7 +641,9 @@ mod tests {
         /// below waits one out first).
         fn list(&self) -> Listing {
             let later = SystemTime::now() + Duration::from_secs(10);
-            list(&self.rg, &self.flags, Some(&self.cache), later).unwrap()
+            list(&self.rg, &self.flags, Some(&self.cache), later, None)
+                .unwrap()
+                .unwrap()
         }
 
         fn remembered(&self) -> Option<Listing> {
@@ -665,8 +749,25 @@ mod tests {
         let t = tree(&[("a/x.py", "def x(): pass\n")], &[]);
         // Listed "before" the tree was written: its stamps are newer.
         let early = SystemTime::now() - Duration::from_secs(60);
-        list(&t.rg, &t.flags, Some(&t.cache), early).unwrap();
+        list(&t.rg, &t.flags, Some(&t.cache), early, None).unwrap();
         assert!(t.remembered().is_none());
+    }
+
+    #[test]
+    fn a_tree_past_the_bound_is_not_listed_nor_remembered() {
+        let t = tree(
+            &[
+                ("a/x.py", "def x(): pass\n"),
+                ("b/y.rs", "fn y() {}\n"),
+                ("c/notes.txt", "x\n"),
+            ],
+            &[],
+        );
+        let bounded = |most| small_tree_files(&t.rg, &t.flags, Some(&t.cache), most).unwrap();
+        assert!(bounded(2).is_none());
+        assert!(t.remembered().is_none());
+        let listing = bounded(3).expect("three files are within three");
+        assert_eq!((listing.files.len(), listing.listed), (2, 3));
     }
 
     #[test]
@@ -682,7 +783,9 @@ mod tests {
         };
         assert!(remembered(&t.rg, &only_rust, Some(&t.cache)).is_none());
         let later = SystemTime::now() + Duration::from_secs(10);
-        let rust = list(&t.rg, &only_rust, Some(&t.cache), later).unwrap();
+        let rust = list(&t.rg, &only_rust, Some(&t.cache), later, None)
+            .unwrap()
+            .unwrap();
         assert_eq!(rust.files.len(), 1);
         assert_eq!(
             remembered(&t.rg, &only_rust, Some(&t.cache))

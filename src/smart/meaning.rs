@@ -365,8 +365,11 @@ pub struct DenseHit {
 pub struct Dense {
     /// Best first, at most [`DENSE_HITS`].
     pub hits: Vec<DenseHit>,
-    /// The tree's code files.
+    /// The tree's code files (with `tree` false, the candidates' only).
     pub files: usize,
+    /// Whether the tree was listed: `false` when nothing was stored for
+    /// it and it was too large to be worth listing.
+    pub tree: bool,
     /// Of those, with vectors for all their definitions (from the cache
     /// or embedded now).
     pub covered: usize,
@@ -453,6 +456,8 @@ pub struct Recalled {
     /// Whether the listing was remembered: the words' pass's count of
     /// searched files must then agree with [`Recalled::listed`].
     pub remembered: bool,
+    /// Whether the listing is the tree's, not only the candidates'.
+    tree: bool,
 }
 
 /// Scores every vector the store under `cache_dir` holds for the files
@@ -477,6 +482,7 @@ pub fn recall(listing: Listing, query: &[f32; DIM], cache_dir: Option<PathBuf>) 
         units: reading.units,
         listed: listing.listed,
         remembered: listing.remembered,
+        tree: listing.tree,
     }
 }
 
@@ -500,6 +506,7 @@ pub fn rank(
         mut best,
         mut covered,
         units: stored_units,
+        tree,
         ..
     } = recalled;
     let mut order: Vec<usize> = Vec::with_capacity(files.len());
@@ -570,6 +577,7 @@ pub fn rank(
             })
             .collect(),
         files: files.len(),
+        tree,
         covered,
         partly: partly.len(),
         units,

@@ -41,7 +41,7 @@ impl MeaningView {
             Meaning::Off(reason) => MeaningView {
                 state: "off",
                 reason: Some(reason.clone()),
-                files: 0,
+                files: Some(0),
                 covered: 0,
                 partly: 0,
                 units: 0,
@@ -50,7 +50,7 @@ impl MeaningView {
             Meaning::On(dense) => MeaningView {
                 state: "on",
                 reason: None,
-                files: dense.files,
+                files: dense.tree.then_some(dense.files),
                 covered: dense.covered,
                 partly: dense.partly,
                 units: dense.units,

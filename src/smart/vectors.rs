@@ -264,6 +264,36 @@ impl VectorStore {
             .fold((0, 0), |(bytes, n), m| (bytes + m.len(), n + 1))
     }
 
+    /// Whether a store here could hold vectors of a file under one of
+    /// `trees` (real absolute paths, each with the root of the repository
+    /// holding it, `None` outside one): the store of that repository (of
+    /// the files outside any, for a tree outside one), or a store whose
+    /// first record is a file under a tree (a repository nested in it;
+    /// every record of a store lies under its repository's root). One
+    /// directory read, and one small read of each other store.
+    pub fn may_hold(&self, trees: &[(PathBuf, Option<PathBuf>)]) -> bool {
+        let Some(entries) = self.dir.as_ref().and_then(|d| fs::read_dir(d).ok()) else {
+            return false;
+        };
+        let own: Vec<PathBuf> = trees
+            .iter()
+            .filter_map(|(_, root)| self.store_path(root.as_deref()))
+            .collect();
+        entries.flatten().any(|entry| {
+            let store = entry.path();
+            if !entry.file_name().as_bytes().ends_with(SUFFIX.as_bytes()) {
+                return false;
+            }
+            if own.contains(&store) {
+                return true;
+            }
+            first_path(&store).is_some_and(|path| {
+                let path = Path::new(std::ffi::OsStr::from_bytes(&path));
+                trees.iter().any(|(tree, _)| path.starts_with(tree))
+            })
+        })
+    }
+
     /// Streams the stores of `keys`' repositories, and calls `found(i,
     /// units)` once for each key `i` whose file, as it is now, has
     /// vectors stored.
@@ -491,6 +521,25 @@ fn header() -> Vec<u8> {
     }
     bytes.extend_from_slice(MODEL.as_bytes());
     bytes
+}
+
+/// The path of the first record of the store at `store`; `None` when it
+/// has none or is foreign.
+fn first_path(store: &Path) -> Option<Vec<u8>> {
+    let mut file = File::open(store).ok()?;
+    let header = header();
+    let mut start = vec![0u8; header.len() + 8];
+    file.read_exact(&mut start).ok()?;
+    if start[..header.len()] != header[..] {
+        return None;
+    }
+    let path_len = u32::from_le_bytes(start[header.len() + 4..].try_into().ok()?) as usize;
+    if path_len > MAX_BODY {
+        return None;
+    }
+    let mut path = vec![0u8; path_len];
+    file.read_exact(&mut path).ok()?;
+    Some(path)
 }
 
 /// The format-2 entries (one file each) are no use to this build.
@@ -784,6 +833,50 @@ mod tests {
             q.similarity(&b)
         );
         assert!((q.similarity(&a) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_store_may_hold_a_tree_of_its_repository_or_one_nested_in_it() {
+        let fx = Fixture::new();
+        let base = fs::canonicalize(fx.tree.path()).unwrap();
+        let (outer, nested, other) = (
+            base.join("outer"),
+            base.join("outer/lib"),
+            base.join("other"),
+        );
+        let file = |dir: &Path| {
+            let file = dir.join("a.py");
+            fs::create_dir_all(dir).unwrap();
+            fs::write(&file, "def a(): pass\n").unwrap();
+            file
+        };
+        let store_for = |file: &Path, root: Option<&Path>| {
+            fx.store()
+                .append(&[(&fx.key(file, root), &[unit(1, 0.0)][..])]);
+        };
+        let tree = |path: &Path, root: Option<&Path>| {
+            vec![(path.to_path_buf(), root.map(Path::to_path_buf))]
+        };
+        // Nothing stored.
+        assert!(!fx.store().may_hold(&tree(&outer, Some(&outer))));
+        // Another repository's store.
+        store_for(&file(&other), Some(&other));
+        assert!(!fx.store().may_hold(&tree(&outer, Some(&outer))));
+        assert!(fx.store().may_hold(&tree(&other, Some(&other))));
+        // A repository nested in the tree: its first record lies under it.
+        store_for(&file(&nested), Some(&nested));
+        assert!(fx.store().may_hold(&tree(&outer, Some(&outer))));
+        assert!(!fx.store().may_hold(&tree(&outer.join("src"), Some(&outer))));
+        // A tree inside the repository whose store this is.
+        assert!(fx
+            .store()
+            .may_hold(&tree(&nested.join("deep"), Some(&nested))));
+        // Files outside any repository: their store serves any tree
+        // outside one, and no tree inside one.
+        let loose = base.join("loose");
+        store_for(&file(&loose), None);
+        assert!(fx.store().may_hold(&tree(&base.join("elsewhere"), None)));
+        assert!(!fx.store().may_hold(&tree(&outer.join("src"), Some(&outer))));
     }
 
     #[test]
