@@ -479,6 +479,26 @@ fn read_only_files_and_directories_are_refused() {
 }
 
 #[test]
+fn undo_of_one_file_says_its_bytes() {
+    let fx = Fixture::new();
+    fx.write("a.py", "print(1)\n");
+    fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+    ])
+    .expect_code(0);
+    fx.run(&["edit", "--undo"])
+        .expect_code(0)
+        .expect_stdout_has("undo: restored 1 file to its bytes before the last edit");
+    assert_eq!(text(&fx, "a.py"), "print(1)\n");
+}
+
+#[test]
 fn undo_restores_refuses_a_file_changed_since_and_never_redoes() {
     let fx = Fixture::new();
     fx.write("a.py", "print(1)\n");
@@ -502,7 +522,7 @@ fn undo_restores_refuses_a_file_changed_since_and_never_redoes() {
     fx.write("b.py", "log(2)\n");
     fx.run(&["edit", "--undo"])
         .expect_code(0)
-        .expect_stdout_has("restored 2 files");
+        .expect_stdout_has("undo: restored 2 files to their bytes before the last edit");
     assert_eq!(
         (text(&fx, "a.py"), text(&fx, "b.py")),
         ("print(1)\n".into(), "print(2)\n".into())

@@ -319,9 +319,11 @@ pub fn write_undone(undone: &Undone, form: ReportForm, out: &mut dyn Write) -> R
         out.write_all(&bytes)?;
         return Ok(());
     }
+    let restored = undone.restored.len() as u64;
+    let whose = if restored == 1 { "its" } else { "their" };
     let mut text = format!(
-        "undo: restored {} to their bytes before the last edit\n",
-        plural(undone.restored.len() as u64, "file", "files")
+        "undo: restored {} to {whose} bytes before the last edit\n",
+        plural(restored, "file", "files")
     );
     for path in &undone.restored {
         text.push_str(&format!("  {path}\n"));
