@@ -6,6 +6,8 @@
         [--out FILE] [--state DIR] [--skip-index] [--index-timeout 1800]
         [--names A,B,...] [--question Q]... [--callers PATH#NAME]...
         [--seed 1] [--timeout 600]
+    python3 bench/monorepo.py pair TREE --before PATH --after PATH [--runs 9]
+        [--state DIR] [--question Q]...
 
 build: each SRC (a git work tree or a plain directory) becomes DIR/NAME/
 (NAME: the basename of SRC, or the NAME of NAME=SRC), made of hard links to
@@ -47,8 +49,10 @@ first, then the scout variants, in a fixed order.
    `scout search NAME .` (warm; one untimed run first) vs `rg -n -F NAME .`.
 2. smart: questions (--question, default three): `scout smart --words-only
    Q .` (warm), with the encoder also `scout smart Q .` cold (nothing in
-   the cache), cold-listed (a fresh cache where one `--embed-budget-ms 0`
-   run, untimed, remembered the tree's listing: no vector stored), warm,
+   the cache), second (a fresh cache where the same question ran once,
+   untimed: what a second question meets; scout lists a tree over 2,000
+   files only once a store could hold one of its files, so this one lists
+   it when the first question stored a file, and not otherwise), warm,
    and stored-only (`--embed-budget-ms 0`, warm: compares what the store
    holds and embeds nothing, as a fully indexed tree's question does), vs
    `rg -i -l -e W1 -e W2 ... .` with the W the question's own words as
@@ -66,12 +70,18 @@ first, then the scout variants, in a fixed order.
    `scout search --callers-of PATH#NAME -e '' .` (every call) cold and warm, beside warm
    `scout search NAME .`, vs `rg -n -F NAME .`.
 
+pair: two builds of scout (--before, --after), interleaved in each round
+with their order alternating, on the smart questions: cold (a fresh cache
+each run) and stored-only (the --state directory, `--embed-budget-ms 0`),
+each median with its ratio to scout's own pass timed in the same rounds.
+For a change's effect on a machine whose speed drifts between runs.
+
 Markdown tables on stdout; every run (seconds, peak RSS, exit code, stdout
 bytes) in --out JSON. On the full tree `scout index` takes long (it embeds
 every definition at some 100-600 a second on 2 cores): run measure on a
 quiet machine, and with --state to keep the index for the next run. After
 an index cut short, each warm smart run also embeds within its budget
-(until 2 s after the question started, at least 0.25 s), so it is a
+(0.25 s after the words' pass), so it is a
 little warmer than the one before: its `meaning:` line says how much had
 vectors.
 """
@@ -86,6 +96,7 @@ import random
 import re
 import shlex
 import shutil
+import statistics
 import signal
 import subprocess
 import sys
@@ -357,10 +368,9 @@ class Bench:
         self.cold_n += 1
         return bl.scout_env(os.path.join(self.scratch, "cold-%d" % self.cold_n))
 
-    def cold_listed_env(self, argv):
-        """A fresh cache and state in which `argv` (a smart question with
-        no embedding budget) ran once, untimed: the tree's listing is
-        remembered, no vector is stored."""
+    def primed_env(self, argv):
+        """A fresh cache and state in which `argv` (a smart question) ran
+        once, untimed."""
         env = self.cold_env()
         self.once(argv, env)
         return env
@@ -572,12 +582,12 @@ def section_smart(b, args, report, dense):
                     ("rg-pass", pass_argv, os.environ),
                     ("words-only", [b.scout, "smart", "--words-only", q, "."], b.warm)]
         if dense:
-            prime = [b.scout, "smart", "--embed-budget-ms", "0", q, "."]
-            variants += [("cold", [b.scout, "smart", q, "."], b.cold_env),
-                         ("cold-listed", [b.scout, "smart", q, "."],
-                          lambda prime=prime: b.cold_listed_env(prime)),
-                         ("warm", [b.scout, "smart", q, "."], b.warm),
-                         ("stored-only", prime, b.warm)]
+            ask = [b.scout, "smart", q, "."]
+            variants += [("cold", ask, b.cold_env),
+                         ("second", ask, lambda ask=ask: b.primed_env(ask)),
+                         ("warm", ask, b.warm),
+                         ("stored-only", [b.scout, "smart", "--embed-budget-ms", "0", q, "."],
+                          b.warm)]
         got = b.rounds("smart", q, variants)
         rows.append((" ".join(shlex.quote(a) for a in rg), got["rg"], None))
         rows.append(("scout's own pass (its repro line) [rg-pass]", got["rg-pass"], got["rg"]))
@@ -740,6 +750,50 @@ def measure(args):
     return 0
 
 
+def pair(args):
+    """Two builds of scout, interleaved in each round (their order
+    alternating), on the smart questions: cold (a fresh cache each run)
+    and stored-only (the warm state, no embedding budget); each median
+    with its ratio to scout's own pass, timed in the same rounds."""
+    args.scout = args.after
+    b = Bench(args)
+    builds = [("before", bl.find_scout(args.before)), ("after", b.scout)]
+    print("# pair: %s\n\nbefore %s, after %s; %d rounds; warm state %s\n"
+          % (b.tree, builds[0][1], builds[1][1], b.runs, b.state))
+    rows = []
+    for q in args.question or DEFAULT_QUESTIONS:
+        js = b.once([b.scout, "smart", "--json", "--words-only", q, "."], b.warm)
+        try:
+            pass_argv = repro_argv(json.loads(js.out))
+        except ValueError:
+            pass_argv = None
+        if not pass_argv:
+            log("pair %r: no repro line (exit %s); skipped" % (q, js.code))
+            continue
+        got = {"pass": []}
+        for r in range(b.runs):
+            got["pass"].append(b.once(pass_argv, os.environ).secs)
+            for name, scout in builds[::1 if r % 2 == 0 else -1]:
+                for mode in ("cold", "stored-only"):
+                    if mode == "cold":
+                        env = b.cold_env()
+                        t = b.once([scout, "smart", q, "."], env)
+                        b.drop_cold(env)
+                    else:
+                        t = b.once([scout, "smart", "--embed-budget-ms", "0", q, "."], b.warm)
+                    got.setdefault((mode, name), []).append(t.secs)
+        own = statistics.median(got["pass"])
+        cells = []
+        for mode in ("cold", "stored-only"):
+            for name, _ in builds:
+                m = statistics.median(got[(mode, name)])
+                cells.append("%.3f s (%.2f)" % (m, m / own))
+        rows.append("| %s | %.3f s | %s |" % (q, own, " | ".join(cells)))
+    print("| question | own pass | cold before | cold after | stored-only before | stored-only after |")
+    print("|---|--:|--:|--:|--:|--:|")
+    print("\n".join(rows))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="verb", required=True)
@@ -761,8 +815,16 @@ def main():
     mp.add_argument("--question", action="append", help="a smart question (repeatable)")
     mp.add_argument("--callers", action="append", help="a PATH#NAME target (repeatable)")
     mp.add_argument("--seed", type=int, default=1)
+    pp = sub.add_parser("pair", help="two builds of scout, interleaved, on smart's questions")
+    pp.add_argument("tree")
+    pp.add_argument("--before", required=True)
+    pp.add_argument("--after", required=True)
+    pp.add_argument("--runs", type=int, default=9)
+    pp.add_argument("--state", help="the warm cache/state directory (kept)")
+    pp.add_argument("--timeout", type=float, default=600)
+    pp.add_argument("--question", action="append", help="a smart question (repeatable)")
     args = ap.parse_args()
-    return build(args) if args.verb == "build" else measure(args)
+    return {"build": build, "measure": measure, "pair": pair}[args.verb](args)
 
 
 if __name__ == "__main__":
