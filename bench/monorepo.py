@@ -6,8 +6,8 @@
         [--out FILE] [--state DIR] [--skip-index] [--index-timeout 1800]
         [--names A,B,...] [--question Q]... [--callers PATH#NAME]...
         [--seed 1] [--timeout 600]
-    python3 bench/monorepo.py pair TREE --before PATH --after PATH [--runs 9]
-        [--state DIR] [--question Q]...
+    python3 bench/monorepo.py pair TREE --before PATH --after PATH --state DIR
+        [--runs 9] [--question Q]...
 
 build: each SRC (a git work tree or a plain directory) becomes DIR/NAME/
 (NAME: the basename of SRC, or the NAME of NAME=SRC), made of hard links to
@@ -96,8 +96,8 @@ import random
 import re
 import shlex
 import shutil
-import statistics
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -555,6 +555,20 @@ def repro_argv(doc):
     return shlex.split(repro) if repro.startswith("rg ") else None
 
 
+def words_and_pass(b, q):
+    """The question's words and scout's own pass (an argv), from `scout
+    smart --json --words-only`; each None when missing (logged)."""
+    js = b.once([b.scout, "smart", "--json", "--words-only", q, "."], b.warm)
+    try:
+        doc = json.loads(js.out)
+    except ValueError:
+        doc = {}
+    words, pass_argv = candidate_words(doc), repro_argv(doc)
+    if not words or not pass_argv:
+        log("smart %r: no concepts or repro line in --json (exit %s); skipped" % (q, js.code))
+    return words or None, pass_argv
+
+
 def header_lines(out):
     """smart's first line and its `meaning:` line."""
     lines = bl.split_lines(out)
@@ -568,14 +582,8 @@ def section_smart(b, args, report, dense):
     print("## smart\n")
     rows, headers = [], []
     for q in args.question or DEFAULT_QUESTIONS:
-        js = b.once([b.scout, "smart", "--json", "--words-only", q, "."], b.warm)
-        try:
-            doc = json.loads(js.out)
-        except ValueError:
-            doc = {}
-        words, pass_argv = candidate_words(doc), repro_argv(doc)
+        words, pass_argv = words_and_pass(b, q)
         if not words or not pass_argv:
-            log("smart %r: no concepts or repro line in --json (exit %s); skipped" % (q, js.code))
             continue
         rg = ["rg", "-i", "-l"] + [x for w in words for x in ("-e", w)] + ["."]
         variants = [("rg", rg, os.environ),
@@ -755,22 +763,26 @@ def pair(args):
     alternating), on the smart questions: cold (a fresh cache each run)
     and stored-only (the warm state, no embedding budget); each median
     with its ratio to scout's own pass, timed in the same rounds."""
+    if args.runs < 1:
+        sys.exit("pair: --runs must be 1 or more")
     args.scout = args.after
     b = Bench(args)
+    if b.store_size()[0] == 0:
+        log("pair: nothing is stored in %s: stored-only compares nothing "
+            "(run `measure` without --skip-index first)" % b.state)
     builds = [("before", bl.find_scout(args.before)), ("after", b.scout)]
     print("# pair: %s\n\nbefore %s, after %s; %d rounds; warm state %s\n"
           % (b.tree, builds[0][1], builds[1][1], b.runs, b.state))
     rows = []
     for q in args.question or DEFAULT_QUESTIONS:
-        js = b.once([b.scout, "smart", "--json", "--words-only", q, "."], b.warm)
-        try:
-            pass_argv = repro_argv(json.loads(js.out))
-        except ValueError:
-            pass_argv = None
+        _, pass_argv = words_and_pass(b, q)
         if not pass_argv:
-            log("pair %r: no repro line (exit %s); skipped" % (q, js.code))
             continue
         got = {"pass": []}
+        for _, scout in builds:
+            # Untimed: whichever build runs first would otherwise remember
+            # the listing for both.
+            b.once([scout, "smart", "--embed-budget-ms", "0", q, "."], b.warm)
         for r in range(b.runs):
             got["pass"].append(b.once(pass_argv, os.environ).secs)
             for name, scout in builds[::1 if r % 2 == 0 else -1]:
@@ -781,6 +793,9 @@ def pair(args):
                         b.drop_cold(env)
                     else:
                         t = b.once([scout, "smart", "--embed-budget-ms", "0", q, "."], b.warm)
+                    if t.timed_out or t.code not in (0, 1):
+                        log("pair %s %s %r: exit %s%s" % (name, mode, q, t.code,
+                                                       ", timed out" if t.timed_out else ""))
                     got.setdefault((mode, name), []).append(t.secs)
         own = statistics.median(got["pass"])
         cells = []
@@ -820,7 +835,8 @@ def main():
     pp.add_argument("--before", required=True)
     pp.add_argument("--after", required=True)
     pp.add_argument("--runs", type=int, default=9)
-    pp.add_argument("--state", help="the warm cache/state directory (kept)")
+    pp.add_argument("--state", required=True,
+                    help="the warm cache/state directory, indexed (see measure)")
     pp.add_argument("--timeout", type=float, default=600)
     pp.add_argument("--question", action="append", help="a smart question (repeatable)")
     args = ap.parse_args()

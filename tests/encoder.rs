@@ -170,49 +170,72 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
     );
 }
 
+/// [`tree`] with 2,000 more files, none of them code: too many to list
+/// while nothing is stored for it.
+fn large_tree() -> Fixture {
+    let fx = tree();
+    for n in 0..2_000 {
+        fx.write(format!("notes/{n}.txt"), "nothing to see\n");
+    }
+    age(&fx);
+    fx
+}
+
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
 fn a_large_tree_with_nothing_stored_is_listed_only_once_something_is() {
-    // Over 2,000 files, none stored: the tree is not listed, so only the
-    // words' candidates are compared, and the header says so.
-    let large = || {
-        let fx = tree();
-        for n in 0..2_000 {
-            fx.write(format!("notes/{n}.txt"), "nothing to see\n");
-        }
-        age(&fx);
-        fx
-    };
-    let fx = large();
-    let args = ["smart", QUESTION, "--embed-budget-ms", "60000"];
-    let first = fx.run(&args);
+    let fx = large_tree();
+    // Nothing stored and no budget: only candidates, nothing listed.
+    let first = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
     first.expect_code(0);
-    let text = first.stdout();
-    let header = text.lines().find(|l| l.starts_with("meaning:")).unwrap();
     assert!(
-        header.ends_with(" candidate files (1 of them whole), 1 embedded now; nothing is stored for this tree, so no other file was compared (scout index embeds them)"),
-        "{text}"
+        first.stdout().contains("meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its 1 candidate code file (scout index embeds them)"),
+        "{}",
+        first.stdout()
     );
-    assert!(!text.contains("net/pause.py"), "not compared: {text}");
     let listings = fx.home.path().join("cache/scout/listings");
     assert!(
         !listings.exists() || walk(&listings).is_empty(),
         "nothing listed, nothing remembered"
     );
-    // The candidate stored, the tree may hold vectors: it is listed, and
-    // the file that shares no word with the question is found by meaning.
-    let second = fx.run(&[&args[..], &["--json"]].concat());
-    let meaning = &second.json()["meaning"];
+    let json = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    let meaning = &json.json()["meaning"];
     assert_eq!(
-        (meaning["files"].as_u64(), meaning["covered"].as_u64()),
-        (Some(4), Some(4)),
+        (&meaning["files"], meaning["candidate_files"].as_u64()),
+        (&Value::Null, Some(1)),
         "{meaning}"
     );
-    let hits = second.json()["hits"].as_array().unwrap().clone();
-    assert!(hits.iter().any(|h| h["path"] == "net/pause.py"), "{hits:?}");
-    // The JSON says when the tree was not listed.
-    let unlisted = large().run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
-    assert_eq!(unlisted.json()["meaning"]["files"], Value::Null);
+    // One file of the tree stored: a store could hold its files, so the
+    // tree is listed, and the stored file compared.
+    fx.run(&["index", "jobs"]).expect_code(0);
+    let listed = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    let meaning = &listed.json()["meaning"];
+    assert_eq!(
+        (
+            meaning["files"].as_u64(),
+            meaning["covered"].as_u64(),
+            meaning.get("candidate_files")
+        ),
+        (Some(4), Some(1), None),
+        "{meaning}"
+    );
+}
+
+#[test]
+#[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
+fn a_budget_longer_than_the_default_lists_a_large_tree_with_nothing_stored() {
+    let fx = large_tree();
+    let run = fx.run(&["smart", QUESTION, "--embed-budget-ms", "60000"]);
+    run.expect_code(0);
+    let text = run.stdout();
+    assert!(
+        text.contains("meaning: on, 4 definitions of all 4 code files, 4 embedded now"),
+        "{text}"
+    );
+    assert!(
+        text.contains(". net/pause.py:1  function next_delay"),
+        "found by meaning alone: {text}"
+    );
 }
 
 #[test]

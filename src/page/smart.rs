@@ -99,6 +99,10 @@ pub struct MeaningView {
     /// vectors for some of them (the definitions the words ranked first,
     /// embedded within the budget).
     pub files: Option<usize>,
+    /// When the tree was not listed: the candidates' code files, which
+    /// `covered` and `partly` then count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_files: Option<usize>,
     pub covered: usize,
     pub partly: usize,
     /// Definitions with a vector, and of those, embedded by this run.

@@ -19,8 +19,9 @@
 
 use std::io::{self, Write};
 
+use super::scope::plural;
 use super::style::{Painter, Role, Styled};
-use crate::page::smart::{AgentHit, Hit, Page};
+use crate::page::smart::{AgentHit, Hit, MeaningView, Page};
 
 /// Writes the header: the question, the candidate set, hits, tokens, time.
 fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
@@ -57,13 +58,15 @@ fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
         Role::Frame,
         format_args!("concepts: {}{unused}\n", concepts.join(", ")),
     );
-    out.write_styled(Role::Frame, format_args!("{}\n", meaning_line(page)));
+    out.write_styled(
+        Role::Frame,
+        format_args!("{}\n", meaning_line(&page.meaning)),
+    );
 }
 
 /// `meaning: ...`: what the meaning search covered, or that the ranking
 /// is by words only, and why.
-fn meaning_line(page: &Page) -> String {
-    let m = &page.meaning;
+fn meaning_line(m: &MeaningView) -> String {
     if let Some(reason) = &m.reason {
         return format!("meaning: off, ranked by {reason}");
     }
@@ -72,12 +75,23 @@ fn meaning_line(page: &Page) -> String {
         n => format!(", {n} embedded now"),
     };
     let Some(files) = m.files else {
-        return format!(
-            "meaning: on, {} definitions of {} candidate files ({} of them whole){embedded}; nothing is stored for this tree, so no other file was compared (scout index embeds them)",
-            m.units,
-            m.covered + m.partly,
-            m.covered
+        let candidates = plural(
+            m.candidate_files.unwrap_or(0) as u64,
+            "candidate code file",
+            "candidate code files",
         );
+        return if m.covered + m.partly == 0 {
+            format!(
+                "meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its {candidates} (scout index embeds them)"
+            )
+        } else {
+            format!(
+                "meaning: on, {} of {} of {candidates} ({} of them whole){embedded}; nothing was stored for this tree, so no other file was compared (scout index embeds them)",
+                plural(m.units as u64, "definition", "definitions"),
+                m.covered + m.partly,
+                m.covered
+            )
+        };
     };
     if m.covered == files {
         format!(
@@ -213,4 +227,49 @@ pub fn write_answer_json(out: &mut dyn Write, answer: &Answer) -> io::Result<()>
         "hits": answer.hits,
     });
     writeln!(out, "{document}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn on(
+        files: Option<usize>,
+        candidate_files: Option<usize>,
+        covered: usize,
+        partly: usize,
+        units: usize,
+        embedded: usize,
+    ) -> MeaningView {
+        MeaningView {
+            state: "on",
+            reason: None,
+            files,
+            candidate_files,
+            covered,
+            partly,
+            units,
+            embedded,
+        }
+    }
+
+    #[test]
+    fn the_meaning_line_says_whether_the_tree_or_only_its_candidates_were_compared() {
+        assert_eq!(
+            meaning_line(&on(Some(200), None, 23, 0, 64, 64)),
+            "meaning: on, 64 definitions of 23 of 200 code files, 64 embedded now; the other files' definitions were not compared (scout index embeds them)"
+        );
+        assert_eq!(
+            meaning_line(&on(None, Some(40), 0, 23, 50, 50)),
+            "meaning: on, 50 definitions of 23 of 40 candidate code files (0 of them whole), 50 embedded now; nothing was stored for this tree, so no other file was compared (scout index embeds them)"
+        );
+        assert_eq!(
+            meaning_line(&on(None, Some(1), 1, 0, 1, 1)),
+            "meaning: on, 1 definition of 1 of 1 candidate code file (1 of them whole), 1 embedded now; nothing was stored for this tree, so no other file was compared (scout index embeds them)"
+        );
+        assert_eq!(
+            meaning_line(&on(None, Some(40), 0, 0, 0, 0)),
+            "meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its 40 candidate code files (scout index embeds them)"
+        );
+    }
 }

@@ -94,7 +94,7 @@ impl Place {
     /// directory, or links followed (what changes behind them is not
     /// watched).
     fn of(rg: &Rg, args: &[OsString], cache_dir: Option<&Path>) -> Option<Place> {
-        if args.iter().any(|a| a == "-L" || a == "--follow") {
+        if follows_links(args) {
             return None;
         }
         let cwd = std::env::current_dir().ok()?;
@@ -162,8 +162,7 @@ pub fn candidate_files(paths: &[&[u8]]) -> Listing {
 ///
 /// [`VectorStore::may_hold`]: super::vectors::VectorStore::may_hold
 pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBuf>)>> {
-    let args = flags.file_list().args;
-    if args.iter().any(|a| a == "-L" || a == "--follow") || crate::rg::config_in_effect() {
+    if follows_links(&flags.file_list().args) || config_follows_links() {
         return None;
     }
     let cwd = std::env::current_dir().ok()?;
@@ -176,16 +175,40 @@ pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBu
     paths
         .into_iter()
         .map(|path| {
-            let real = fs::canonicalize(path).ok()?;
-            let dir = if real.is_dir() {
-                real.clone()
+            // A file's directory resolved, not the file: its key names
+            // a link as the link (`Places::real`).
+            let real = if path.is_dir() {
+                fs::canonicalize(&path).ok()?
             } else {
-                real.parent()?.to_path_buf()
+                places.real(&path)?
             };
-            let root = places.root_of(&dir).map(|r| r.to_path_buf());
+            let dir = if path.is_dir() {
+                real.as_path()
+            } else {
+                real.parent()?
+            };
+            let root = places.root_of(dir).map(|r| r.to_path_buf());
             Some((real, root))
         })
         .collect()
+}
+
+/// Whether rg's arguments `args` follow links.
+fn follows_links(args: &[OsString]) -> bool {
+    args.iter().any(|a| a == "-L" || a == "--follow")
+}
+
+/// Whether rg's configuration file (`RIPGREP_CONFIG_PATH`) may follow
+/// links: it names `-L` or `--follow`, or cannot be read.
+fn config_follows_links() -> bool {
+    match std::env::var_os("RIPGREP_CONFIG_PATH").filter(|p| !p.is_empty()) {
+        None => false,
+        Some(path) => fs::read(path).map_or(true, |text| {
+            text.split(|&b| b == b'\n')
+                .map(|line| line.trim_ascii())
+                .any(|line| line == b"-L" || line.starts_with(b"--follow"))
+        }),
+    }
 }
 
 /// [`tree_files`], started at `started`: what changed since may be
@@ -763,11 +786,14 @@ mod tests {
             ],
             &[],
         );
-        let bounded = |most| small_tree_files(&t.rg, &t.flags, Some(&t.cache), most).unwrap();
+        // Listed with the clock on, so that a whole listing is kept.
+        let later = SystemTime::now() + Duration::from_secs(10);
+        let bounded = |most| list(&t.rg, &t.flags, Some(&t.cache), later, Some(most)).unwrap();
         assert!(bounded(2).is_none());
-        assert!(t.remembered().is_none());
+        assert!(t.remembered().is_none(), "a listing cut short is not kept");
         let listing = bounded(3).expect("three files are within three");
         assert_eq!((listing.files.len(), listing.listed), (2, 3));
+        assert_eq!(t.remembered().map(|l| l.files.len()), Some(2));
     }
 
     #[test]

@@ -17,8 +17,9 @@
 //! 6. **meaning** ([`meaning`]), with the sentence encoder installed:
 //!    the question's vector against every unit vector of the tree (cached
 //!    per file by [`vectors`], the missing ones embedded within a time
-//!    budget), its best units joined to the candidates and the two
-//!    rankings fused ([`fuse`]);
+//!    budget; of a large tree with nothing stored, the candidates' only),
+//!    its best units joined to the candidates and the two rankings fused
+//!    ([`fuse`]);
 //! 7. **page** ([`page`]): the hits cut to the token budget by `scout
 //!    search`'s layout stage ([`crate::page::layout`]), then
 //!    written by [`crate::render::smart`], as text or JSON; what is
@@ -166,6 +167,7 @@ pub fn answer(
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
+    let budget = meaning.budget.unwrap_or(meaning::EMBED_BUDGET);
     // While rg makes the words' pass, the encoder loads and embeds the
     // question, and the tree's stored vectors are scored against it.
     let encoding = match &meaning.encoder_dir {
@@ -178,11 +180,12 @@ pub fn answer(
                 // The listing, remembered or made now beside the words'
                 // pass, which it slows less than it would delay after.
                 // When no store could hold a vector of the tree's files,
-                // nothing could be recalled: only a small tree is listed.
+                // nothing could be recalled: with the default budget,
+                // only a small tree is listed.
                 let cache = cache_dir.as_deref();
                 let listing = match listing::remembered(&rg, &base, cache) {
                     Some(listing) => Some(listing),
-                    None if may_be_stored(&base, cache) => {
+                    None if budget > meaning::EMBED_BUDGET || may_be_stored(&base, cache) => {
                         Some(listing::tree_files(&rg, &base, cache)?)
                     }
                     None => listing::small_tree_files(&rg, &base, cache, LISTED_UNSTORED)?,
@@ -306,7 +309,7 @@ pub fn answer(
                 &query,
                 &first,
                 &first_units,
-                meaning.budget.unwrap_or(meaning::EMBED_BUDGET),
+                budget,
                 cache_dir.clone(),
             )?;
             let mut joined = Joined {
@@ -334,13 +337,14 @@ pub fn answer(
     })
 }
 
-/// A tree with nothing stored for it is listed when it holds at most
-/// this many files (rg's walk is stopped at the next one): a budget that
-/// embeds every candidate then goes on to its files without the
-/// question's words. A larger tree's budget ends among its candidates,
-/// which are all it compares: on a tree of 60,000 files, the listing made
-/// beside the words' pass cost a first question a quarter second of its
-/// 1.2-1.3 s.
+/// With the default budget, a tree with nothing stored for it is listed
+/// when it holds at most this many files (rg's walk is stopped at the
+/// next one): a budget that embeds every candidate then goes on to its
+/// files without the question's words. A larger tree's default budget
+/// ends among its candidates, which are all it compares; on a tree of
+/// 60,000 files the listing made beside the words' pass cost a first
+/// question a quarter second of its 1.25-1.42 s (BENCHMARKS.md). A longer
+/// `--embed-budget-ms` lists any tree, to have the time to go further.
 const LISTED_UNSTORED: u64 = 2_000;
 
 /// Whether a store could hold vectors of the tree `flags` searches,

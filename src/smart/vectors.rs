@@ -14,7 +14,7 @@
 //! absolute real path, its [`Stamp`], and each unit's line, scale and
 //! vector (384 signed bytes: a quarter of the `f32`s' size, and a cosine
 //! within about 1e-3 of theirs), its length before it and a CRC-32 of it
-//! after. A reader streams a store through a small buffer and uses a
+//! after. A reader streams a store through a buffer of 1 MB and uses a
 //! record only when its path is a file it asks about and its stamp that
 //! file's stamp now; a later record for a path supersedes the earlier
 //! ones. A store whose header differs from this build's is foreign: read
@@ -69,7 +69,9 @@ const MIN_BODY: usize = 4 + STAMP_BYTES + 4;
 /// largest embedded, has far fewer units).
 const MAX_BODY: usize = 64 << 20;
 const STAMP_BYTES: usize = 5 * 8;
-/// Bytes a reader reads at a time.
+/// A record's path is no longer (Linux's `PATH_MAX`).
+const MAX_PATH: usize = 4096;
+/// Bytes a reader reads at a time, at least.
 const READ_BUFFER: usize = 1 << 20;
 /// A store is compacted when its superseded and outdated records pass
 /// this share of its bytes...
@@ -534,7 +536,7 @@ fn first_path(store: &Path) -> Option<Vec<u8>> {
         return None;
     }
     let path_len = u32::from_le_bytes(start[header.len() + 4..].try_into().ok()?) as usize;
-    if path_len > MAX_BODY {
+    if path_len > MAX_PATH {
         return None;
     }
     let mut path = vec![0u8; path_len];
@@ -680,7 +682,8 @@ fn walk_from(file: &File, offset: u64, each: impl FnMut(u64, &Record<'_>)) -> Op
 
 /// The records from `offset`, where `reader` stands, each parsed where
 /// it lies in a buffer of [`READ_BUFFER`] bytes or more (a record larger
-/// than the buffer grows it): the bytes are copied once, by the read.
+/// than the buffer grows it): the bytes are copied by the read, and a
+/// record the buffer's end cuts once more, to the buffer's start.
 fn records(
     mut reader: impl Read,
     mut offset: u64,
@@ -880,18 +883,67 @@ mod tests {
     }
 
     #[test]
-    fn the_cosine_is_the_plain_dot_product_times_the_scale() {
-        let query = unit(0, 2.0);
-        let query: [f32; DIM] = std::array::from_fn(|i| f32::from(query.components[i]) / 127.0);
-        let u = unit(1, 0.5);
-        let plain: f64 = u
-            .components
-            .iter()
-            .zip(&query)
-            .map(|(&c, &q)| f64::from(c) * f64::from(q))
-            .sum::<f64>()
-            * f64::from(u.scale);
-        assert!((f64::from(u.similarity(&query)) - plain).abs() < 1e-5);
+    fn the_cosine_has_the_bits_of_eight_lanes_added_in_order() {
+        // The former loop, lane `i % 8`: the chunks must add the same
+        // terms in the same order, so that stored rankings never move.
+        let reference = |components: &[i8], scale: f32, query: &[f32; DIM]| {
+            let mut acc = [0.0f32; 8];
+            for (i, (&c, &q)) in components.iter().zip(query).enumerate() {
+                acc[i % 8] += f32::from(c) * q;
+            }
+            acc.iter().sum::<f32>() * scale
+        };
+        for seed in 0..200 {
+            let u = unit(1, seed as f32 * 0.7);
+            let q = unit(2, seed as f32 * 1.3 + 0.1);
+            let query: [f32; DIM] = std::array::from_fn(|i| f32::from(q.components[i]) * q.scale);
+            assert_eq!(
+                u.similarity(&query).to_bits(),
+                reference(&u.components, u.scale, &query).to_bits(),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn records_read_a_byte_at_a_time_and_interrupted_stop_at_a_torn_tail() {
+        /// Gives a byte a read, and `Interrupted` every third call.
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                self.1 += 1;
+                if self.1.is_multiple_of(3) {
+                    return Err(std::io::ErrorKind::Interrupted.into());
+                }
+                let n = self.0.len().min(out.len()).min(1);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let fx = Fixture::new();
+        let keys: Vec<Key> = (0..3)
+            .map(|n| fx.key(&fx.write(&format!("f{n}.py"), "x"), None))
+            .collect();
+        let mut bytes = Vec::new();
+        for (n, key) in keys.iter().enumerate() {
+            encode(&mut bytes, key, &[unit(n as u32 + 1, n as f32)]);
+        }
+        let whole = bytes.len() as u64;
+        // A fourth record cut short: its length, half its body.
+        let mut torn = Vec::new();
+        encode(&mut torn, &keys[0], &[unit(9, 9.0)]);
+        bytes.extend_from_slice(&torn[..torn.len() / 2]);
+        let mut seen = Vec::new();
+        let end = records(Trickle(&bytes, 0), 0, |at, record| {
+            seen.push((at, record.stored().line(0)));
+        });
+        assert_eq!(end, Some(whole));
+        assert_eq!(seen.iter().map(|s| s.1).collect::<Vec<_>>(), [1, 2, 3]);
+        // A length no record has ends the walk where it stands.
+        let mut zero = bytes[..whole as usize].to_vec();
+        zero.extend_from_slice(&[0; 8]);
+        assert_eq!(records(&zero[..], 0, |_, _| {}), Some(whole));
     }
 
     #[test]
