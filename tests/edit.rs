@@ -291,13 +291,9 @@ fn text_pairs_apply_in_order_and_a_count_that_does_not_hold_is_refused() {
     assert_eq!(text(&fx, "a.py"), "z=1\nv=2\ny=3\n");
 }
 
-#[test]
-fn line_ends_a_bom_a_missing_final_newline_and_other_bytes_are_kept() {
-    let fx = Fixture::new();
-    fx.write("crlf.py", "def f():\r\n    print(1)\r\n    print(2)\r\n");
-    fx.write("bom.py", "\u{feff}print(1)\nprint(2)");
-    let latin1: &[u8] = b"# caf\xe9\nname = 'old'\n";
-    fx.write("latin1.py", latin1);
+/// Rewrites every Python `print(X)` of `fx`'s tree to `log(X)`, which
+/// must succeed.
+fn print_to_log(fx: &Fixture) {
     fx.run(&[
         "edit",
         "--structural",
@@ -308,6 +304,16 @@ fn line_ends_a_bom_a_missing_final_newline_and_other_bytes_are_kept() {
         "log($A)",
     ])
     .expect_code(0);
+}
+
+#[test]
+fn line_ends_a_bom_a_missing_final_newline_and_other_bytes_are_kept() {
+    let fx = Fixture::new();
+    fx.write("crlf.py", "def f():\r\n    print(1)\r\n    print(2)\r\n");
+    fx.write("bom.py", "\u{feff}print(1)\nprint(2)");
+    let latin1: &[u8] = b"# caf\xe9\nname = 'old'\n";
+    fx.write("latin1.py", latin1);
+    print_to_log(&fx);
     assert_eq!(
         text(&fx, "crlf.py"),
         "def f():\r\n    log(1)\r\n    log(2)\r\n"
@@ -482,16 +488,7 @@ fn read_only_files_and_directories_are_refused() {
 fn undo_of_one_file_says_its_bytes() {
     let fx = Fixture::new();
     fx.write("a.py", "print(1)\n");
-    fx.run(&[
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-    ])
-    .expect_code(0);
+    print_to_log(&fx);
     fx.run(&["edit", "--undo"])
         .expect_code(0)
         .expect_stdout_has("undo: restored 1 file to its bytes before the last edit");
@@ -503,16 +500,7 @@ fn undo_restores_refuses_a_file_changed_since_and_never_redoes() {
     let fx = Fixture::new();
     fx.write("a.py", "print(1)\n");
     fx.write("b.py", "print(2)\n");
-    fx.run(&[
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-    ])
-    .expect_code(0);
+    print_to_log(&fx);
     assert_eq!(text(&fx, "a.py"), "log(1)\n");
     fx.write("b.py", "changed\n");
     fx.run(&["edit", "--undo"])

@@ -177,17 +177,14 @@ pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBu
         .map(|path| {
             // A file's directory resolved, not the file: its key names
             // a link as the link (`Places::real`).
-            let real = if path.is_dir() {
-                fs::canonicalize(&path).ok()?
+            let (real, dir) = if path.is_dir() {
+                let real = fs::canonicalize(&path).ok()?;
+                (real.clone(), real)
             } else {
-                places.real(&path)?
+                let real = places.real(&path)?;
+                (real.clone(), real.parent()?.to_path_buf())
             };
-            let dir = if path.is_dir() {
-                real.as_path()
-            } else {
-                real.parent()?
-            };
-            let root = places.root_of(dir).map(|r| r.to_path_buf());
+            let root = places.root_of(&dir).map(|r| r.to_path_buf());
             Some((real, root))
         })
         .collect()

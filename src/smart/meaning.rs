@@ -143,25 +143,21 @@ pub fn embed_missing(
         }
         // A group: files until GROUP_TEXTS texts (or the deadline),
         // parsed together.
-        let mut group: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
+        let mut group: Vec<(usize, UnitTexts)> = Vec::new();
         let mut count = 0;
         while at < missing.len() && count < group_texts && !(count > 0 && clock.passed()) {
             let take = (missing.len() - at).min(4);
             let chunk = &missing[at..at + take];
             at += take;
-            let parse: Vec<(PathBuf, crate::lang::Lang)> = chunk
-                .iter()
-                .map(|&i| (path_of(&files[i].path), files[i].lang))
-                .collect();
-            for (&i, file_defs) in chunk.iter().zip(defs.defs_many(&parse)) {
-                let Ok(bytes) = fs::read(path_of(&files[i].path)) else {
-                    covered[i] = true;
-                    continue;
-                };
-                let source = String::from_utf8_lossy(&bytes);
-                let unit_texts = texts(&files[i].text_path, &source, &file_defs);
-                count += unit_texts.len();
-                group.push((i, unit_texts));
+            for (i, unit_texts) in file_texts(defs, files, chunk) {
+                match unit_texts {
+                    Some(unit_texts) => {
+                        count += unit_texts.len();
+                        group.push((i, unit_texts));
+                    }
+                    // Unreadable: nothing to embed.
+                    None => covered[i] = true,
+                }
             }
         }
         let all: Vec<String> = group
@@ -204,6 +200,36 @@ pub fn embed_missing(
         }
     }
     Ok(done)
+}
+
+/// A file's unit texts, each with the line of its unit's hit.
+type UnitTexts = Vec<(u32, String)>;
+
+/// The unit texts ([`texts`]) of each of `files` at `indices`, their
+/// definitions parsed together; `None` for a file that cannot be read.
+fn file_texts(
+    defs: &DefsCache,
+    files: &[TreeFile],
+    indices: &[usize],
+) -> Vec<(usize, Option<UnitTexts>)> {
+    let parse: Vec<(PathBuf, crate::lang::Lang)> = indices
+        .iter()
+        .map(|&i| (path_of(&files[i].path), files[i].lang))
+        .collect();
+    indices
+        .iter()
+        .zip(defs.defs_many(&parse))
+        .map(|(&i, file_defs)| {
+            let unit_texts = fs::read(path_of(&files[i].path)).ok().map(|bytes| {
+                texts(
+                    &files[i].text_path,
+                    &String::from_utf8_lossy(&bytes),
+                    &file_defs,
+                )
+            });
+            (i, unit_texts)
+        })
+        .collect()
 }
 
 /// The encoder's ids of each of `texts`, cut to [`UNIT_TOKENS`] (the
@@ -284,19 +310,11 @@ fn embed_units(
             }
         }
     }
-    let parse: Vec<(PathBuf, crate::lang::Lang)> = chosen
-        .iter()
-        .map(|&i| (path_of(&files[i].path), files[i].lang))
-        .collect();
     // Each chosen file's texts, as `units::texts` makes them.
-    let mut file_texts: Vec<(usize, Vec<(u32, String)>)> = Vec::new();
-    for (&i, file_defs) in chosen.iter().zip(embedder.defs.defs_many(&parse)) {
-        let Ok(bytes) = fs::read(path_of(&files[i].path)) else {
-            continue;
-        };
-        let source = String::from_utf8_lossy(&bytes);
-        file_texts.push((i, texts(&files[i].text_path, &source, &file_defs)));
-    }
+    let file_texts: Vec<(usize, UnitTexts)> = file_texts(embedder.defs, files, &chosen)
+        .into_iter()
+        .filter_map(|(i, texts)| Some((i, texts?)))
+        .collect();
     // The texts to embed, in the words' order: (file, text) indices.
     let mut order: Vec<(usize, usize)> = Vec::new();
     for &(path, line) in wanted {

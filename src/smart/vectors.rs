@@ -529,13 +529,11 @@ fn header() -> Vec<u8> {
 /// has none or is foreign.
 fn first_path(store: &Path) -> Option<Vec<u8>> {
     let mut file = File::open(store).ok()?;
-    let header = header();
-    let mut start = vec![0u8; header.len() + 8];
-    file.read_exact(&mut start).ok()?;
-    if start[..header.len()] != header[..] {
-        return None;
-    }
-    let path_len = u32::from_le_bytes(start[header.len() + 4..].try_into().ok()?) as usize;
+    past_header(&mut file)?;
+    // The record's length, then its path's.
+    let mut lengths = [0u8; 8];
+    file.read_exact(&mut lengths).ok()?;
+    let path_len = u32::from_le_bytes(lengths[4..].try_into().ok()?) as usize;
     if path_len > MAX_PATH {
         return None;
     }
@@ -664,15 +662,19 @@ impl<'a> Record<'a> {
 /// ends; `None` when the header is not this build's (or the file is
 /// empty).
 fn walk(mut file: File, each: impl FnMut(u64, &Record<'_>)) -> Option<u64> {
+    let start = past_header(&mut file)?;
+    records(file, start, each)
+}
+
+/// Reads `file`'s header from its start; where its records start, or
+/// `None` when the header is not this build's.
+fn past_header(file: &mut File) -> Option<u64> {
     // A clone of a descriptor shares its offset.
     file.seek(SeekFrom::Start(0)).ok()?;
     let header = header();
     let mut first = vec![0u8; header.len()];
     file.read_exact(&mut first).ok()?;
-    if first != header {
-        return None;
-    }
-    records(file, header.len() as u64, each)
+    (first == header).then_some(header.len() as u64)
 }
 
 /// [`walk`] from `offset`, where `file` stands, a record's start.
@@ -721,9 +723,8 @@ fn records(
                 buffer.copy_within(start..filled, 0);
                 filled -= start;
                 start = 0;
-                let need = whole.unwrap_or(4).max(READ_BUFFER);
-                if buffer.len() < need {
-                    buffer.resize(need, 0);
+                if let Some(size) = whole.filter(|&size| size > buffer.len()) {
+                    buffer.resize(size, 0);
                 }
                 match reader.read(&mut buffer[filled..]) {
                     Ok(0) => eof = true,
@@ -935,11 +936,11 @@ mod tests {
         encode(&mut torn, &keys[0], &[unit(9, 9.0)]);
         bytes.extend_from_slice(&torn[..torn.len() / 2]);
         let mut seen = Vec::new();
-        let end = records(Trickle(&bytes, 0), 0, |at, record| {
-            seen.push((at, record.stored().line(0)));
+        let end = records(Trickle(&bytes, 0), 0, |_, record| {
+            seen.push(record.stored().line(0));
         });
         assert_eq!(end, Some(whole));
-        assert_eq!(seen.iter().map(|s| s.1).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(seen, [1, 2, 3]);
         // A length no record has ends the walk where it stands.
         let mut zero = bytes[..whole as usize].to_vec();
         zero.extend_from_slice(&[0; 8]);
