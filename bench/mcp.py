@@ -11,8 +11,10 @@ and the server's memory after many calls.
   --runs times, interleaved: `scout search --again -e Q` as a process
   (what an agent's shell runs), then a `tools/call search` with
   `again: true` on one open connection (request written to response
-  read). Medians per query; the report gives p50/p90 over queries and
-  the median per-query ratio of MCP to shell.
+  read), then rg's own pass alone (`rg -n -F -e Q`, drained through a
+  pipe as latency.py runs it). Medians per query; the report gives p50/p90 over queries, the
+  median per-query ratio of MCP to shell, and rg's to shell: the floor
+  no call can go under, since every search call runs that rg.
 - memory: the server's resident set (VmRSS, and its peak VmHWM) before
   and after --calls calls (search, files, grep and read in turn), and at
   each quarter of them: flat once the first quarter has warmed it.
@@ -23,8 +25,10 @@ so `again` keeps repeated queries from collapsing.
 """
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -95,6 +99,7 @@ def main():
     repo = os.path.abspath(args.repo)
     scout = os.path.abspath(args.scout) if args.scout else bl.find_scout()
     state = tempfile.mkdtemp(prefix="scout-mcp-bench-")
+    atexit.register(shutil.rmtree, state, True)
     env = bl.scout_env(state)
 
     server = Server(scout, repo, env)
@@ -105,9 +110,9 @@ def main():
 
     queries = [q for q in bl.derive_queries(repo, args.queries, args.seed)
                if q.kind == "ident"]
-    shell, mcp = {}, {}
+    shell, mcp, rg = {}, {}, {}
     for q in queries:
-        shell[q.text], mcp[q.text] = [], []
+        shell[q.text], mcp[q.text], rg[q.text] = [], [], []
         for _ in range(args.runs):
             t = time.perf_counter()
             subprocess.run([scout, "search", "--again", "-e", q.text],
@@ -118,9 +123,17 @@ def main():
             answer = server.call("search", {"query": q.text, "again": True})
             mcp[q.text].append(time.perf_counter() - t)
             assert "result" in answer, answer
+            t = time.perf_counter()
+            # Drained through a pipe, as scout reads it (and latency.py).
+            subprocess.run(["rg", "-n", "--no-heading", "-F", "-e", q.text],
+                           cwd=repo, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            rg[q.text].append(time.perf_counter() - t)
     med_shell = [statistics.median(v) for v in shell.values()]
     med_mcp = [statistics.median(v) for v in mcp.values()]
+    med_rg = [statistics.median(v) for v in rg.values()]
     ratios = [m / s for m, s in zip(med_mcp, med_shell) if s]
+    floors = [r / s for r, s in zip(med_rg, med_shell) if s]
     added = [m - s for m, s in zip(med_mcp, med_shell)]
     print()
     print("| %d identifier queries, %d runs each | p50 ms | p90 ms |"
@@ -132,9 +145,14 @@ def main():
     print("| tools/call search (one connection) | %.1f | %.1f |"
           % (bl.percentile(med_mcp, 50) * 1000,
              bl.percentile(med_mcp, 90) * 1000))
+    print("| rg's own pass (`rg -n -F -e Q`, a process) | %.1f | %.1f |"
+          % (bl.percentile(med_rg, 50) * 1000,
+             bl.percentile(med_rg, 90) * 1000))
     print()
     print("median per-query ratio, MCP / shell: %.2f; median added: %.1f ms"
           % (statistics.median(ratios), statistics.median(added) * 1000))
+    print("median per-query ratio, rg alone / shell (the floor): %.2f"
+          % statistics.median(floors))
 
     start = server.memory_kb()
     calls = [

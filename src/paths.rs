@@ -11,6 +11,29 @@ use anyhow::{bail, Result};
 
 use crate::shell;
 
+/// Makes `dir` the working directory of the calling thread alone: the
+/// process's, and every other thread's, stay where they are. What the
+/// thread opens by a relative path, the rg it spawns and the threads it
+/// starts then resolve from `dir`. A request served inside a longer-lived
+/// process (`scout mcp`) runs on a thread of its own so: its directory is
+/// its own, and requests in different directories run side by side.
+#[allow(unsafe_code)] // one call, its SAFETY below (Cargo.toml's lints)
+pub fn work_in(dir: &Path) -> std::io::Result<()> {
+    thread_local! {
+        /// Whether this thread's working directory is already its own.
+        static OWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if !OWN.get() {
+        // SAFETY: with `FS` alone, unshare gives this thread a copy of
+        // its root, working directory and umask, and changes nothing
+        // else; file descriptors stay shared (the flag that separates
+        // them, `FILES`, is what `unshare_unsafe` warns of).
+        unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::FS) }?;
+        OWN.set(true);
+    }
+    std::env::set_current_dir(dir)
+}
+
 /// What a special file is, for messages; `None` for a regular file, a
 /// directory, or a path that does not exist (or cannot be looked at:
 /// rg says why).
@@ -96,6 +119,41 @@ pub fn path_of(bytes: &[u8]) -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_thread_working_in_a_directory_moves_no_other_thread() {
+        /// Works in `dir`, then says where it, a thread it starts and a
+        /// process it spawns are, once the other thread has moved too.
+        fn work(dir: &Path, barrier: &std::sync::Barrier) -> [PathBuf; 3] {
+            work_in(dir).unwrap();
+            barrier.wait();
+            std::fs::write("mine.txt", dir.as_os_str().as_encoded_bytes()).unwrap();
+            let started = std::thread::scope(|s| {
+                s.spawn(|| std::env::current_dir().unwrap()).join().unwrap()
+            });
+            let pwd = std::process::Command::new("pwd").output().unwrap().stdout;
+            work_in(dir).unwrap(); // a second time: still its own
+            barrier.wait();
+            let pwd = PathBuf::from(String::from_utf8(pwd).unwrap().trim_end());
+            [std::env::current_dir().unwrap(), started, pwd]
+        }
+        let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let process = std::env::current_dir().unwrap();
+        let barrier = std::sync::Barrier::new(2);
+        std::thread::scope(|scope| {
+            let a = scope.spawn(|| work(one.path(), &barrier));
+            let b = scope.spawn(|| work(two.path(), &barrier));
+            for (dir, handle) in [(one.path(), a), (two.path(), b)] {
+                for seen in handle.join().unwrap() {
+                    assert_eq!(seen.canonicalize().unwrap(), dir.canonicalize().unwrap());
+                }
+                let written = std::fs::read(dir.join("mine.txt")).unwrap();
+                assert_eq!(written, dir.as_os_str().as_encoded_bytes());
+            }
+        });
+        assert_eq!(std::env::current_dir().unwrap(), process);
+    }
 
     #[test]
     fn devices_sockets_and_fifos_are_named_files_and_directories_not() {

@@ -376,6 +376,10 @@ fn paths_outside_the_roots_are_refused_naming_them() {
     // Relative to the root the client gave: src/, not the server's cwd.
     assert!(page.starts_with("core.py:1:class Widget:\n"), "{page}");
     assert!(!page.contains("secret"), "{page}");
+    // The call's thread worked there; the process stayed where it was
+    // started (the kernel's view of its main thread).
+    let process_cwd = std::fs::read_link(format!("/proc/{}/cwd", client.child.id())).unwrap();
+    assert_eq!(process_cwd, fx.root().canonicalize().unwrap());
     for outside in ["../elsewhere", "link", "/etc"] {
         let result = client.call("read", json!({"path": outside}));
         assert_eq!(result["isError"], true, "{outside}: {result}");
@@ -516,6 +520,94 @@ fn a_cancelled_call_stops_its_rg_and_others_are_served_meanwhile() {
         .seen
         .iter()
         .any(|m| m["id"] == slow && m.get("result").is_some()));
+}
+
+#[test]
+fn a_call_in_new_roots_is_served_while_one_in_the_old_still_runs() {
+    let fx = Fixture::new();
+    fx.write("slow/a.py", "Widget = 1\n");
+    fx.write("fast/b.py", "Widget = 2\n");
+    // rg waits 29 seconds when it runs in slow/ (a sleep marked apart
+    // from the other tests').
+    let marker = format!("29.{}", std::process::id());
+    let real = util::rg_dir().join("rg");
+    let script = fx.root().join("slow-rg");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncase \"$(pwd -P)\" in */slow) sleep {marker};; esac\nexec {} \"$@\"\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut command = fx.command(&["mcp"]);
+    command.env("SCOUT_RG", &script);
+    let mut client = Client::start_in(command, json!({"roots": {"listChanged": true}}));
+    let uri = |dir: &str| {
+        format!(
+            "file://{}",
+            fx.root().join(dir).canonicalize().unwrap().display()
+        )
+    };
+    let slow = client.request(
+        "tools/call",
+        json!({"name": "search", "arguments": {"query": "Widget"}}),
+    );
+    let asked = client.next(Duration::from_secs(10)).expect("roots/list");
+    assert_eq!(asked["method"], "roots/list", "{asked}");
+    client.send(
+        json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": [{"uri": uri("slow")}]}}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !running(&marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(running(&marker), "the slow rg never started");
+    client.notify("notifications/roots/list_changed", json!({}));
+    // The notification is handled apart from the calls: once a quick
+    // call (a read, no rg) has had the server ask for the roots again,
+    // the new ones hold.
+    let asked = |client: &Client| {
+        client
+            .seen
+            .iter()
+            .filter(|m| m["method"] == "roots/list")
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while asked(&client) < 2 && Instant::now() < deadline {
+        let read = client.request(
+            "tools/call",
+            json!({"name": "read", "arguments": {"path": "b.py", "range": "1"}}),
+        );
+        client.answer_with_roots(read, &[uri("fast")]);
+    }
+    assert_eq!(asked(&client), 2, "the roots were not asked again");
+    let fast = client.request(
+        "tools/call",
+        json!({"name": "search", "arguments": {"query": "Widget"}}),
+    );
+    let answer = client.answer_with_roots(fast, &[uri("fast")]);
+    assert!(
+        text(&answer["result"]).starts_with("b.py:1:Widget = 2\n"),
+        "{answer}"
+    );
+    // Answered in its own root while the call in the old one still runs.
+    assert!(running(&marker), "the slow call ended first");
+    client.notify(
+        "notifications/cancelled",
+        json!({"requestId": slow, "reason": "test"}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running(&marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !running(&marker),
+        "the cancelled call's rg is still running"
+    );
 }
 
 #[test]

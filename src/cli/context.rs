@@ -4,9 +4,10 @@
 //! request served inside `scout mcp` brings its own, so that no call reads
 //! or changes another's.
 //!
-//! The working directory is not here: every path rg prints is relative to
-//! the directory it runs in, and scout opens those paths as they are, so
-//! it stays the process's (a server holds it at its root for each call).
+//! The working directory is not here but on the thread that runs the
+//! command: every path rg prints is relative to the directory it runs
+//! in, and scout opens those paths as they are. A served request's thread
+//! takes its own ([`crate::paths::work_in`]); the process's never moves.
 
 use crate::dirs::OsEnvLookup;
 use crate::render::style::{Color, ColorChoice};

@@ -8,8 +8,9 @@
 //! calls run concurrently, each with its own memory and its own rg.
 //! Cancelling a call stops its rg (each rg of a call leads a process
 //! group of its own, [`Cancel`]); a call that panics is an error result,
-//! and the server goes on. The working directory is the first root
-//! (a call may not name another: [`tools`]). The result's `content` is
+//! and the server goes on. A call's working directory is the first root,
+//! its thread's own (a call may not name another: [`tools`]); the
+//! process's stays where the server started. The result's `content` is
 //! the text the command prints; `structuredContent` is the answer's JSON
 //! ([`tools`] keeps the list of tools small).
 //!
@@ -22,7 +23,7 @@
 pub mod roots;
 pub mod tools;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
-use tokio::sync::{Mutex, OwnedRwLockReadGuard, RwLock};
+use tokio::sync::{oneshot, Mutex};
 
 use crate::exit::ExitStatus;
 use crate::request::{self, Served};
@@ -76,10 +77,6 @@ struct Server {
     /// The session memory of this connection (`SCOUT_SESSION_ID` of a
     /// `scout call`).
     session: String,
-    /// The process's working directory, as the server last set it: the
-    /// first root. Each call holds it (shared) while it runs; new roots
-    /// take it (alone) to move it.
-    process_cwd: Arc<RwLock<PathBuf>>,
     /// The working directory the server was started in: the root when the
     /// client offers none.
     cwd: PathBuf,
@@ -99,7 +96,6 @@ impl Server {
             .unwrap_or_default();
         Ok(Server {
             session: format!("mcp-{}-{nanos:x}", std::process::id()),
-            process_cwd: Arc::new(RwLock::new(cwd.clone())),
             cwd,
             roots: Arc::new(Mutex::new(None)),
             allow_edit,
@@ -169,6 +165,7 @@ impl Server {
         };
         let cancel = Cancel::default();
         let served = Served {
+            cwd: Some(roots.first().to_path_buf()),
             session: Some(session),
             cancel: Some(cancel.clone()),
             as_value: true,
@@ -176,17 +173,18 @@ impl Server {
         // Stops the call's rg when the call ends early: cancelled, or the
         // server going away.
         let _stop = StopOnDrop(cancel);
-        let cwd = self
-            .cwd_at(roots.first())
-            .await
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        let answer = tokio::task::spawn_blocking(move || {
-            // Held until the answer is made, however the call ends.
-            let _cwd = cwd;
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                request::answer_value(request, &crate::dirs::process_env, &served)
-            }))
-        });
+        // A thread of its own, not one of a pool: the working directory
+        // it takes (`served.cwd`) goes with it.
+        let (send, answer) = oneshot::channel();
+        std::thread::Builder::new()
+            .name(format!("scout-{}", tool.name))
+            .spawn(move || {
+                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    request::answer_value(request, &crate::dirs::process_env, &served)
+                }));
+                let _ = send.send(answer);
+            })
+            .map_err(|e| McpError::internal_error(format!("starting a thread: {e}"), None))?;
         tokio::pin!(answer);
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
@@ -226,24 +224,6 @@ impl Server {
                 Ok(error_result(&message, None))
             }
             Err(e) => Err(McpError::internal_error(format!("answering: {e}"), None)),
-        }
-    }
-
-    /// Holds the process's working directory at `root` for one call:
-    /// moved there first if the roots changed, once no call holds it.
-    async fn cwd_at(&self, root: &Path) -> Result<OwnedRwLockReadGuard<PathBuf>> {
-        loop {
-            let held = self.process_cwd.clone().read_owned().await;
-            if held.as_path() == root {
-                return Ok(held);
-            }
-            drop(held);
-            let mut moving = self.process_cwd.write().await;
-            if moving.as_path() != root {
-                std::env::set_current_dir(root)
-                    .with_context(|| format!("working in {}", root.display()))?;
-                *moving = root.to_path_buf();
-            }
         }
     }
 }

@@ -77,14 +77,15 @@
 //! - `exit`: 0 results, 1 no match, 2 error, 3 partial (timed out, or
 //!   some files could not be read: see `warnings`).
 //!
-//! A request's `cwd` becomes the serving process's working directory;
-//! nothing is written anywhere but the answer, except by mode `edit`,
+//! A request's `cwd` becomes the working directory of the thread serving
+//! it (the process's, and other requests', stay); nothing is written anywhere but the answer, except by mode `edit`,
 //! whose answer is `{"mode":"edit","result":{...scout edit --json...},
 //! "truncated":...,"warnings":[],"text":...,"exit":0}`.
 
 pub mod call;
 
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde::de::DeserializeOwned;
@@ -604,8 +605,8 @@ fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
 /// prints it ([`Answer::to_json`]) with the exit status it carries. Every transport
 /// (`scout call`, `scout mcp`) hands its requests here, so they are
 /// validated and answered by the same code. The request's `cwd`, when it
-/// has one, becomes the process's working directory: a transport serving
-/// requests concurrently in one process must not let them carry one.
+/// has one, becomes the working directory of the thread answering it
+/// ([`crate::paths::work_in`]).
 pub fn answer(text: &str, env: OsEnvLookup<'_>) -> Answer {
     let served = Served::default();
     match parse(text) {
@@ -615,10 +616,16 @@ pub fn answer(text: &str, env: OsEnvLookup<'_>) -> Answer {
 }
 
 /// What a request served inside a longer-lived process (`scout mcp`)
-/// brings with it, where `scout call` reads its own process: the session
-/// whose memory it uses, and the cancellation that stops its rg.
+/// brings with it, where `scout call` reads its own process: the
+/// directory it runs in, the session whose memory it uses, and the
+/// cancellation that stops its rg.
 #[derive(Debug, Clone, Default)]
 pub struct Served {
+    /// The working directory (an MCP client's first root), made the
+    /// answering thread's own ([`crate::paths::work_in`]): the process's,
+    /// and other requests', stay where they are. A request's own `cwd`
+    /// resolves from it.
+    pub cwd: Option<PathBuf>,
     /// The session id (as `SCOUT_SESSION_ID` would give it).
     pub session: Option<String>,
     pub cancel: Option<Cancel>,
@@ -663,8 +670,14 @@ pub fn answer_value(value: Value, env: OsEnvLookup<'_>, served: &Served) -> Answ
 }
 
 fn answer_request(request: Request, env: OsEnvLookup<'_>, served: &Served) -> Answer {
+    if let Some(base) = &served.cwd {
+        if let Err(e) = crate::paths::work_in(base) {
+            let message = format!("the working directory {base:?} cannot be used: {e}");
+            return error_answer(Problem::new(message), served);
+        }
+    }
     if let Some(cwd) = request.cwd() {
-        if let Err(e) = std::env::set_current_dir(cwd) {
+        if let Err(e) = crate::paths::work_in(Path::new(cwd)) {
             return error_answer(
                 Problem::about("cwd", format!("cwd {cwd:?} cannot be used: {e}"), &[]),
                 served,
