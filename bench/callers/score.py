@@ -38,7 +38,9 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.dirname(HERE))  # bench/, for benchlib
 
 import argparse  # noqa: E402
+import atexit  # noqa: E402
 import json  # noqa: E402
+import shutil  # noqa: E402
 import tempfile  # noqa: E402
 
 import benchlib  # noqa: E402
@@ -166,6 +168,7 @@ def main():
     a = ap.parse_args()
     scout = benchlib.find_scout(a.scout)
     state = tempfile.mkdtemp(prefix="scout-callers-")
+    atexit.register(shutil.rmtree, state, True)
     env = benchlib.scout_env(state)
     recs = []
     for i, c in enumerate(a.corpora):
