@@ -36,7 +36,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
-use tokio::sync::{oneshot, Mutex};
+use tokio::sync::Mutex;
 
 use crate::exit::ExitStatus;
 use crate::request::{self, Served};
@@ -173,18 +173,14 @@ impl Server {
         // Stops the call's rg when the call ends early: cancelled, or the
         // server going away.
         let _stop = StopOnDrop(cancel);
-        // A thread of its own, not one of a pool: the working directory
-        // it takes (`served.cwd`) goes with it.
-        let (send, answer) = oneshot::channel();
-        std::thread::Builder::new()
-            .name(format!("scout-{}", tool.name))
-            .spawn(move || {
-                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    request::answer_value(request, &crate::dirs::process_env, &served)
-                }));
-                let _ = send.send(answer);
-            })
-            .map_err(|e| McpError::internal_error(format!("starting a thread: {e}"), None))?;
+        // On a thread of the runtime's blocking pool, which the call moves
+        // to its root first (`served.cwd`): a pool thread keeps the
+        // directory of the last call it ran, and every call sets its own.
+        let answer = tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                request::answer_value(request, &crate::dirs::process_env, &served)
+            }))
+        });
         tokio::pin!(answer);
         let started = Instant::now();
         let progress = context.meta.get_progress_token();
