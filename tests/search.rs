@@ -660,9 +660,9 @@ fn the_text_page_accounts_for_what_it_left_out() {
     let not_quoted: u64 = out
         .lines()
         .find_map(|l| {
-            l.strip_prefix('+')
-                .and_then(|r| r.split_once(" lines not quoted"))
-                .map(|(n, _)| n.parse().unwrap())
+            let (n, rest) = l.strip_prefix('+')?.split_once(' ')?;
+            (rest.starts_with("lines not quoted") || rest.starts_with("line not quoted"))
+                .then(|| n.parse().unwrap())
         })
         .unwrap_or(0);
     assert_eq!(lines_shown + not_quoted, hits_on_page, "{}", run.describe());
@@ -672,6 +672,36 @@ fn the_text_page_accounts_for_what_it_left_out() {
         "{}",
         run.describe()
     );
+}
+
+#[test]
+fn one_line_not_quoted_is_one_line() {
+    let fx = Fixture::new();
+    usage_tree(&fx, 60);
+    let mut counts = Vec::new();
+    for budget in (100..=400).step_by(20) {
+        let run = fx.run(&["search", "Widget", "--budget-tokens", &budget.to_string()]);
+        let Some(line) = run
+            .stdout()
+            .lines()
+            .find(|l| l.contains("not quoted"))
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let (n, rest) = line[1..].split_once(' ').unwrap();
+        let n: u64 = n.parse().unwrap();
+        let word = if n == 1 {
+            "line not quoted"
+        } else {
+            "lines not quoted"
+        };
+        assert!(rest.starts_with(word), "budget {budget}: {line}");
+        counts.push(n);
+    }
+    // The sweep meets the singular (a budget of 180 leaves one line).
+    assert!(counts.contains(&1), "{counts:?}");
+    assert!(counts.iter().any(|&n| n > 1), "{counts:?}");
 }
 
 #[test]

@@ -448,8 +448,12 @@ pub fn listing(settings: &ReadSettings, name: &str, defs: &[Def]) -> Vec<u8> {
             if i > 0 && out.len() + line.len() + reserve > budget {
                 let _ = writeln!(
                     out,
-                    "+{} definitions not listed: {rest_command}",
-                    defs.len() - i
+                    "+{} not listed: {rest_command}",
+                    crate::render::scope::plural(
+                        (defs.len() - i) as u64,
+                        "definition",
+                        "definitions"
+                    )
                 );
                 return out;
             }

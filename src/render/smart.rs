@@ -93,23 +93,25 @@ fn meaning_line(m: &MeaningView) -> String {
             )
         };
     };
+    let definitions = plural(m.units as u64, "definition", "definitions");
+    let code_files = plural(files as u64, "code file", "code files");
     if m.covered == files {
-        format!(
-            "meaning: on, {} definitions of all {} code files{embedded}",
-            m.units, files
-        )
+        let all = if files == 1 {
+            "its one code file".to_string()
+        } else {
+            format!("all {code_files}")
+        };
+        format!("meaning: on, {definitions} of {all}{embedded}")
     } else if m.partly > 0 {
         format!(
-            "meaning: on, {} definitions of {} of {} code files ({} of them whole){embedded}; the other definitions were not compared (scout index embeds them)",
-            m.units,
+            "meaning: on, {definitions} of {} of {code_files} ({} of them whole){embedded}; the other definitions were not compared (scout index embeds them)",
             m.covered + m.partly,
-            files,
             m.covered
         )
     } else {
         format!(
-            "meaning: on, {} definitions of {} of {} code files{embedded}; the other files' definitions were not compared (scout index embeds them)",
-            m.units, m.covered, files
+            "meaning: on, {definitions} of {} of {code_files}{embedded}; the other files' definitions were not compared (scout index embeds them)",
+            m.covered
         )
     }
 }
@@ -270,6 +272,26 @@ mod tests {
         assert_eq!(
             meaning_line(&on(None, Some(40), 0, 0, 0, 0)),
             "meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its 40 candidate code files (scout index embeds them)"
+        );
+    }
+
+    #[test]
+    fn the_meaning_line_counts_one_definition_and_one_file_in_the_singular() {
+        assert_eq!(
+            meaning_line(&on(Some(1), None, 1, 0, 1, 0)),
+            "meaning: on, 1 definition of its one code file"
+        );
+        assert_eq!(
+            meaning_line(&on(Some(4), None, 4, 0, 9, 2)),
+            "meaning: on, 9 definitions of all 4 code files, 2 embedded now"
+        );
+        assert_eq!(
+            meaning_line(&on(Some(1), None, 0, 1, 1, 1)),
+            "meaning: on, 1 definition of 1 of 1 code file (0 of them whole), 1 embedded now; the other definitions were not compared (scout index embeds them)"
+        );
+        assert_eq!(
+            meaning_line(&on(Some(5), None, 1, 0, 1, 0)),
+            "meaning: on, 1 definition of 1 of 5 code files; the other files' definitions were not compared (scout index embeds them)"
         );
     }
 }

@@ -48,6 +48,7 @@
 
 use std::io::Write;
 
+use super::scope::plural;
 use super::style::{Role, Styled};
 use super::{braces, Code, Report};
 use crate::defs::Def;
@@ -378,15 +379,15 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
         if report.page < pages {
             let _ = writeln!(
                 out,
-                "+{} files not shown: {}",
-                omitted.files,
+                "+{} not shown: {}",
+                plural(omitted.files as u64, "file", "files"),
                 report.page_command(report.page + 1)
             );
         } else {
             let _ = writeln!(
                 out,
-                "+{} files on earlier pages: {}",
-                omitted.files,
+                "+{} on earlier pages: {}",
+                plural(omitted.files as u64, "file", "files"),
                 report.page_command(1)
             );
         }
@@ -394,8 +395,9 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
     if omitted.lines > 0 && !report.files_only {
         let _ = writeln!(
             out,
-            "+{} lines not quoted in these files: {}",
-            omitted.lines, report.file_command
+            "+{} not quoted in these files: {}",
+            plural(omitted.lines, "line", "lines"),
+            report.file_command
         );
     }
     if !omitted.def_files.is_empty() {
