@@ -11,10 +11,12 @@ and the server's memory after many calls.
   --runs times, interleaved: `scout search --again -e Q` as a process
   (what an agent's shell runs), then a `tools/call search` with
   `again: true` on one open connection (request written to response
-  read), then rg's own pass alone (`rg -n -F -e Q`, drained through a
-  pipe as latency.py runs it). Medians per query; the report gives p50/p90 over queries, the
-  median per-query ratio of MCP to shell, and rg's to shell: the floor
-  no call can go under, since every search call runs that rg.
+  read), then rg's own pass alone (`rg -n --no-heading -F -e Q` from
+  PATH, drained through a pipe as latency.py runs it: close to the rg a
+  search call runs, which adds `--with-filename --null`). Medians per
+  query; the report gives p50/p90 over queries, the median per-query
+  ratio of MCP to shell, and rg's to shell: about the floor no call can
+  go under, since every search call runs such an rg.
 - memory: the server's resident set (VmRSS, and its peak VmHWM) before
   and after --calls calls (search, files, grep and read in turn), and at
   each quarter of them: flat once the first quarter has warmed it.

@@ -5,33 +5,84 @@
 
 use std::ffi::OsString;
 use std::os::unix::fs::FileTypeExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use anyhow::{bail, Result};
 
 use crate::shell;
 
+/// Set in the environment, makes [`work_in`] take its fallback, as where
+/// `unshare` is refused, so that the tests can serve requests that way.
+/// Undocumented for users; it does nothing else.
+pub const NO_UNSHARE_ENV: &str = "SCOUT_INTERNAL_NO_UNSHARE";
+
+/// Where the calling thread works, while this is held ([`work_in`]).
+#[must_use = "the directory is the thread's only while this is held"]
+pub struct Workdir {
+    /// `None`: the thread's own. Else the process's, shared with the
+    /// threads that work in the same directory: the fallback where
+    /// `unshare` is refused.
+    _process: Option<RwLockReadGuard<'static, Option<PathBuf>>>,
+}
+
 /// Makes `dir` the working directory of the calling thread alone: the
 /// process's, and every other thread's, stay where they are. What the
 /// thread opens by a relative path, the rg it spawns and the threads it
 /// starts then resolve from `dir`. A request served inside a longer-lived
-/// process (`scout mcp`) runs on a thread of its own so: its directory is
-/// its own, and requests in different directories run side by side.
+/// process (`scout mcp`) takes its directory so, and requests in
+/// different directories run side by side.
+///
+/// Each call gives the thread a context of its own anew (`unshare(2)`
+/// with `CLONE_FS`, a copy only when another thread still shares it), so
+/// a thread it started for an earlier request, still running, stays in
+/// that request's directory. Where the kernel refuses (a container's
+/// seccomp profile without `CAP_SYS_ADMIN`: `EPERM`), the process's
+/// directory moves instead, and the calls in another directory wait for
+/// those holding it ([`Workdir`]).
 #[allow(unsafe_code)] // one call, its SAFETY below (Cargo.toml's lints)
-pub fn work_in(dir: &Path) -> std::io::Result<()> {
-    thread_local! {
-        /// Whether this thread's working directory is already its own.
-        static OWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if !OWN.get() {
+pub fn work_in(dir: &Path) -> std::io::Result<Workdir> {
+    use rustix::io::Errno;
+    static REFUSED: AtomicBool = AtomicBool::new(false);
+    if !REFUSED.load(Ordering::Relaxed) && std::env::var_os(NO_UNSHARE_ENV).is_none() {
         // SAFETY: with `FS` alone, unshare gives this thread a copy of
         // its root, working directory and umask, and changes nothing
         // else; file descriptors stay shared (the flag that separates
         // them, `FILES`, is what `unshare_unsafe` warns of).
-        unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::FS) }?;
-        OWN.set(true);
+        match unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::FS) } {
+            Ok(()) => {
+                std::env::set_current_dir(dir)?;
+                return Ok(Workdir { _process: None });
+            }
+            Err(e) if e == Errno::PERM || e == Errno::NOSYS => {
+                REFUSED.store(true, Ordering::Relaxed);
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
-    std::env::set_current_dir(dir)
+    process_in(dir)
+}
+
+/// [`work_in`]'s fallback: the process's directory moved to `dir`, once
+/// no thread holds it elsewhere.
+fn process_in(dir: &Path) -> std::io::Result<Workdir> {
+    static HELD: RwLock<Option<PathBuf>> = RwLock::new(None);
+    let dir = std::path::absolute(dir)?;
+    loop {
+        let held = HELD.read().unwrap_or_else(PoisonError::into_inner);
+        if held.as_deref() == Some(dir.as_path()) {
+            return Ok(Workdir {
+                _process: Some(held),
+            });
+        }
+        drop(held);
+        let mut moving = HELD.write().unwrap_or_else(PoisonError::into_inner);
+        if moving.as_deref() != Some(dir.as_path()) {
+            std::env::set_current_dir(&dir)?;
+            *moving = Some(dir.clone());
+        }
+    }
 }
 
 /// What a special file is, for messages; `None` for a regular file, a
@@ -119,21 +170,20 @@ pub fn path_of(bytes: &[u8]) -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn a_thread_working_in_a_directory_moves_no_other_thread() {
         /// Works in `dir`, then says where it, a thread it starts and a
         /// process it spawns are, once the other thread has moved too.
         fn work(dir: &Path, barrier: &std::sync::Barrier) -> [PathBuf; 3] {
-            work_in(dir).unwrap();
+            let _own = work_in(dir).unwrap();
             barrier.wait();
             std::fs::write("mine.txt", dir.as_os_str().as_encoded_bytes()).unwrap();
             let started = std::thread::scope(|s| {
                 s.spawn(|| std::env::current_dir().unwrap()).join().unwrap()
             });
             let pwd = std::process::Command::new("pwd").output().unwrap().stdout;
-            work_in(dir).unwrap(); // a second time: still its own
+            let _again = work_in(dir).unwrap(); // a second time: still its own
             barrier.wait();
             let pwd = PathBuf::from(String::from_utf8(pwd).unwrap().trim_end());
             [std::env::current_dir().unwrap(), started, pwd]
@@ -153,6 +203,39 @@ mod tests {
             }
         });
         assert_eq!(std::env::current_dir().unwrap(), process);
+    }
+
+    #[test]
+    fn a_thread_started_for_one_directory_stays_there_when_its_starter_moves() {
+        let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        let lingering = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let _first = work_in(one.path()).unwrap();
+                    // Started in the first directory, still running when
+                    // its starter serves the next one.
+                    let lingering = std::thread::spawn(move || {
+                        wait.recv().unwrap();
+                        std::env::current_dir().unwrap()
+                    });
+                    let _next = work_in(two.path()).unwrap();
+                    let here = std::env::current_dir().unwrap();
+                    assert_eq!(
+                        here.canonicalize().unwrap(),
+                        two.path().canonicalize().unwrap()
+                    );
+                    go.send(()).unwrap();
+                    lingering
+                })
+                .join()
+                .unwrap()
+        });
+        let there = lingering.join().unwrap();
+        assert_eq!(
+            there.canonicalize().unwrap(),
+            one.path().canonicalize().unwrap()
+        );
     }
 
     #[test]

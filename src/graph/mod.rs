@@ -89,7 +89,8 @@ fn graph_lang(path: &[u8], target: Lang) -> Option<Lang> {
 /// A path for messages: relative to the working directory when under it.
 pub fn display(path: &Path) -> String {
     // The working directory and its canonical form, made again only when
-    // the process moved (`scout mcp` moves to a client's new roots).
+    // it moved: the thread's (`scout mcp` serves each call in its root,
+    // so calls in two roots at once remake it in turn, and stay right).
     static CWD: std::sync::Mutex<Option<(PathBuf, Option<PathBuf>)>> = std::sync::Mutex::new(None);
     let now = std::env::current_dir().ok();
     let cwd = {

@@ -3,7 +3,8 @@
 //! harnesses that give tools to a model only through MCP (#25).
 //!
 //! Each tool call becomes one request of the request layer, answered in
-//! this process, on a thread of its own: the same code answers it as
+//! this process, on a thread of the runtime's blocking pool, which works
+//! in the call's root while it serves it: the same code answers it as
 //! answers `scout call`, with the connection's session ([`Served`]), so
 //! calls run concurrently, each with its own memory and its own rg.
 //! Cancelling a call stops its rg (each rg of a call leads a process
@@ -132,8 +133,8 @@ impl Server {
         found
     }
 
-    /// Answers one tool call on a thread of its own, its rg stopped when
-    /// the client cancels the call.
+    /// Answers one tool call on a thread of the runtime's blocking pool,
+    /// in its root, its rg stopped when the client cancels the call.
     async fn call(
         &self,
         tool: &tools::ToolSpec,

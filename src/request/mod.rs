@@ -36,8 +36,9 @@
 //! `budget_tokens`, `page`, `depth`, `graph_files` and `max_results` are
 //! integers, 0 or more; `-n`, `-i`, `multiline` and `proven_only` are booleans;
 //! `timeout` is a number of seconds (0 = no limit). Relative paths
-//! resolve against `cwd`, else the process's working directory. Defaults
-//! are the command line's.
+//! resolve against `cwd`, else the directory the request is served in
+//! (`scout call`'s own; `scout mcp`'s first root). Defaults are the
+//! command line's.
 //!
 //! Answers (one line of JSON; `exit` is also the process's exit status):
 //!
@@ -78,14 +79,16 @@
 //!   some files could not be read: see `warnings`).
 //!
 //! A request's `cwd` becomes the working directory of the thread serving
-//! it (the process's, and other requests', stay); nothing is written anywhere but the answer, except by mode `edit`,
+//! it ([`crate::paths::work_in`]; inside `scout mcp`, other requests'
+//! stay where they are); nothing is written anywhere but the answer,
+//! except by mode `edit`,
 //! whose answer is `{"mode":"edit","result":{...scout edit --json...},
 //! "truncated":...,"warnings":[],"text":...,"exit":0}`.
 
 pub mod call;
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Result;
 use serde::de::DeserializeOwned;
@@ -670,20 +673,24 @@ pub fn answer_value(value: Value, env: OsEnvLookup<'_>, served: &Served) -> Answ
 }
 
 fn answer_request(request: Request, env: OsEnvLookup<'_>, served: &Served) -> Answer {
-    if let Some(base) = &served.cwd {
-        if let Err(e) = crate::paths::work_in(base) {
-            let message = format!("the working directory {base:?} cannot be used: {e}");
-            return error_answer(Problem::new(message), served);
+    // The served directory (an MCP root), the request's own resolved
+    // from it; held until the answer is made.
+    let dir = match (&served.cwd, request.cwd()) {
+        (Some(base), Some(cwd)) => Some(base.join(cwd)),
+        (Some(base), None) => Some(base.clone()),
+        (None, cwd) => cwd.map(PathBuf::from),
+    };
+    let _workdir = match dir.as_deref().map(crate::paths::work_in) {
+        None => None,
+        Some(Ok(workdir)) => Some(workdir),
+        Some(Err(e)) => {
+            let problem = match request.cwd() {
+                Some(cwd) => Problem::about("cwd", format!("cwd {cwd:?} cannot be used: {e}"), &[]),
+                None => Problem::new(format!("the working directory {dir:?} cannot be used: {e}")),
+            };
+            return error_answer(problem, served);
         }
-    }
-    if let Some(cwd) = request.cwd() {
-        if let Err(e) = crate::paths::work_in(Path::new(cwd)) {
-            return error_answer(
-                Problem::about("cwd", format!("cwd {cwd:?} cannot be used: {e}"), &[]),
-                served,
-            );
-        }
-    }
+    };
     let ctx = served.context(env);
     let answer = match request {
         Request::Files(request) => files_answer(request, &ctx, served),
