@@ -498,7 +498,7 @@ class Page:
         return shown | {(p, n) for p, n, _ in self.plain}
 
 
-NOTE_RE = re.compile(rb"^note: \d+ more files define it, on other pages"
+NOTE_RE = re.compile(rb"^note: \d+ more (?:file defines|files define) it, on other pages"
                      rb"(?:; all \d+ that do)?: (.*?)(?: \(\+\d+ more\))?$")
 
 

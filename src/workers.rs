@@ -1,7 +1,7 @@
 //! Work spread over every core: one thread per core, each taking the next
 //! item as it finishes one (files differ wildly in size), the results in
 //! the items' order. The structural search and the code graph parse their
-//! files so.
+//! files so, and `smart` weighs its candidate files so after rg's pass.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

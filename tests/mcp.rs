@@ -735,7 +735,7 @@ fn pages_over_mcp_name_tool_calls_not_commands() {
     // hidden files).
     assert!(
         page.contains(
-            r#"lines not quoted in these files: grep {"output_mode":"content","path":"FILE","pattern":"Widget"}"#
+            r#"+1 line not quoted in these files: grep {"output_mode":"content","path":"FILE","pattern":"Widget"}"#
         ),
         "{page}"
     );

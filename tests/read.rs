@@ -205,6 +205,14 @@ fn ranges_in_every_form() {
         .stdout()
         .starts_with("f.txt  (1-10 of 10 lines)\n1: l1\n"));
     assert_eq!(whole.stdout().lines().count(), 11);
+    fx.write("one.txt", "only\n");
+    let one = fx.run(&["read", "one.txt", "--range", "1"]);
+    assert_eq!(
+        one.stdout(),
+        "one.txt  (1-1 of 1 line)\n1: only\n",
+        "{}",
+        one.describe()
+    );
 }
 
 #[test]

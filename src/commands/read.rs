@@ -316,7 +316,12 @@ fn header(settings: &ReadSettings, block: &Block, count: usize) -> Styled {
         ),
         None => out.write_styled(
             Role::Frame,
-            format_args!("({}-{} of {count} lines)", block.first, block.last),
+            format_args!(
+                "({}-{} of {})",
+                block.first,
+                block.last,
+                crate::render::scope::plural(count as u64, "line", "lines")
+            ),
         ),
     }
     out.push(b"\n");

@@ -125,7 +125,8 @@ fn footer(out: &mut Styled, page: &Page, left_out: usize) {
         out.write_styled(
             Role::Frame,
             format_args!(
-                "+{left_out} more hits cut by the token budget: --budget-tokens N, or --max-results N\n"
+                "+{} cut by the token budget: --budget-tokens N, or --max-results N\n",
+                plural(left_out as u64, "more hit", "more hits")
             ),
         );
     }

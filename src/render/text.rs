@@ -436,16 +436,17 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
                 }
             }
         }
+        let more = match total {
+            1 => "1 more file defines".to_string(),
+            n => format!("{n} more files define"),
+        };
         match everyone {
             Some(all) => {
-                let _ = write!(
-                    out,
-                    "note: {total} more files define it, on other pages; all {all} that do: "
-                );
+                let _ = write!(out, "note: {more} it, on other pages; all {all} that do: ");
                 out.extend_from_slice(&names);
             }
             None => {
-                let _ = write!(out, "note: {total} more files define it, on other pages: ");
+                let _ = write!(out, "note: {more} it, on other pages: ");
                 out.extend_from_slice(&names);
                 if named < total {
                     let _ = write!(out, " (+{} more)", total - named);
