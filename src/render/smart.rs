@@ -74,6 +74,7 @@ fn meaning_line(m: &MeaningView) -> String {
         0 => String::new(),
         n => format!(", {n} embedded now"),
     };
+    let definitions = plural(m.units as u64, "definition", "definitions");
     let Some(files) = m.files else {
         let candidates = plural(
             m.candidate_files.unwrap_or(0) as u64,
@@ -86,14 +87,12 @@ fn meaning_line(m: &MeaningView) -> String {
             )
         } else {
             format!(
-                "meaning: on, {} of {} of {candidates} ({} of them whole){embedded}; nothing was stored for this tree, so no other file was compared (scout index embeds them)",
-                plural(m.units as u64, "definition", "definitions"),
+                "meaning: on, {definitions} of {} of {candidates} ({} of them whole){embedded}; nothing was stored for this tree, so no other file was compared (scout index embeds them)",
                 m.covered + m.partly,
                 m.covered
             )
         };
     };
-    let definitions = plural(m.units as u64, "definition", "definitions");
     let code_files = plural(files as u64, "code file", "code files");
     if m.covered == files {
         let all = if files == 1 {

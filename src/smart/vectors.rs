@@ -395,7 +395,7 @@ impl VectorStore {
             // follows what this process knows.
             Some(known) => {
                 file.seek(SeekFrom::Start(known.end)).ok()?;
-                walk_from(&file, known.end, |_, _| {})?
+                records(&file, known.end, |_, _| {})?
             }
             None => walk(file.try_clone().ok()?, |_, _| {}).unwrap_or(0),
         };
@@ -677,12 +677,8 @@ fn past_header(file: &mut File) -> Option<u64> {
     (first == header).then_some(header.len() as u64)
 }
 
-/// [`walk`] from `offset`, where `file` stands, a record's start.
-fn walk_from(file: &File, offset: u64, each: impl FnMut(u64, &Record<'_>)) -> Option<u64> {
-    records(file, offset, each)
-}
-
-/// The records from `offset`, where `reader` stands, each parsed where
+/// The records from `offset`, where `reader` stands (a record's start),
+/// each parsed where
 /// it lies in a buffer of [`READ_BUFFER`] bytes or more (a record larger
 /// than the buffer grows it): the bytes are copied by the read, and a
 /// record the buffer's end cuts once more, to the buffer's start.
