@@ -28,7 +28,7 @@ use crate::encoder::{Encoder, DIM};
 use crate::paths::path_of;
 use crate::smart::listing::{Listing, TreeFile};
 use crate::smart::units::texts;
-use crate::smart::vectors::{Key, UnitVector, VectorStore};
+use crate::smart::vectors::{Key, Query, UnitVector, VectorStore};
 
 /// Units the dense ranking hands to the fusion, at most.
 pub const DENSE_HITS: usize = 60;
@@ -481,7 +481,7 @@ pub struct Recalled {
 
 /// Scores every vector the store under `cache_dir` holds for the files
 /// of `listing` against `query`.
-pub fn recall(listing: Listing, query: &[f32; DIM], cache_dir: Option<PathBuf>) -> Recalled {
+pub fn recall(listing: Listing, query: &Query, cache_dir: Option<PathBuf>) -> Recalled {
     let files = listing.files;
     let store = VectorStore::new(cache_dir);
     let mut best = Best::new(DENSE_HITS);
@@ -513,7 +513,7 @@ pub fn recall(listing: Listing, query: &[f32; DIM], cache_dir: Option<PathBuf>) 
 pub fn rank(
     recalled: Recalled,
     encoder: &Encoder,
-    query: &[f32; DIM],
+    query: &Query,
     first: &[&[u8]],
     first_units: &[(&[u8], u32)],
     budget: Duration,

@@ -56,6 +56,7 @@ use crate::smart::concepts::Concept;
 use crate::smart::meaning::Dense;
 use crate::smart::score::{idf, Prior, Scored, K1};
 use crate::smart::units::{Unit, WordMatcher};
+use crate::smart::vectors::Query;
 
 /// Candidate files read and parsed, at most: the best by the pass's
 /// counts. Beyond them a file is only a count.
@@ -176,7 +177,7 @@ pub fn answer(
             let (rg, base, cache_dir) = (rg.clone(), base.clone(), cache_dir.clone());
             Ok(std::thread::spawn(move || {
                 let encoder = crate::encoder::Encoder::load(&dir)?;
-                let query = encoder.embed(&[question])?.remove(0);
+                let query = Query::new(&encoder.embed(&[question])?.remove(0));
                 // The listing, remembered or made now beside the words'
                 // pass, which it slows less than it would delay after.
                 // When no store could hold a vector of the tree's files,
