@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::{bail, Result};
 
 use crate::exit::ExitStatus;
-use crate::rg::{run_plain, Flow, Rg, SearchFlags};
+use crate::rg::{run_paced, Flow, Rg, SearchFlags};
 use crate::smart::concepts::{Concept, MIN_PATTERN};
 
 /// A file rg found at least one form in.
@@ -158,7 +158,7 @@ pub fn collect(
     let mut searched = None;
     // The file whose matches follow.
     let mut current: Option<usize> = None;
-    let outcome = run_plain(rg, &command, |line| {
+    let outcome = run_paced(rg, &command, |line| {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
         let text = match line.iter().position(|&b| b == 0) {
             Some(nul) => {
