@@ -507,4 +507,50 @@ mod tests {
         );
         assert_eq!(seen, 1);
     }
+
+    #[test]
+    fn a_paced_run_reads_every_line_a_plain_one_does() {
+        // Enough output, from files rg searches on several threads, for
+        // the paced reader to find the pipe drained and sleep many times.
+        let dir = tempfile::tempdir().unwrap();
+        for f in 0..200 {
+            let text: String = (0..40).map(|l| format!("word {f} {l}\n")).collect();
+            std::fs::write(dir.path().join(format!("f{f:03}.txt")), text).unwrap();
+        }
+        let rg = Rg::locate(None, std::env::var_os("PATH")).expect("rg on PATH");
+        let flags = super::super::SearchFlags {
+            patterns: vec!["word".into()],
+            paths: vec![dir.path().as_os_str().to_owned()],
+            ..Default::default()
+        };
+        let mut command = flags.records();
+        command.args.insert(0, "--sort=path".into());
+        let read = |paced: bool| {
+            let mut lines: Vec<Vec<u8>> = Vec::new();
+            let sink = |line: &[u8]| {
+                lines.push(line.to_vec());
+                Flow::Continue
+            };
+            let outcome = if paced {
+                run_paced(&rg, &command, sink)
+            } else {
+                run_plain(&rg, &command, sink)
+            }
+            .unwrap();
+            assert_eq!(outcome.code, Some(0));
+            lines
+        };
+        let plain = read(false);
+        assert_eq!(plain.len(), 200 * 40);
+        assert_eq!(read(true), plain);
+        // A stop still ends the run at once.
+        let mut seen = 0;
+        let outcome = run_paced(&rg, &command, |_| {
+            seen += 1;
+            Flow::Stop
+        })
+        .unwrap();
+        assert!(outcome.stopped);
+        assert_eq!(seen, 1);
+    }
 }
