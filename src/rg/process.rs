@@ -158,9 +158,7 @@ pub fn run_plain(
     command: &RgCommand,
     mut sink: impl FnMut(&[u8]) -> Flow,
 ) -> Result<RgOutcome> {
-    let (mut child, stderr) = spawn_keeping_stderr(rg, command)?;
-    let stopped = pump(&mut child, None, &mut sink).inspect_err(|_| abandon(rg, &mut child))?;
-    finish(rg, child, stderr, stopped, 0)
+    run_lines_paced(rg, command, None, &mut sink)
 }
 
 /// [`run_plain`] for a long pass whose lines are wanted only as a whole
@@ -177,9 +175,17 @@ pub fn run_paced(
     command: &RgCommand,
     mut sink: impl FnMut(&[u8]) -> Flow,
 ) -> Result<RgOutcome> {
+    run_lines_paced(rg, command, Some(PACE), &mut sink)
+}
+
+fn run_lines_paced(
+    rg: &Rg,
+    command: &RgCommand,
+    pace: Option<Duration>,
+    sink: &mut dyn FnMut(&[u8]) -> Flow,
+) -> Result<RgOutcome> {
     let (mut child, stderr) = spawn_keeping_stderr(rg, command)?;
-    let stopped =
-        pump(&mut child, Some(PACE), &mut sink).inspect_err(|_| abandon(rg, &mut child))?;
+    let stopped = pump(&mut child, pace, sink).inspect_err(|_| abandon(rg, &mut child))?;
     finish(rg, child, stderr, stopped, 0)
 }
 
