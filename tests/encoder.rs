@@ -171,7 +171,7 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
 }
 
 /// [`tree`] with 2,000 more files, none of them code: too many to list
-/// while nothing is stored for it.
+/// until `scout index` runs on it.
 fn large_tree() -> Fixture {
     let fx = tree();
     for n in 0..2_000 {
@@ -183,13 +183,13 @@ fn large_tree() -> Fixture {
 
 #[test]
 #[ignore = "needs the encoder's weights: SCOUT_ENCODER_DIR"]
-fn a_large_tree_with_nothing_stored_is_listed_only_once_something_is() {
+fn a_large_tree_is_listed_only_once_scout_index_ran_on_it() {
     let fx = large_tree();
     // Nothing stored and no budget: only candidates, nothing listed.
     let first = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0"]);
     first.expect_code(0);
     assert!(
-        first.stdout().contains("meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its 1 candidate code file (scout index embeds them)"),
+        first.stdout().contains("meaning: on, no definition compared: this tree is not indexed, and the budget embedded none of its 1 candidate code file (scout index embeds them)"),
         "{}",
         first.stdout()
     );
@@ -205,8 +205,33 @@ fn a_large_tree_with_nothing_stored_is_listed_only_once_something_is() {
         (&Value::Null, Some(1)),
         "{meaning}"
     );
-    // One file of the tree stored: a store could hold its files, so the
-    // tree is listed, and the stored file compared.
+    // A question's budget stores the candidate it embedded whole: the
+    // next question compares it from the store, and still lists nothing.
+    let asked = fx.run(&["smart", QUESTION, "--json"]);
+    assert_eq!(
+        asked.json()["meaning"]["covered"].as_u64(),
+        Some(1),
+        "{}",
+        asked.stdout()
+    );
+    let again = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
+    let meaning = &again.json()["meaning"];
+    assert_eq!(
+        (
+            &meaning["files"],
+            meaning["candidate_files"].as_u64(),
+            meaning["covered"].as_u64(),
+            meaning["embedded"].as_u64()
+        ),
+        (&Value::Null, Some(1), Some(1), Some(0)),
+        "{meaning}"
+    );
+    assert!(
+        !listings.exists() || walk(&listings).is_empty(),
+        "still nothing listed"
+    );
+    // `scout index` over a part of the tree: the tree is listed, and the
+    // stored file compared.
     fx.run(&["index", "jobs"]).expect_code(0);
     let listed = fx.run(&["smart", QUESTION, "--embed-budget-ms", "0", "--json"]);
     let meaning = &listed.json()["meaning"];

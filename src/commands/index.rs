@@ -59,6 +59,7 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     // Listed now, whatever is remembered: the listing smart then finds.
     let files = tree_files(&rg, &flags, cache_dir.as_deref())?.files;
     let store = VectorStore::new(cache_dir.clone());
+    store.mark_indexed(files.iter().map(|f| f.key.root.as_deref()));
     let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
     let mut covered = vec![false; files.len()];
     let stored = store.read(&keys, |i, _| covered[i] = true);

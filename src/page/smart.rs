@@ -93,8 +93,9 @@ pub struct MeaningView {
     /// Why it is off.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The tree's code files (`None`: the tree was not listed, as
-    /// nothing was stored for it; only candidates were compared); of
+    /// The tree's code files (`None`: the tree was not listed, as it is
+    /// large and `scout index` has not run on it; only candidates were
+    /// compared); of
     /// those, with vectors for all their definitions; and those with
     /// vectors for some of them (the definitions the words ranked first,
     /// embedded within the budget).

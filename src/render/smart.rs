@@ -83,11 +83,11 @@ fn meaning_line(m: &MeaningView) -> String {
         );
         return if m.covered + m.partly == 0 {
             format!(
-                "meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its {candidates} (scout index embeds them)"
+                "meaning: on, no definition compared: this tree is not indexed, and the budget embedded none of its {candidates} (scout index embeds them)"
             )
         } else {
             format!(
-                "meaning: on, {definitions} of {} of {candidates} ({} of them whole){embedded}; nothing was stored for this tree, so no other file was compared (scout index embeds them)",
+                "meaning: on, {definitions} of {} of {candidates} ({} of them whole){embedded}; this tree is not indexed, so no other file was compared (scout index embeds them)",
                 m.covered + m.partly,
                 m.covered
             )
@@ -263,15 +263,15 @@ mod tests {
         );
         assert_eq!(
             meaning_line(&on(None, Some(40), 0, 23, 50, 50)),
-            "meaning: on, 50 definitions of 23 of 40 candidate code files (0 of them whole), 50 embedded now; nothing was stored for this tree, so no other file was compared (scout index embeds them)"
+            "meaning: on, 50 definitions of 23 of 40 candidate code files (0 of them whole), 50 embedded now; this tree is not indexed, so no other file was compared (scout index embeds them)"
         );
         assert_eq!(
             meaning_line(&on(None, Some(1), 1, 0, 1, 1)),
-            "meaning: on, 1 definition of 1 of 1 candidate code file (1 of them whole), 1 embedded now; nothing was stored for this tree, so no other file was compared (scout index embeds them)"
+            "meaning: on, 1 definition of 1 of 1 candidate code file (1 of them whole), 1 embedded now; this tree is not indexed, so no other file was compared (scout index embeds them)"
         );
         assert_eq!(
             meaning_line(&on(None, Some(40), 0, 0, 0, 0)),
-            "meaning: on, no definition compared: nothing was stored for this tree, and the budget embedded none of its 40 candidate code files (scout index embeds them)"
+            "meaning: on, no definition compared: this tree is not indexed, and the budget embedded none of its 40 candidate code files (scout index embeds them)"
         );
     }
 

@@ -386,8 +386,8 @@ pub struct Dense {
     pub hits: Vec<DenseHit>,
     /// The tree's code files (with `tree` false, the candidates' only).
     pub files: usize,
-    /// Whether the tree was listed: `false` when nothing was stored for
-    /// it and it was too large to be worth listing.
+    /// Whether the tree was listed: `false` when it was too large to be
+    /// worth listing and `scout index` had not run on it.
     pub tree: bool,
     /// Of those, with vectors for all their definitions (from the cache
     /// or embedded now).

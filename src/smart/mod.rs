@@ -180,16 +180,17 @@ pub fn answer(
                 let query = Query::new(&encoder.embed(&[question])?.remove(0));
                 // The listing, remembered or made now beside the words'
                 // pass, which it slows less than it would delay after.
-                // When no store could hold a vector of the tree's files,
-                // nothing could be recalled: with the default budget,
-                // only a small tree is listed.
+                // Until `scout index` runs on the tree, its stores hold
+                // at most what questions' budgets stored, files among
+                // their candidates: with the default budget, only a small
+                // tree is listed.
                 let cache = cache_dir.as_deref();
                 let listing = match listing::remembered(&rg, &base, cache) {
                     Some(listing) => Some(listing),
-                    None if budget > meaning::EMBED_BUDGET || may_be_stored(&base, cache) => {
+                    None if budget > meaning::EMBED_BUDGET || may_be_indexed(&base, cache) => {
                         Some(listing::tree_files(&rg, &base, cache)?)
                     }
-                    None => listing::small_tree_files(&rg, &base, cache, LISTED_UNSTORED)?,
+                    None => listing::small_tree_files(&rg, &base, cache, LISTED_UNINDEXED)?,
                 };
                 let recalled = listing.map(|listing| meaning::recall(listing, &query, cache_dir));
                 Ok::<_, anyhow::Error>((encoder, query, recalled))
@@ -338,21 +339,24 @@ pub fn answer(
     })
 }
 
-/// With the default budget, a tree with nothing stored for it is listed
+/// With the default budget, a tree `scout index` has not run on is listed
 /// when it holds at most this many files (rg's walk is stopped at the
 /// next one): a budget that embeds every candidate then goes on to its
 /// files without the question's words. A larger tree's default budget
 /// ends among its candidates, which are all it compares; on a tree of
 /// 60,000 files the listing made beside the words' pass cost a first
-/// question a quarter second of its 1.25-1.42 s (BENCHMARKS.md). A longer
+/// question a quarter second of its 1.25-1.42 s, and a question after
+/// one whose budget stored a file 0.2 s of its 1.0-1.1 s (BENCHMARKS.md):
+/// the few files questions store are among their candidates. A longer
 /// `--embed-budget-ms` lists any tree, to have the time to go further.
-const LISTED_UNSTORED: u64 = 2_000;
+const LISTED_UNINDEXED: u64 = 2_000;
 
-/// Whether a store could hold vectors of the tree `flags` searches,
-/// which is then worth listing for them.
-fn may_be_stored(flags: &SearchFlags, cache_dir: Option<&std::path::Path>) -> bool {
+/// Whether `scout index` ran over the tree `flags` searches (or a
+/// repository in it), which is then worth listing for its stored vectors;
+/// `true` when rg follows links, which lead anywhere.
+fn may_be_indexed(flags: &SearchFlags, cache_dir: Option<&std::path::Path>) -> bool {
     listing::searched_trees(flags).is_none_or(|trees| {
-        vectors::VectorStore::new(cache_dir.map(PathBuf::from)).may_hold(&trees)
+        vectors::VectorStore::new(cache_dir.map(PathBuf::from)).indexed_for(&trees)
     })
 }
 

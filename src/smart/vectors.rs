@@ -7,7 +7,10 @@
 //! nearest directory above a file with a `.git`), named for the FNV-1a 64
 //! hash of the root's real path in 16 hex digits, `.store`; files outside
 //! any repository share `outside.store`. A question opens one store per
-//! repository its tree spans, however many files it holds.
+//! repository its tree spans, however many files it holds. `scout index`
+//! leaves an empty `NAME.indexed` beside each store it fills
+//! ([`VectorStore::mark_indexed`]): only then does a question list a
+//! large tree to compare all its stored vectors.
 //!
 //! A store is a header (format, model, text and definition rules), then
 //! records appended one after another, one per file embedded: its
@@ -56,6 +59,8 @@ const FORMAT: u32 = 3;
 pub const SUBDIR: &str = "vectors";
 /// A store's file name ends so.
 pub const SUFFIX: &str = ".store";
+/// Beside a store, named as it is: `scout index` ran over files it holds.
+const INDEXED_SUFFIX: &str = ".indexed";
 /// The store of the files outside any repository.
 const OUTSIDE: &str = "outside";
 /// The per-file entries of format 2, removed when a store is first made.
@@ -293,14 +298,36 @@ impl VectorStore {
             .fold((0, 0), |(bytes, n), m| (bytes + m.len(), n + 1))
     }
 
-    /// Whether a store here could hold vectors of a file under one of
-    /// `trees` (real absolute paths, each with the root of the repository
-    /// holding it, `None` outside one): the store of that repository (of
-    /// the files outside any, for a tree outside one), or a store whose
-    /// first record is a file under a tree (a repository nested in it;
-    /// every record of a store lies under its repository's root). One
-    /// directory read, and one small read of each other store.
-    pub fn may_hold(&self, trees: &[(PathBuf, Option<PathBuf>)]) -> bool {
+    /// Marks the stores of `roots` (repository roots, `None` for the
+    /// files outside any) as indexed: `scout index` ran over files they
+    /// hold, so a large tree of theirs is worth listing (smart lists a tree
+    /// of more than 2,000 files only then). Made before anything is
+    /// embedded, so that an index stopped midway counts; failures are
+    /// ignored.
+    pub fn mark_indexed<'r>(&self, roots: impl IntoIterator<Item = Option<&'r Path>>) {
+        let Some(dir) = &self.dir else {
+            return;
+        };
+        let _ = fs::create_dir_all(dir);
+        let mut marked = std::collections::HashSet::new();
+        for root in roots {
+            if let Some(store) = self.store_path(root).filter(|s| marked.insert(s.clone())) {
+                let marker = store.with_extension(&INDEXED_SUFFIX[1..]);
+                let _ = File::create(&marker);
+                touch(&marker);
+            }
+        }
+    }
+
+    /// Whether `scout index` ran over files under one of `trees` (real
+    /// absolute paths, each with the root of the repository holding it,
+    /// `None` outside one), as the stores that could hold them say: the
+    /// store of that repository (of the files outside any, for a tree
+    /// outside one), or a store whose first record is a file under a tree
+    /// (a repository nested in it; every record of a store lies under its
+    /// repository's root), marked [indexed](Self::mark_indexed). One
+    /// directory read, and one small read of each other marked store.
+    pub fn indexed_for(&self, trees: &[(PathBuf, Option<PathBuf>)]) -> bool {
         let Some(entries) = self.dir.as_ref().and_then(|d| fs::read_dir(d).ok()) else {
             return false;
         };
@@ -309,10 +336,14 @@ impl VectorStore {
             .filter_map(|(_, root)| self.store_path(root.as_deref()))
             .collect();
         entries.flatten().any(|entry| {
-            let store = entry.path();
-            if !entry.file_name().as_bytes().ends_with(SUFFIX.as_bytes()) {
+            if !entry
+                .file_name()
+                .as_bytes()
+                .ends_with(INDEXED_SUFFIX.as_bytes())
+            {
                 return false;
             }
+            let store = entry.path().with_extension(&SUFFIX[1..]);
             if own.contains(&store) {
                 return true;
             }
@@ -450,7 +481,7 @@ impl VectorStore {
                 stale,
             },
         );
-        prune_if_due(dir, &[SUFFIX], std::time::SystemTime::now());
+        prune_if_due(dir, &[SUFFIX, INDEXED_SUFFIX], std::time::SystemTime::now());
         Some(())
     }
 
@@ -864,7 +895,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_may_hold_a_tree_of_its_repository_or_one_nested_in_it() {
+    fn a_tree_is_indexed_when_its_repositorys_store_or_a_nested_ones_is_marked() {
         let fx = Fixture::new();
         let base = fs::canonicalize(fx.tree.path()).unwrap();
         let (outer, nested, other) = (
@@ -881,30 +912,40 @@ mod tests {
         let store_for = |file: &Path, root: Option<&Path>| {
             fx.store()
                 .append(&[(&fx.key(file, root), &[unit(1, 0.0)][..])]);
+            fx.store().mark_indexed([root]);
         };
         let tree = |path: &Path, root: Option<&Path>| {
             vec![(path.to_path_buf(), root.map(Path::to_path_buf))]
         };
-        // Nothing stored.
-        assert!(!fx.store().may_hold(&tree(&outer, Some(&outer))));
+        // Nothing stored; then a file stored by a question, not an index.
+        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
+        let question = file(&outer.join("q"));
+        fx.store()
+            .append(&[(&fx.key(&question, Some(&outer)), &[unit(1, 0.0)][..])]);
+        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
+        fs::remove_file(fx.store().store_path(Some(&outer)).unwrap()).unwrap();
         // Another repository's store.
         store_for(&file(&other), Some(&other));
-        assert!(!fx.store().may_hold(&tree(&outer, Some(&outer))));
-        assert!(fx.store().may_hold(&tree(&other, Some(&other))));
+        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
+        assert!(fx.store().indexed_for(&tree(&other, Some(&other))));
         // A repository nested in the tree: its first record lies under it.
         store_for(&file(&nested), Some(&nested));
-        assert!(fx.store().may_hold(&tree(&outer, Some(&outer))));
-        assert!(!fx.store().may_hold(&tree(&outer.join("src"), Some(&outer))));
+        assert!(fx.store().indexed_for(&tree(&outer, Some(&outer))));
+        assert!(!fx
+            .store()
+            .indexed_for(&tree(&outer.join("src"), Some(&outer))));
         // A tree inside the repository whose store this is.
         assert!(fx
             .store()
-            .may_hold(&tree(&nested.join("deep"), Some(&nested))));
+            .indexed_for(&tree(&nested.join("deep"), Some(&nested))));
         // Files outside any repository: their store serves any tree
         // outside one, and no tree inside one.
         let loose = base.join("loose");
         store_for(&file(&loose), None);
-        assert!(fx.store().may_hold(&tree(&base.join("elsewhere"), None)));
-        assert!(!fx.store().may_hold(&tree(&outer.join("src"), Some(&outer))));
+        assert!(fx.store().indexed_for(&tree(&base.join("elsewhere"), None)));
+        assert!(!fx
+            .store()
+            .indexed_for(&tree(&outer.join("src"), Some(&outer))));
     }
 
     #[test]
