@@ -516,8 +516,9 @@ mod tests {
 
     #[test]
     fn a_paced_run_reads_every_line_a_plain_one_does() {
-        // Enough output, from files rg searches on several threads, for
-        // the paced reader to find the pipe drained and sleep many times.
+        // Enough output, a file's lines written at a time (sorted by
+        // path, so in one order every run), for the paced reader to find
+        // the pipe drained and sleep many times.
         let dir = tempfile::tempdir().unwrap();
         for f in 0..200 {
             let text: String = (0..40).map(|l| format!("word {f} {l}\n")).collect();
