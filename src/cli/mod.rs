@@ -57,8 +57,9 @@ per file change and cached); the closest join the candidates and the two
 rankings are fused, lightly. The header says how much of the tree had vectors;
 definitions not embedded yet are embedded for up to --embed-budget-ms (250 ms),
 those the words ranked first, then the candidate files' others, and `scout
-index` embeds the rest. A tree of over 2,000 files with nothing stored is not
-even listed at the default budget: only its candidates are compared. Without
+index` embeds the rest. A tree of over 2,000 files that `scout index` has not
+run on is not even listed at the default budget: only its candidates are
+compared. Without
 the encoder, or with --words-only, the ranking is by words alone and the
 header says so.
 No network, ever.

@@ -155,12 +155,12 @@ pub fn candidate_files(paths: &[&[u8]]) -> Listing {
 }
 
 /// The trees `flags` searches, each as a real absolute path with the root
-/// of the repository holding it: what a vector store must hold files of
-/// to serve a question ([`VectorStore::may_hold`]). `None` when links may
-/// be followed (`-L`, or an rg configuration file that could say it:
-/// they lead anywhere) or a path cannot be resolved.
+/// of the repository holding it: what `scout index` must have run on for
+/// a large tree to be listed ([`VectorStore::indexed_for`]). `None` when
+/// links may be followed (`-L`, or an rg configuration file that could
+/// say it: they lead anywhere) or a path cannot be resolved.
 ///
-/// [`VectorStore::may_hold`]: super::vectors::VectorStore::may_hold
+/// [`VectorStore::indexed_for`]: super::vectors::VectorStore::indexed_for
 pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBuf>)>> {
     if follows_links(&flags.file_list().args) || config_follows_links() {
         return None;

@@ -6,8 +6,8 @@
 //! ranks too many near-misses first (DESIGN.md, "Meaning search").
 //!
 //! The units are the same as the lexical ranking's ([`units::texts`]), in
-//! the tree's code files ([`listing`]; of a large tree with nothing
-//! stored for it, the candidates' code files only): those with a parser, at most
+//! the tree's code files ([`listing`]; of a large tree `scout index` has
+//! not run on, the candidates' code files only): those with a parser, at most
 //! [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), and with no prior (tests,
 //! generated, minified and translation files are left out: a question
 //! about behaviour rarely means them, and the words still find them).

@@ -17,7 +17,7 @@
 //! 6. **meaning** ([`meaning`]), with the sentence encoder installed:
 //!    the question's vector against every unit vector of the tree (cached
 //!    per file by [`vectors`], the missing ones embedded within a time
-//!    budget; of a large tree with nothing stored, the candidates' only),
+//!    budget; of a large tree not indexed, the candidates' only),
 //!    its best units joined to the candidates and the two rankings fused
 //!    ([`fuse`]);
 //! 7. **page** ([`page`]): the hits cut to the token budget by `scout

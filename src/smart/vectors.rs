@@ -312,9 +312,8 @@ impl VectorStore {
         let mut marked = std::collections::HashSet::new();
         for root in roots {
             if let Some(store) = self.store_path(root).filter(|s| marked.insert(s.clone())) {
-                let marker = store.with_extension(&INDEXED_SUFFIX[1..]);
-                let _ = File::create(&marker);
-                touch(&marker);
+                // Made anew, so dated now: what pruning goes by.
+                let _ = File::create(store.with_extension(&INDEXED_SUFFIX[1..]));
             }
         }
     }
