@@ -411,6 +411,7 @@ fn callers_with(
                         end: call.end,
                         reason,
                         by_name: matches!(verdict, Verdict::ByName(_)),
+                        node: call.node,
                     }),
                 Verdict::Other { path: other, def } => {
                     let definition = Where::Definition {
@@ -542,18 +543,4 @@ pub fn tallies(scope: &mut Scope, matcher: Option<&Matcher>, keep: usize) -> Vec
     }
     scope.not_matched = not_matched;
     tallies
-}
-
-/// The lines a structural search may keep: the attributed ones, by path.
-pub fn line_filter(scope: &Scope) -> BTreeMap<Vec<u8>, BTreeSet<u64>> {
-    scope
-        .attributed
-        .iter()
-        .map(|(path, sites)| {
-            (
-                path.clone(),
-                sites.iter().map(|s| u64::from(s.line)).collect(),
-            )
-        })
-        .collect()
 }

@@ -47,6 +47,9 @@ pub struct Site {
     pub reason: &'static str,
     /// Settled by a name alone (the cascade's by-name verdict), not proven.
     pub by_name: bool,
+    /// Byte offsets in the file of the call's whole node (the graph's
+    /// `Call::node`): a structural match is scoped by it, not by its line.
+    pub node: (u32, u32),
 }
 
 /// A call site the cascade could not settle.

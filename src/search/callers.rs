@@ -1,8 +1,11 @@
 //! Stage 2 of `--callers-of` and `--impact` (#23), in place of
 //! [`collect`](super::collect): the code graph ([`crate::graph`])
 //! attributes every call of the symbol's name in the files that spell it,
-//! then the search's own pattern (text, or `--structural`) is matched on
-//! the attributed lines only, and what matches is folded into the same
+//! then the search's own pattern is matched: a text pattern on the
+//! attributed lines only, a structural one on the attributed calls only
+//! (a match is kept when it is one of those calls, or spells its name
+//! outside its captures: [`structural::FileCalls`]), and what matches is
+//! folded into the same
 //! [`FileTally`](crate::page::tally::FileTally)s a text search makes. With no
 //! pattern, every attributed call is a match. Stages 3 to 8 are the
 //! ranked pipeline's; the scope (what the graph made of the other calls)
@@ -27,7 +30,8 @@ pub struct Graphed {
     pub scope: Scope,
 }
 
-/// Attributes the calls, then matches the pattern on the attributed lines.
+/// Attributes the calls, then matches the pattern on the attributed lines
+/// (text) or calls (structural).
 pub fn gather(
     settings: &SearchSettings,
     request: &GraphRequest,
@@ -35,12 +39,10 @@ pub fn gather(
 ) -> Result<Graphed> {
     let mut scope = scope(settings, request)?;
     if let Some(pattern) = &settings.structural {
-        let only = graph::line_filter(&scope);
+        let only = scope.attributed.clone();
         let gathered = structural::gather_within(settings, pattern, Some(&only), err)?;
-        let matched: u64 = gathered.files.iter().map(|f| f.hits).sum();
         // Lines, as the pattern's hits are: a line holding two calls is one.
-        let lines: u64 = only.values().map(|l| l.len() as u64).sum();
-        scope.not_matched = lines.saturating_sub(matched);
+        scope.not_matched = structural::call_lines(&only).saturating_sub(gathered.claimed);
         return Ok(Graphed {
             files: gathered.files,
             defs: gathered.defs,

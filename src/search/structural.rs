@@ -17,6 +17,7 @@ use anyhow::Result;
 
 use crate::defs::Def;
 use crate::exit::ExitStatus;
+use crate::graph::Site;
 use crate::lang::Lang;
 use crate::page::tally::{cut_around, strip_terminator, FileTally, Quote};
 use crate::paths::path_of;
@@ -24,7 +25,7 @@ use crate::rg::{run_plain, Flow};
 use crate::search::collect::check_rg;
 use crate::search::settings::SearchSettings;
 use crate::shell;
-use crate::structural::{Found, StructuralPattern};
+use crate::structural::{Found, Keep, MatchSpan, StructuralPattern};
 
 /// What the structural pass over the tree left.
 #[derive(Debug, Default)]
@@ -39,6 +40,8 @@ pub struct Gathered {
     pub defs: BTreeMap<Vec<u8>, Vec<Def>>,
     /// Set when rg could not list everything (exit 3).
     pub partial: Option<ExitStatus>,
+    /// With a [`CallFilter`]: the attributed lines a kept match claimed.
+    pub claimed: u64,
 }
 
 /// Whether the structural search for `lang` parses the file at `path`: the
@@ -62,16 +65,29 @@ pub fn gather(
     gather_within(settings, pattern, None, err)
 }
 
-/// The lines a search keeps, by path as rg prints it: the code graph's
-/// attributed lines (`--callers-of`); files not in it are not parsed.
-pub type LineFilter = BTreeMap<Vec<u8>, std::collections::BTreeSet<u64>>;
+/// The calls a scoped search keeps, by path as rg prints it: the code
+/// graph's attributed sites (`--callers-of`); files not in it are not
+/// parsed.
+pub type CallFilter = BTreeMap<Vec<u8>, Vec<Site>>;
 
-/// [`gather`], keeping only the matches that start on a line of `only`
-/// when it is given.
+/// How many distinct lines hold the calls of `filter`: what a scoped
+/// structural search's matches claim, or leave unmatched.
+pub fn call_lines(filter: &CallFilter) -> u64 {
+    filter
+        .values()
+        .map(|sites| {
+            let lines: std::collections::BTreeSet<u32> = sites.iter().map(|s| s.line).collect();
+            lines.len() as u64
+        })
+        .sum()
+}
+
+/// [`gather`], keeping only the matches that are an attributed call of
+/// `only` ([`FileCalls`]) when it is given.
 pub fn gather_within(
     settings: &SearchSettings,
     pattern: &StructuralPattern,
-    only: Option<&LineFilter>,
+    only: Option<&CallFilter>,
     err: &mut dyn Write,
 ) -> Result<Gathered> {
     let (paths, partial) = list_files(settings, pattern.lang(), only, err)?;
@@ -83,6 +99,7 @@ pub fn gather_within(
     };
     for result in results.into_iter().flatten() {
         gathered.parsed += 1;
+        gathered.claimed += result.2;
         let Some(tally) = result.0 else {
             continue;
         };
@@ -94,6 +111,96 @@ pub fn gather_within(
     Ok(gathered)
 }
 
+/// The attributed calls of one file, as a structural match is judged
+/// against them: a match is kept when it *is* one of them (its node is
+/// the call's node), or when the pattern itself spells the call's name
+/// at that call (the name lies in the match, outside every capture:
+/// `await $X.load()` holds the call `load`). A call in a capture
+/// (`this.set(getCursor(x))` matched by `$X.set($A)`, the scope being
+/// `getCursor`'s) does not make the match its own, nor does another
+/// call on the same line.
+pub struct FileCalls {
+    calls: Vec<ScopedCall>,
+    /// The lines of the calls the matches admitted so far are.
+    claimed: std::cell::RefCell<std::collections::BTreeSet<u32>>,
+}
+
+#[derive(Debug)]
+struct ScopedCall {
+    line: u32,
+    /// Byte offsets of the called name, and of the call's node.
+    name: std::ops::Range<usize>,
+    node: std::ops::Range<usize>,
+    /// The pattern's text spells the name, as a word.
+    spelled: bool,
+}
+
+impl FileCalls {
+    /// The calls of `sites` in `source`, for `pattern`.
+    pub fn new(sites: &[Site], source: &[u8], pattern: &StructuralPattern) -> FileCalls {
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', source).map(|i| i + 1))
+            .collect();
+        let calls = sites
+            .iter()
+            .filter_map(|site| {
+                let start = line_starts.get(site.line as usize - 1)? + site.start as usize;
+                let name = start..start + (site.end - site.start) as usize;
+                let text = source.get(name.clone())?;
+                Some(ScopedCall {
+                    line: site.line,
+                    spelled: spells_word(pattern.text.as_bytes(), text),
+                    node: site.node.0 as usize..site.node.1 as usize,
+                    name,
+                })
+            })
+            .collect();
+        FileCalls {
+            calls,
+            claimed: Default::default(),
+        }
+    }
+
+    /// Whether `found` is one of the calls (the [`Keep`] of a scoped
+    /// search or rewrite); the lines of the calls it is are claimed.
+    pub fn admits(&self, found: &MatchSpan) -> bool {
+        let lines = self.claimed_by(found);
+        let admitted = !lines.is_empty();
+        self.claimed.borrow_mut().extend(lines);
+        admitted
+    }
+
+    /// How many distinct lines the admitted matches claimed.
+    pub fn claimed(&self) -> u64 {
+        self.claimed.borrow().len() as u64
+    }
+
+    /// The lines of the calls `found` is (none: the match is not kept).
+    fn claimed_by(&self, found: &MatchSpan) -> Vec<u32> {
+        let inside = |outer: &std::ops::Range<usize>, inner: &std::ops::Range<usize>| {
+            outer.start <= inner.start && inner.end <= outer.end
+        };
+        self.calls
+            .iter()
+            .filter(|call| {
+                inside(&found.range, &call.name)
+                    && (call.node == found.range
+                        || (call.spelled && !found.captured.iter().any(|c| inside(c, &call.name))))
+            })
+            .map(|call| call.line)
+            .collect()
+    }
+}
+
+/// Whether `text` holds `word` bounded by non-word bytes.
+fn spells_word(text: &[u8], word: &[u8]) -> bool {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    memchr::memmem::find_iter(text, word).any(|at| {
+        let end = at + word.len();
+        (at == 0 || !is_word(text[at - 1])) && (end == text.len() || !is_word(text[end]))
+    })
+}
+
 /// The files a structural search of `lang` parses, in path order: those
 /// `rg --files` lists with the search's selection, of that language, and
 /// in `only` when it is given; with the exit status to report when rg
@@ -101,7 +208,7 @@ pub fn gather_within(
 pub fn list_files(
     settings: &SearchSettings,
     lang: Lang,
-    only: Option<&LineFilter>,
+    only: Option<&CallFilter>,
     err: &mut dyn Write,
 ) -> Result<(Vec<Vec<u8>>, Option<ExitStatus>)> {
     let mut paths: Vec<Vec<u8>> = Vec::new();
@@ -119,9 +226,10 @@ pub fn list_files(
 }
 
 /// One file's outcome: its tally when something matched, with its
-/// definitions; `None` when it could not be read or is not UTF-8 (as
+/// definitions, and how many of its attributed lines a kept match
+/// claimed; `None` when it could not be read or is not UTF-8 (as
 /// ast-grep, scout does not parse those).
-type Parsed = Option<(Option<FileTally>, Option<Vec<Def>>)>;
+type Parsed = Option<(Option<FileTally>, Option<Vec<Def>>, u64)>;
 
 /// Parses every file once, on as many threads as there are cores, each
 /// taking the next file as it finishes one (files differ wildly in size).
@@ -130,11 +238,11 @@ fn parse_all(
     pattern: &StructuralPattern,
     want_defs: bool,
     keep: usize,
-    only: Option<&LineFilter>,
+    only: Option<&CallFilter>,
 ) -> Vec<Parsed> {
     crate::workers::map_on_cores(paths, |path| {
-        let lines = only.and_then(|o| o.get(path));
-        parse_one(path, pattern, want_defs, keep, lines)
+        let sites = only.and_then(|o| o.get(path));
+        parse_one(path, pattern, want_defs, keep, sites.map(Vec::as_slice))
     })
 }
 
@@ -145,16 +253,17 @@ fn parse_one(
     pattern: &StructuralPattern,
     want_defs: bool,
     keep: usize,
-    lines: Option<&std::collections::BTreeSet<u64>>,
+    sites: Option<&[Site]>,
 ) -> Parsed {
     let bytes = std::fs::read(path_of(path)).ok()?;
     let source = String::from_utf8(bytes).ok()?;
-    let mut searched = pattern.search(&source, want_defs);
-    if let Some(lines) = lines {
-        searched.found.retain(|f| lines.contains(&f.line));
-    }
+    let calls = sites.map(|sites| FileCalls::new(sites, source.as_bytes(), pattern));
+    let admits = |found: &MatchSpan| calls.as_ref().is_none_or(|c| c.admits(found));
+    let scoped: Keep<'_> = calls.is_some().then_some(&admits);
+    let searched = pattern.search(&source, want_defs, scoped);
+    let claimed = calls.as_ref().map_or(0, FileCalls::claimed);
     if searched.found.is_empty() {
-        return Some((None, None));
+        return Some((None, None, claimed));
     }
     let tally = tally(
         path.to_vec(),
@@ -163,7 +272,7 @@ fn parse_one(
         source.as_bytes(),
         keep,
     );
-    Some((Some(tally), searched.defs))
+    Some((Some(tally), searched.defs, claimed))
 }
 
 /// A file's tally: every match counted, the first `keep` lines quoted

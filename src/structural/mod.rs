@@ -32,6 +32,49 @@ pub struct Found {
     pub span: (usize, usize),
 }
 
+/// A match as a scope judges it ([`Keep`]): where it stands and which of
+/// its bytes the pattern's metavariables captured (what it does not
+/// capture, the pattern spells).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSpan {
+    /// 1-based line of its first byte.
+    pub line: u64,
+    /// Byte offsets of the matched node in the source.
+    pub range: std::ops::Range<usize>,
+    /// Byte offsets of every node a named metavariable captured (`$X`,
+    /// `$$$X`).
+    pub captured: Vec<std::ops::Range<usize>>,
+}
+
+/// Which matches a search or rewrite keeps (`--callers-of`: those that
+/// are an attributed call); `None` keeps every match.
+pub type Keep<'k> = Option<&'k dyn Fn(&MatchSpan) -> bool>;
+
+/// The span of a match, its captures read off its environment.
+fn match_span(m: &ast_grep_core::NodeMatch<'_, StrDoc<grammar::Grammar>>, line: u64) -> MatchSpan {
+    let env = m.get_env();
+    let mut captured = Vec::new();
+    for var in env.get_matched_variables() {
+        match var {
+            ast_grep_core::meta_var::MetaVariable::Capture(name, _) => {
+                captured.extend(env.get_match(&name).map(|n| n.range()));
+            }
+            ast_grep_core::meta_var::MetaVariable::MultiCapture(name) => {
+                let nodes = env.get_multiple_matches(&name);
+                if let (Some(first), Some(last)) = (nodes.first(), nodes.last()) {
+                    captured.push(first.range().start..last.range().end);
+                }
+            }
+            _ => {}
+        }
+    }
+    MatchSpan {
+        line,
+        range: m.get_node().range(),
+        captured,
+    }
+}
+
 /// What one file holds for a pattern.
 #[derive(Debug, Default)]
 pub struct Searched {
@@ -46,11 +89,12 @@ pub struct Searched {
 }
 
 impl StructuralPattern {
-    /// Parses `source` once and finds every match of the pattern; with
-    /// `want_defs`, reads the definitions off the same tree when
-    /// something matched. A source lacking one of the pattern's words
-    /// ([`Anchors`](anchors::Anchors)) cannot match and is not parsed.
-    pub fn search(&self, source: &str, want_defs: bool) -> Searched {
+    /// Parses `source` once and finds every match of the pattern that
+    /// `keep` admits; with `want_defs`, reads the definitions off the
+    /// same tree when something matched. A source lacking one of the
+    /// pattern's words ([`Anchors`](anchors::Anchors)) cannot match and
+    /// is not parsed.
+    pub fn search(&self, source: &str, want_defs: bool, keep: Keep<'_>) -> Searched {
         if !self.anchors.admit(source.as_bytes()) {
             return Searched::default();
         }
@@ -65,23 +109,29 @@ impl StructuralPattern {
         }
         let line_starts = LineStarts::new(source.as_bytes());
         let found: Vec<Found> = matches
-            .map(|m| {
+            .filter_map(|m| {
                 let range = m.get_node().range();
                 let (line, line_start) = line_starts.locate(range.start);
+                if keep.is_some_and(|keep| !keep(&match_span(&m, line))) {
+                    return None;
+                }
                 // A match ending with its line's terminator ends on that line.
                 let last_byte = range.end.saturating_sub(1).max(range.start);
                 let (last_line, _) = line_starts.locate(last_byte);
                 let line_end = line_starts.end_of(line, source.len());
-                Found {
+                Some(Found {
                     line,
                     last_line,
                     span: (
                         range.start - line_start,
                         range.end.min(line_end) - line_start,
                     ),
-                }
+                })
             })
             .collect();
+        if found.is_empty() {
+            return Searched::default();
+        }
         let defs = if want_defs {
             let tree = &top.get_doc().tree;
             let mut lines: Vec<u64> = found.iter().map(|f| f.line).collect();
@@ -128,7 +178,7 @@ mod tests {
     fn found(lang: Lang, pattern: &str, source: &str) -> Vec<Found> {
         StructuralPattern::compile(pattern, lang)
             .unwrap()
-            .search(source, false)
+            .search(source, false, None)
             .found
     }
 
@@ -156,7 +206,7 @@ mod tests {
         let source = "def f():\n    try:\n        g()\n    except Exception:\n        pass\n";
         let searched = StructuralPattern::compile("except Exception: pass", Lang::Python)
             .unwrap()
-            .search(source, true);
+            .search(source, true, None);
         assert_eq!(searched.found.len(), 1);
         assert_eq!(searched.found[0].line, 4);
         let defs = searched.defs.unwrap();

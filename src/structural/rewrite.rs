@@ -20,7 +20,7 @@ use ast_grep_core::replacer::TemplateFix;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
 
-use super::{Found, LineStarts, StructuralPattern};
+use super::{match_span, Found, Keep, LineStarts, StructuralPattern};
 use crate::defs::{self, Def};
 
 /// A replacement template (`--rewrite`), compiled once for a language.
@@ -116,14 +116,15 @@ impl StructuralPattern {
         names
     }
 
-    /// Parses `source` once, finds every match whose first line `keep`
-    /// admits, and makes each one's replacement by `template`; with
-    /// `want_defs`, the definitions from the same tree.
+    /// Parses `source` once, finds every match that `keep` admits (the
+    /// same matches [`search`](StructuralPattern::search) keeps), and
+    /// makes each one's replacement by `template`; with `want_defs`, the
+    /// definitions from the same tree.
     pub fn rewrite(
         &self,
         source: &str,
         template: &Template,
-        keep: impl Fn(u64) -> bool,
+        keep: Keep<'_>,
         want_defs: bool,
     ) -> Rewritten {
         if !self.anchors.admit(source.as_bytes()) {
@@ -140,7 +141,7 @@ impl StructuralPattern {
         for found in top.find_all(&self.pattern) {
             let range = found.get_node().range();
             let (line, line_start) = line_starts.locate(range.start);
-            if !keep(line) {
+            if keep.is_some_and(|keep| !keep(&match_span(&found, line))) {
                 continue;
             }
             let last_byte = range.end.saturating_sub(1).max(range.start);
@@ -202,7 +203,7 @@ mod tests {
     fn rewrite(lang: Lang, pattern: &str, template: &str, source: &str) -> String {
         let pattern = StructuralPattern::compile(pattern, lang).unwrap();
         let template = Template::compile(template, &pattern).unwrap();
-        let rewritten = pattern.rewrite(source, &template, |_| true, false);
+        let rewritten = pattern.rewrite(source, &template, None, false);
         String::from_utf8(apply(source.as_bytes(), &rewritten.splices)).unwrap()
     }
 
@@ -233,7 +234,7 @@ mod tests {
         let pattern = StructuralPattern::compile("$X.unwrap()", Lang::Rust).unwrap();
         let template = Template::compile("$X?", &pattern).unwrap();
         let source = "fn f() { a.unwrap().unwrap(); }\n";
-        let rewritten = pattern.rewrite(source, &template, |_| true, false);
+        let rewritten = pattern.rewrite(source, &template, None, false);
         assert_eq!((rewritten.found.len(), rewritten.overlapped), (2, 1));
         assert_eq!(
             apply(source.as_bytes(), &rewritten.splices),
@@ -293,7 +294,7 @@ mod tests {
         let pattern = StructuralPattern::compile("f($A)", Lang::Python).unwrap();
         let template = Template::compile("g($A)", &pattern).unwrap();
         let source = "f(1)\nf(2)\nf(3)\n";
-        let rewritten = pattern.rewrite(source, &template, |line| line == 2, false);
+        let rewritten = pattern.rewrite(source, &template, Some(&|m| m.line == 2), false);
         assert_eq!(
             apply(source.as_bytes(), &rewritten.splices),
             b"f(1)\ng(2)\nf(3)\n"

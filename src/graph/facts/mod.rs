@@ -59,6 +59,11 @@ pub struct Call {
     /// Java: how many arguments it passes, which tells overloads apart.
     #[serde(default)]
     pub args: Option<u32>,
+    /// Byte offsets in the file of the call's whole node (`a.f(x)`, `new
+    /// F()`, `<F />`): what a structural match must be, or hold the name
+    /// outside its captures, to be this call. The name's own bytes where
+    /// no parser read the call (the lexical calls).
+    pub node: (u32, u32),
 }
 
 /// One imported name, or a module bound to a name.
@@ -203,6 +208,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
         constructs: Vec::new(),
         import_scope: (1, u32::MAX),
         at: 0,
+        node: (0, 0),
     };
     if !super::graphed(lang) {
         walk.lexical_calls();
@@ -216,6 +222,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Facts {
         let node = cursor.node();
         if node.is_named() {
             walk.at = line_of(node);
+            walk.node = (node.start_byte() as u32, node.end_byte() as u32);
             walk.visit(node);
         }
         if cursor.goto_first_child() {
@@ -269,6 +276,9 @@ pub(super) struct Walk<'s> {
     pub(super) import_scope: (u32, u32),
     /// The line of the node being visited ([`Binding::at`]).
     pub(super) at: u32,
+    /// The byte range of the node being visited: a call's
+    /// ([`Call::node`]) when a call is recorded.
+    pub(super) node: (u32, u32),
 }
 
 /// A 0-based row as a 1-based line.
@@ -302,6 +312,7 @@ impl<'s> Walk<'s> {
             name: text.to_string(),
             callee,
             args: None,
+            node: self.node,
         });
     }
 
@@ -525,6 +536,7 @@ impl<'s> Walk<'s> {
     /// call (matched by name only, as the page says).
     fn lexical_calls(&mut self) {
         let src = self.src;
+        let mut line_start = 0;
         for (row, line) in src.split(|&b| b == b'\n').enumerate() {
             let mut i = 0;
             while i < line.len() {
@@ -550,9 +562,11 @@ impl<'s> Walk<'s> {
                         name,
                         callee: Callee::Bare,
                         args: None,
+                        node: ((line_start + start) as u32, (line_start + i) as u32),
                     });
                 }
             }
+            line_start += line.len() + 1;
         }
     }
 

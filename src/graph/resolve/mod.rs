@@ -1113,6 +1113,7 @@ impl<'a> Resolver<'a> {
                 Callee::Member(chain.to_vec())
             },
             args: None,
+            node: (0, 0),
         };
         let (file, def) = match self.attribute(path, facts, &inner) {
             Verdict::Target(_) => (self.target.canon.clone(), self.target.def.clone()),
