@@ -9,6 +9,7 @@ mod util;
 
 use std::collections::BTreeSet;
 
+use proptest::prelude::*;
 use serde::Deserialize;
 use util::{snapshot, Fixture};
 
@@ -41,6 +42,8 @@ struct ReportDoc {
     scope_text: Option<String>,
     scope: Option<serde_json::Value>,
     callers: Option<serde_json::Value>,
+    #[serde(default)]
+    removed: Vec<String>,
     command: String,
 }
 
@@ -733,4 +736,262 @@ fn regression_36_a_scoped_rewrite_with_proven_only_leaves_the_calls_by_name() {
     .expect_code(2)
     .expect_stderr_has("--proven-only goes with --callers-of or --impact");
     assert!(text(&fx, "use.py").contains("    x.snapshot()\n"));
+}
+
+/// The issue's own fixture (#51): `a.f()` is `A.f`'s call, `b.f()` on the
+/// same line is `B.f`'s; only the first may be rewritten, and the search
+/// counts one match where it counted both.
+const TWO_CLASSES: &str = "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 2\n\ndef main(a: A, b: B):\n    return a.f() or b.f()\n";
+
+#[test]
+fn regression_51_a_scoped_rewrite_leaves_another_call_on_the_same_line() {
+    let fx = Fixture::new();
+    fx.write("m.py", TWO_CLASSES);
+    let scoped = ["--structural", "--lang", "py", "--callers-of", "m.py#A.f"];
+    let search = fx.run(&[&["search"][..], &scoped, &["--json", "-e", "$X.f()"]].concat());
+    search.expect_code(0);
+    assert_eq!(search.json()["matches"], 1, "{}", search.describe());
+    let run = fx.run(
+        &[
+            &["edit"][..],
+            &scoped,
+            &["--rewrite", "$X.f(0)", "--json", "-e", "$X.f()"],
+        ]
+        .concat(),
+    );
+    run.expect_code(0);
+    let doc = report(&run);
+    assert_eq!((doc.matches, doc.rewritten), (1, 1), "{}", run.describe());
+    assert!(
+        text(&fx, "m.py").ends_with("    return a.f(0) or b.f()\n"),
+        "{}",
+        text(&fx, "m.py")
+    );
+}
+
+/// One generated call expression: its text, what a rewrite scoped to
+/// `A.f` makes of it (`f` renamed `F_` where it is `A.f`'s call), and
+/// the same with `--proven-only` (`y.h()` is the tree's only `h`, by
+/// name; `c.h()` is proven).
+/// An atom: as written, scoped to `A.f`, scoped to `C.h` proven only.
+type Atom = (&'static str, &'static str, &'static str);
+
+const ATOMS: [Atom; 10] = [
+    ("a.f()", "a.F_()", "a.f()"),
+    ("b.f()", "b.f()", "b.f()"),
+    ("x.f()", "x.f()", "x.f()"),
+    ("a.f(b.f())", "a.F_(b.f())", "a.f(b.f())"),
+    ("b.f(a.f())", "b.f(a.F_())", "b.f(a.f())"),
+    ("g(a.f())", "g(a.F_())", "g(a.f())"),
+    // The outer call is rewritten; the inner one rides in its capture.
+    ("a.f(a.f())", "a.F_(a.f())", "a.f(a.f())"),
+    (
+        "a.f().bit_length()",
+        "a.F_().bit_length()",
+        "a.f().bit_length()",
+    ),
+    ("y.h()", "y.h()", "y.h()"),
+    ("c.h(y.h())", "c.h(y.h())", "c.H_(y.h())"),
+];
+
+const CLASSES: &str = "class A:\n    def f(self, *args):\n        return 1\n\n\nclass B:\n    def f(self, *args):\n        return 2\n\n\nclass C:\n    def h(self, *args):\n        return 3\n\n\ndef g(*args):\n    return args\n\n\ndef main(a: A, b: B, c: C, x, y):\n";
+
+/// The lines of `main` from atom indexes, each line's atoms joined by
+/// ` or `, in the form `pick` takes of each atom.
+fn main_body(lines: &[Vec<usize>], pick: fn(&Atom) -> &'static str) -> String {
+    let mut body = String::new();
+    for atoms in lines {
+        let spelled: Vec<&str> = atoms.iter().map(|&i| pick(&ATOMS[i])).collect();
+        body.push_str(&format!("    r = {}\n", spelled.join(" or ")));
+    }
+    body.push_str("    return r\n");
+    body
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// #51: over generated files with several calls on a line (nested,
+    /// chained, two definitions of one name, calls by name only), a
+    /// scoped rewrite changes exactly the call nodes the graph
+    /// attributes, the search counts the same matches, and
+    /// `--proven-only` never writes a call attributed by name alone.
+    #[test]
+    fn scoped_rewrites_change_exactly_the_attributed_call_nodes(
+        lines in proptest::collection::vec(proptest::collection::vec(0..ATOMS.len(), 1..5), 1..6),
+    ) {
+        let fx = Fixture::new();
+        let source = format!("{CLASSES}{}", main_body(&lines, |a| a.0));
+        let expected = |pick: fn(&Atom) -> &'static str| format!("{CLASSES}{}", main_body(&lines, pick));
+        let cases: [(&str, &str, &str, Option<&str>, String); 2] = [
+            ("m.py#A.f", "$X.f($$$A)", "$X.F_($$$A)", None, expected(|a| a.1)),
+            ("m.py#C.h", "$X.h($$$A)", "$X.H_($$$A)", Some("--proven-only"), expected(|a| a.2)),
+        ];
+        for (spec, pattern, template, proven, after) in cases {
+            fx.write("m.py", &source);
+            let mut scope = vec!["--structural", "--lang", "py", "--callers-of", spec];
+            scope.extend(proven);
+            let search = fx.run(&[&["search"][..], &scope, &["--json", "--budget-tokens", "0", "-e", pattern]].concat());
+            let mut edit = vec!["edit"];
+            edit.extend(&scope);
+            edit.extend(["--rewrite", template, "--json", "-e", pattern]);
+            let run = fx.run(&edit);
+            prop_assert_eq!(text(&fx, "m.py"), after.clone(), "{}", run.describe());
+            if after == source {
+                prop_assert_eq!(run.code(), 1, "{}", run.describe());
+                continue;
+            }
+            prop_assert_eq!(run.code(), 0, "{}", run.describe());
+            let doc = report(&run);
+            // What the edit kept is what the search kept.
+            prop_assert_eq!(search.json()["matches"].as_u64(), Some(doc.matches), "{}", search.describe());
+            prop_assert_eq!(doc.rewritten + doc.left_alone, doc.matches);
+        }
+    }
+}
+
+#[test]
+fn regression_51_a_hard_link_stays_a_link_and_one_file_is_edited_once() {
+    use std::os::unix::fs::MetadataExt;
+    let fx = Fixture::new();
+    fx.write("a.py", "print(1)\n");
+    std::fs::hard_link(fx.root().join("a.py"), fx.root().join("b.py")).unwrap();
+    std::os::unix::fs::symlink("a.py", fx.root().join("c.py")).unwrap();
+    let inode = |name: &str| std::fs::metadata(fx.root().join(name)).unwrap().ino();
+    let first = inode("a.py");
+    let run = fx.run(&[
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+    ]);
+    run.expect_code(0)
+        .expect_stderr_has("b.py is a.py (the same file by another name): edited once");
+    assert_eq!((inode("a.py"), inode("b.py")), (first, first));
+    assert_eq!(text(&fx, "b.py"), "log(1)\n");
+    assert!(std::fs::symlink_metadata(fx.root().join("c.py"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    assert_eq!((inode("a.py"), inode("b.py")), (first, first));
+    assert_eq!(text(&fx, "b.py"), "print(1)\n");
+    // One file named three ways: edited once, not refused as changed.
+    let run = fx.run(&[
+        "edit", "--old", "print", "--new", "out", "a.py", "./a.py", "c.py",
+    ]);
+    run.expect_code(0).expect_stderr_has("./a.py is a.py");
+    assert_eq!(text(&fx, "a.py"), "out(1)\n");
+    assert!(std::fs::symlink_metadata(fx.root().join("c.py"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(inode("b.py"), first);
+}
+
+#[test]
+fn regression_51_new_code_with_its_own_comment_replaces_the_whole_preamble() {
+    let fx = Fixture::new();
+    fx.write(
+        "a.py",
+        "class A:\n    # old comment\n    @property\n    def size(self):\n        return 1\n",
+    );
+    fx.write("new.py", "# new comment\ndef size(self):\n    return 2\n");
+    let run = fx.run(&["edit", "a.py#A.size", "--with", "new.py", "--json"]);
+    run.expect_code(0);
+    assert_eq!(
+        text(&fx, "a.py"),
+        "class A:\n    # new comment\n    def size(self):\n        return 2\n"
+    );
+    let doc = report(&run);
+    assert_eq!(doc.removed, ["2: # old comment", "3: @property"]);
+    // The `def` line is the same: no signature changed.
+    assert!(doc.callers.is_none(), "{}", run.describe());
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    // New code without a preamble keeps the old one whole.
+    fx.write("new.py", "def size(self):\n    return 3\n");
+    let run = fx.run(&["edit", "a.py#A.size", "--with", "new.py"]);
+    run.expect_code(0);
+    assert!(
+        !run.stdout().contains("preamble replaced"),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        text(&fx, "a.py"),
+        "class A:\n    # old comment\n    @property\n    def size(self):\n        return 3\n"
+    );
+    // A Rust attribute goes with its preamble, and is named.
+    fx.write(
+        "lib.rs",
+        "/// Old.\n#[inline]\npub fn size() -> u32 {\n    1\n}\n",
+    );
+    fx.write("new.rs", "/// New.\npub fn size() -> u32 {\n    2\n}\n");
+    fx.run(&["edit", "lib.rs#size", "--with", "new.rs"])
+        .expect_code(0)
+        .expect_stdout_has("1: /// Old. | 2: #[inline]");
+    assert_eq!(
+        text(&fx, "lib.rs"),
+        "/// New.\npub fn size() -> u32 {\n    2\n}\n"
+    );
+    // A comment closing the block above is not the preamble, a shebang
+    // neither; a Javadoc's ` * ` lines are.
+    fx.write(
+        "b.py",
+        "#!/usr/bin/env python3\ndef a():\n    return 1\n    # closes a\ndef b():\n    return 2\n",
+    );
+    fx.write("new.py", "# new\ndef b():\n    return 3\n");
+    fx.run(&["edit", "b.py#b", "--with", "new.py"])
+        .expect_code(0);
+    assert_eq!(
+        text(&fx, "b.py"),
+        "#!/usr/bin/env python3\ndef a():\n    return 1\n    # closes a\n# new\ndef b():\n    return 3\n"
+    );
+    fx.write("A.java", "class A {\n    /**\n     * Old.\n     */\n    @Deprecated\n    int size() { return 1; }\n}\n");
+    fx.write("New.java", "/** New. */\nint size() { return 2; }\n");
+    let run = fx.run(&["edit", "A.java#A.size", "--with", "New.java", "--json"]);
+    run.expect_code(0);
+    assert_eq!(
+        text(&fx, "A.java"),
+        "class A {\n    /** New. */\n    int size() { return 2; }\n}\n"
+    );
+    assert_eq!(report(&run).removed.len(), 4, "{}", run.describe());
+}
+
+#[test]
+fn regression_51_undo_keeps_a_later_chmod() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = Fixture::new();
+    fx.write("run.py", "print(1)\n");
+    let path = fx.root().join("run.py");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    fx.run(&["edit", "--old", "1", "--new", "2", "run.py"])
+        .expect_code(0);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    assert_eq!(text(&fx, "run.py"), "print(1)\n");
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o755);
+}
+
+#[test]
+fn regression_51_a_multi_line_new_takes_the_file_s_crlf() {
+    let fx = Fixture::new();
+    fx.write("crlf.py", "def f():\r\n    print(1)\r\n");
+    fx.run(&[
+        "edit",
+        "--old",
+        "print(1)",
+        "--new",
+        "print(1)\n    print(2)",
+        "crlf.py",
+    ])
+    .expect_code(0);
+    assert_eq!(
+        text(&fx, "crlf.py"),
+        "def f():\r\n    print(1)\r\n    print(2)\r\n"
+    );
 }

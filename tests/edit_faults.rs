@@ -262,3 +262,110 @@ proptest! {
         prop_assert_eq!(std::fs::read(fx.root().join("f.txt")).unwrap(), bytes);
     }
 }
+
+/// `a.py` and `b.py` edited with a pause after each rename, and the
+/// child once `a.py` holds scout's new bytes.
+fn paused_after_first_rename(fx: &mut Fixture) -> std::process::Child {
+    fx.write("a.py", "x = 1\n").write("b.py", "y = 1\n");
+    fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-between=1500");
+    let child = fx
+        .command(&["edit", "--old", "1", "--new", "2", "a.py", "b.py"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read(fx.root().join("a.py")).unwrap() != b"x = 2\n" {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "a.py never written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+/// #51: a rollback put the old bytes back over files another process had
+/// written since scout did, said "nothing is changed" and dropped the
+/// journal.
+#[test]
+fn regression_51_a_rollback_never_undoes_another_writer() {
+    let mut fx = Fixture::new();
+    let child = paused_after_first_rename(&mut fx);
+    std::fs::write(fx.root().join("a.py"), "x = mine\n").unwrap();
+    std::fs::write(fx.root().join("b.py"), "y = mine\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("b.py: it changed while the edit ran"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a.py (another writer changed it after scout wrote it; its old bytes: "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("nothing is changed"), "{stderr}");
+    assert_eq!(
+        snapshot(fx.root()),
+        [
+            ("a.py".to_string(), b"x = mine\n".to_vec()),
+            ("b.py".to_string(), b"y = mine\n".to_vec()),
+        ]
+    );
+    // The journal answers for a.py, and an undo will not overwrite it.
+    fx.env.clear();
+    fx.run(&["edit", "--undo"])
+        .expect_code(2)
+        .expect_stderr_has("a.py changed since the edit");
+    assert_eq!(
+        std::fs::read(fx.root().join("a.py")).unwrap(),
+        b"x = mine\n"
+    );
+    // A file scout wrote and nobody touched since is still rolled back.
+    let child = paused_after_first_rename(&mut fx);
+    std::fs::write(fx.root().join("b.py"), "y = theirs\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the 1 file written before it has its old bytes again"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(fx.root().join("a.py")).unwrap(), b"x = 1\n");
+    assert_eq!(
+        std::fs::read(fx.root().join("b.py")).unwrap(),
+        b"y = theirs\n"
+    );
+}
+
+/// A third writer after the last rename: its bytes stay, and an undo
+/// refuses rather than overwrite them.
+#[test]
+fn a_write_after_the_edit_is_never_undone() {
+    let mut fx = Fixture::new();
+    let child = paused_after_first_rename(&mut fx);
+    let started = Instant::now();
+    while std::fs::read(fx.root().join("b.py")).unwrap() != b"y = 2\n" {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "b.py never written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::write(fx.root().join("a.py"), "x = mine\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    fx.env.clear();
+    fx.run(&["edit", "--undo"])
+        .expect_code(2)
+        .expect_stderr_has("a.py changed since the edit")
+        .expect_stderr_has("nothing restored");
+    assert_eq!(
+        snapshot(fx.root()),
+        [
+            ("a.py".to_string(), b"x = mine\n".to_vec()),
+            ("b.py".to_string(), b"y = 2\n".to_vec()),
+        ]
+    );
+}

@@ -308,3 +308,65 @@ fn setup_mcp_edits_a_vscode_file_with_comments_and_keeps_them() {
         .expect_code(0);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
 }
+
+/// #51: `scout setup` replaced a symlinked file by a regular one (the
+/// link's target never saw the change, and `--remove` left the link
+/// gone). Each file is written through its link, which stays a link.
+#[test]
+fn regression_51_setup_writes_through_symlinks_and_keeps_them() {
+    let fx = project();
+    let is_link = |path: &std::path::Path| {
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    };
+    // AGENTS.md -> CLAUDE.md.
+    fx.write("CLAUDE.md", "# Project\n");
+    std::os::unix::fs::symlink("CLAUDE.md", fx.root().join("AGENTS.md")).unwrap();
+    fx.run(&["setup", "agents-md"]).expect_code(0);
+    assert!(is_link(&fx.root().join("AGENTS.md")));
+    let claude = std::fs::read_to_string(fx.root().join("CLAUDE.md")).unwrap();
+    assert!(claude.contains("scout:begin"), "{claude}");
+    fx.run(&["setup", "agents-md", "--remove"]).expect_code(0);
+    assert!(is_link(&fx.root().join("AGENTS.md")));
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("CLAUDE.md")).unwrap(),
+        "# Project\n"
+    );
+    // Settings linked into a dotfiles folder, by a relative link.
+    let dotfiles = fx.root().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::rename(
+        fx.root().join(".claude/settings.json"),
+        dotfiles.join("settings.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../dotfiles/settings.json",
+        fx.root().join(".claude/settings.json"),
+    )
+    .unwrap();
+    fx.run(&["setup", "claude"]).expect_code(0);
+    assert!(is_link(&fx.root().join(".claude/settings.json")));
+    let linked = std::fs::read_to_string(dotfiles.join("settings.json")).unwrap();
+    assert!(linked.contains("hook PostToolUse"), "{linked}");
+    fx.run(&["setup", "claude", "--remove"]).expect_code(0);
+    assert!(is_link(&fx.root().join(".claude/settings.json")));
+    assert!(!std::fs::read_to_string(dotfiles.join("settings.json"))
+        .unwrap()
+        .contains("hook PostToolUse"));
+    // .mcp.json linked, and hard-linked: both stay what they were.
+    fx.write("shared-mcp.json", "{}\n");
+    std::os::unix::fs::symlink("shared-mcp.json", fx.root().join(".mcp.json")).unwrap();
+    std::fs::hard_link(
+        fx.root().join("shared-mcp.json"),
+        fx.root().join("copy-mcp.json"),
+    )
+    .unwrap();
+    fx.run(&["setup", "mcp", "--client", "claude"])
+        .expect_code(0);
+    assert!(is_link(&fx.root().join(".mcp.json")));
+    let copy = std::fs::read_to_string(fx.root().join("copy-mcp.json")).unwrap();
+    assert!(copy.contains("\"scout\""), "{copy}");
+}

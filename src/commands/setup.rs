@@ -335,12 +335,28 @@ fn write_backup(path: &Path, old: &str) -> Result<PathBuf> {
     Ok(backup)
 }
 
-/// Replaces `path` by renaming a complete temporary file over it,
-/// keeping its permissions.
+/// Replaces the file `path` names by renaming a complete temporary file
+/// over it, keeping its permissions. Through a symlink (`AGENTS.md ->
+/// CLAUDE.md`, a settings file linked into a dotfiles repository), the
+/// link's target is written and the link stays a link; a file with
+/// several hard links is written in place, so that they stay one file.
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let path = &link_target(path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot be created", dir.display()))?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("{}: cannot be written", path.display()))?;
+            file.write_all(text.as_bytes())?;
+            file.set_len(text.len() as u64)?;
+            return Ok(file.sync_data()?);
+        }
+    }
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("{}: cannot be written", dir.display()))?;
     tmp.write_all(text.as_bytes())?;
@@ -356,4 +372,28 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("{}: cannot be replaced", path.display()))?;
     Ok(())
+}
+
+/// The file `path` names once every symlink on the way is followed (the
+/// path itself when it is none); a link to a file not there yet names
+/// where that file is to be. A loop of links is an error.
+fn link_target(path: &Path) -> Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let to = std::fs::read_link(&at)
+                    .with_context(|| format!("{}: cannot read the link", at.display()))?;
+                at = match at.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    anyhow::bail!(
+        "{}: too many levels of symbolic links; nothing changed",
+        path.display()
+    )
 }

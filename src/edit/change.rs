@@ -23,6 +23,9 @@ pub struct FileStamp {
     pub stamp: Stamp,
     /// Permission bits (`st_mode & 0o7777`), kept on the new file.
     pub mode: u32,
+    /// Hard links to the file (`st_nlink`): a file with more than one is
+    /// written in place, so that every name keeps reaching it.
+    pub links: u64,
 }
 
 impl FileStamp {
@@ -33,6 +36,7 @@ impl FileStamp {
         Some(FileStamp {
             stamp: Stamp::of(&meta),
             mode: meta.mode() & 0o7777,
+            links: meta.nlink(),
         })
     }
 
@@ -40,6 +44,12 @@ impl FileStamp {
     /// stamp unchanged.
     pub fn same_file(&self, now: &FileStamp) -> bool {
         self.stamp == now.stamp
+    }
+
+    /// Whether this is the stamp of the same file as `other`, by
+    /// whatever name: same device and inode.
+    pub fn same_inode(&self, other: &FileStamp) -> bool {
+        (self.stamp.dev, self.stamp.ino) == (other.stamp.dev, other.stamp.ino)
     }
 }
 

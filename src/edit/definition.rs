@@ -1,9 +1,11 @@
 //! The change of a definition edit (`PATH#SYMBOL --with FILE`): the
 //! definition the parser finds (as `--callers-of` names it), from its
 //! signature to its last line, replaced by the new code re-indented to
-//! where the definition stands. The comments, decorators and attributes
-//! above the signature stay, unless the new code starts with its own.
-//! When the signature line changes, the code graph's callers of the old
+//! where the definition stands. Its preamble (the comments, decorators
+//! and attributes right above the signature) is kept whole when the new
+//! code brings none, and replaced whole when it brings one, the report
+//! naming every old line removed. When the signature line changes (as
+//! written, its indentation aside), the code graph's callers of the old
 //! definition are listed, for the agent to bring along.
 
 use std::io::Read;
@@ -14,6 +16,7 @@ use super::change::{self, FileChange, FileStamp};
 use super::settings::Source;
 use super::{Callers, Planned};
 use crate::graph::{self, SymbolSpec};
+use crate::lang::Lang;
 use crate::rg::{Rg, SearchFlags};
 
 /// Resolves the definition and computes the file's new bytes.
@@ -55,18 +58,51 @@ pub fn plan(
             spec.text
         );
     }
-    let new_brings_its_own = first_code_line(&code).is_some_and(is_preamble);
-    let signature = if new_brings_its_own {
-        first
-    } else {
-        (first..=def.name_line.max(def.start_line) as usize)
-            .find(|&n| !is_preamble(&before[lines[n - 1].clone()]))
-            .unwrap_or(def.name_line as usize)
+    let lang = target.lang;
+    let preamble = |line: &[u8]| is_preamble(line, lang);
+    // The signature: the definition's first line that is no preamble.
+    let signature = (first..=def.name_line.max(def.start_line) as usize)
+        .find(|&n| !preamble(&before[lines[n - 1].clone()]))
+        .unwrap_or(def.name_line as usize);
+    // Its preamble: the lines right above it that are preamble at its
+    // indentation (a block comment's ` * ` lines one column in), within
+    // the definition's range or above it, up to a blank line: a comment
+    // closing the block before it is not its own.
+    let indent_of = |line: &[u8]| {
+        line.iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count()
     };
-    let start = lines[signature - 1].start;
+    let sig_indent = indent_of(&before[lines[signature - 1].clone()]);
+    let mut top = signature;
+    while top > 1 && {
+        let line = &before[lines[top - 2].clone()];
+        let at = indent_of(line);
+        preamble(line)
+            && (at == sig_indent || (at == sig_indent + 1 && line.trim_ascii().starts_with(b"*")))
+    } {
+        top -= 1;
+    }
+    let (new_preamble, new_rest) = split_preamble(&code, lang);
+    let new_brings_its_own = !new_preamble.is_empty();
+    let replaced_from = if new_brings_its_own { top } else { signature };
+    let removed: Vec<String> = if new_brings_its_own {
+        (top..signature)
+            .map(|n| (n, &before[lines[n - 1].clone()]))
+            .filter(|(_, line)| {
+                !new_preamble
+                    .iter()
+                    .any(|new| new.trim_ascii() == line.trim_ascii())
+            })
+            .map(|(n, line)| format!("{n}: {}", String::from_utf8_lossy(line.trim_ascii())))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let start = lines[replaced_from - 1].start;
     let end = lines[last - 1].end;
     let old_line = &before[lines[signature - 1].clone()];
-    let indent: Vec<u8> = old_line
+    let indent: Vec<u8> = before[lines[replaced_from - 1].clone()]
         .iter()
         .take_while(|b| **b == b' ' || **b == b'\t')
         .copied()
@@ -78,8 +114,9 @@ pub fn plan(
     after.extend_from_slice(&new_text);
     after.extend_from_slice(&before[end..]);
 
-    let signature_changed =
-        first_code_line(&new_text).map(<[u8]>::trim_ascii) != Some(old_line.trim_ascii());
+    // The signature as written, its indentation aside: the new code's
+    // first line after its preamble against the old signature line.
+    let signature_changed = new_rest.map(spaced) != Some(spaced(old_line));
     let callers = if signature_changed && graph::graphed(target.lang) {
         Some(callers_of(&target, rg, cache_dir)?)
     } else {
@@ -104,6 +141,7 @@ pub fn plan(
         files: vec![file],
         scope: None,
         callers,
+        removed,
         ..Planned::default()
     })
 }
@@ -167,26 +205,71 @@ fn line_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     spans
 }
 
-/// A line that stands above a definition's signature: a decorator, an
-/// attribute, a comment.
-fn is_preamble(line: &[u8]) -> bool {
+/// A line that stands above a definition's signature in `lang`: a
+/// decorator or annotation, an attribute, a comment. A C preprocessor
+/// line (`#if`, `#define`) is none: `#` starts a comment only where the
+/// language says so; nor is a shebang or a Rust inner attribute (`#!`),
+/// which belong to the file.
+fn is_preamble(line: &[u8], lang: Lang) -> bool {
     let t = line.trim_ascii();
-    t.starts_with(b"@")
-        || t.starts_with(b"#[")
-        || t.starts_with(b"#!")
+    let hash_comment = matches!(lang, Lang::Python | Lang::Ruby | Lang::Php);
+    let at_sign = matches!(
+        lang,
+        Lang::Python
+            | Lang::Java
+            | Lang::Kotlin
+            | Lang::JavaScript
+            | Lang::TypeScript
+            | Lang::Tsx
+            | Lang::Php
+    );
+    let dashes = matches!(lang, Lang::Lua | Lang::Luau);
+    (at_sign && t.starts_with(b"@"))
+        || (lang == Lang::Rust && t.starts_with(b"#["))
+        || (lang == Lang::Php && t.starts_with(b"#["))
+        || (lang == Lang::CSharp && t.starts_with(b"[") && t.ends_with(b"]"))
+        || (matches!(lang, Lang::C | Lang::Cpp) && t.starts_with(b"[["))
+        || (hash_comment && t.starts_with(b"#") && !t.starts_with(b"#!"))
+        || (dashes && t.starts_with(b"--"))
         || t.starts_with(b"//")
         || t.starts_with(b"/*")
         || t.starts_with(b"*")
-        || t.starts_with(b"--")
-        || (t.starts_with(b"#") && !t.starts_with(b"#define") && !t.starts_with(b"#include"))
-        || (t.starts_with(b"[") && t.ends_with(b"]"))
 }
 
-/// The first line with something on it.
-fn first_code_line(code: &[u8]) -> Option<&[u8]> {
-    code.split(|&b| b == b'\n')
+/// The new code's leading preamble lines (blank lines before them
+/// skipped), and its first line after them.
+fn split_preamble(code: &[u8], lang: Lang) -> (Vec<&[u8]>, Option<&[u8]>) {
+    let mut lines = code
+        .split(|&b| b == b'\n')
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .find(|l| !l.trim_ascii().is_empty())
+        .skip_while(|l| l.trim_ascii().is_empty());
+    let mut preamble = Vec::new();
+    for line in lines.by_ref() {
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        if !is_preamble(line, lang) {
+            return (preamble, Some(line));
+        }
+        preamble.push(line);
+    }
+    (preamble, None)
+}
+
+/// A line with its runs of spaces and tabs as one space, and none at
+/// either end: a signature as written, its indentation aside.
+fn spaced(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    for word in line
+        .split(|b| *b == b' ' || *b == b'\t')
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(b' ');
+        }
+        out.extend_from_slice(word);
+    }
+    out
 }
 
 /// `code` without blank lines at either end and without the indentation
@@ -243,12 +326,25 @@ mod tests {
 
     #[test]
     fn decorators_attributes_and_comments_stand_above() {
-        assert!(is_preamble(b"    @functools.cache"));
-        assert!(is_preamble(b"#[inline]"));
-        assert!(is_preamble(b"/// docs"));
-        assert!(is_preamble(b"[Obsolete]"));
-        assert!(!is_preamble(b"def load(path):"));
-        assert!(!is_preamble(b"pub fn load() {"));
+        assert!(is_preamble(b"    @functools.cache", Lang::Python));
+        assert!(is_preamble(b"# why", Lang::Python));
+        assert!(is_preamble(b"#[inline]", Lang::Rust));
+        assert!(is_preamble(b"/// docs", Lang::Rust));
+        assert!(is_preamble(b"[Obsolete]", Lang::CSharp));
+        assert!(!is_preamble(b"def load(path):", Lang::Python));
+        assert!(!is_preamble(b"pub fn load() {", Lang::Rust));
+        assert!(!is_preamble(b"#ifdef FAST", Lang::C));
+        assert!(!is_preamble(b"#define X 1", Lang::C));
+        assert!(!is_preamble(b"#!/usr/bin/env python3", Lang::Python));
+        assert!(!is_preamble(b"#![allow(dead_code)]", Lang::Rust));
+    }
+
+    #[test]
+    fn new_code_s_preamble_is_split_from_its_signature() {
+        let (preamble, rest) = split_preamble(b"\n# new\n@cache\ndef f():\n  pass\n", Lang::Python);
+        assert_eq!(preamble, [&b"# new"[..], &b"@cache"[..]]);
+        assert_eq!(rest, Some(&b"def f():"[..]));
+        assert_eq!(spaced(b"  def  f(a,\tb):  "), b"def f(a, b):");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! 2. **find** ([`structural`], [`text`], [`definition`]): every file's
 //!    new bytes computed whole, with its hunks ([`change`]); a structural
 //!    edit walks, matches and scopes as `scout search --structural`
-//!    (`--callers-of`) does, so it changes exactly the lines the search
-//!    shows;
+//!    (`--callers-of`) does, so it changes exactly the calls the search
+//!    keeps; a file reached by several names is kept once;
 //! 3. **check** ([`check`]): paths, permissions, and a parse of every new
 //!    file; any refusal stops the edit before the first write;
 //! 4. **write** ([`write`]): journaled, staged, renamed one at a time,
@@ -48,6 +48,9 @@ pub struct Planned {
     pub scope: Option<Scope>,
     /// A definition edit that changes the signature: its callers.
     pub callers: Option<Callers>,
+    /// A definition edit whose new code brings its own preamble: the old
+    /// preamble's lines it removed, as `N: TEXT`.
+    pub removed: Vec<String>,
     /// Said on stderr (why nothing matched, say).
     pub notes: Vec<String>,
 }
@@ -90,6 +93,8 @@ pub fn run(
             definition::plan(spec, source, rg, settings.cache_dir.clone())?
         }
     };
+    let mut planned = planned;
+    one_name_per_file(&mut planned)?;
     for note in &planned.notes {
         writeln!(err, "scout: {note}")?;
     }
@@ -112,6 +117,34 @@ pub fn run(
     }
     crate::render::edit::write_report(&report, settings.form(), started, out)?;
     Ok(ExitStatus::Shown)
+}
+
+/// Keeps one change per file, whatever names reach it (a hard link, a
+/// symlink, `a.py` and `./a.py`): the first in path order, the others
+/// said in a note. Names whose changes differ (a scope that attributed
+/// the calls of one name and not the other's) refuse the edit.
+fn one_name_per_file(planned: &mut Planned) -> Result<()> {
+    let mut kept: Vec<FileChange> = Vec::with_capacity(planned.files.len());
+    for file in std::mem::take(&mut planned.files) {
+        let Some(first) = kept.iter().find(|k| k.stamp.same_inode(&file.stamp)) else {
+            kept.push(file);
+            continue;
+        };
+        let (name, first_name) = (
+            crate::shell::quote(&file.path),
+            crate::shell::quote(&first.path),
+        );
+        if first.after != file.after {
+            anyhow::bail!(
+                "{name} and {first_name} are one file (a link, or one path spelled twice), and the edit would write it two ways; name one of them\nnothing written"
+            );
+        }
+        planned.notes.push(format!(
+            "{name} is {first_name} (the same file by another name): edited once, as {first_name}"
+        ));
+    }
+    planned.files = kept;
+    Ok(())
 }
 
 /// The report of a planned edit (not yet written).
@@ -163,6 +196,7 @@ fn report(settings: &EditSettings, planned: &Planned) -> Report {
             .as_ref()
             .and_then(|s| serde_json::to_value(crate::render::scope::document(s)).ok()),
         callers: planned.callers.clone(),
+        removed: planned.removed.clone(),
         command: settings.command.clone(),
     }
 }

@@ -103,17 +103,22 @@ pub fn plan(pairs: &[Pair], count: Count, files: &[std::ffi::OsString]) -> Resul
 fn spelled_for(pair: &Pair, haystack: &[u8], crlf: bool) -> (Vec<u8>, Vec<u8>) {
     let bare_newlines =
         |text: &[u8]| text.contains(&b'\n') && memchr::memmem::find(text, b"\r\n").is_none();
-    if crlf && bare_newlines(&pair.old) && memchr::memmem::find(haystack, &pair.old).is_none() {
-        let widen = |text: &[u8]| -> Vec<u8> {
-            let mut out = Vec::with_capacity(text.len() + 8);
-            for &b in text {
-                if b == b'\n' {
-                    out.push(b'\r');
-                }
-                out.push(b);
+    let widen = |text: &[u8]| -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + 8);
+        for &b in text {
+            if b == b'\n' {
+                out.push(b'\r');
             }
-            out
-        };
+            out.push(b);
+        }
+        out
+    };
+    // An `--old` on one line says nothing of line ends: the new lines
+    // take the file's own.
+    if crlf && !pair.old.contains(&b'\n') && bare_newlines(&pair.new) {
+        return (pair.old.clone(), widen(&pair.new));
+    }
+    if crlf && bare_newlines(&pair.old) && memchr::memmem::find(haystack, &pair.old).is_none() {
         let old = widen(&pair.old);
         if memchr::memmem::find(haystack, &old).is_some() {
             let new = if bare_newlines(&pair.new) {
@@ -187,6 +192,23 @@ mod tests {
         );
         let (old, _) = spelled_for(&pair, b"a\nb\r\n", true);
         assert_eq!(old, b"a\nb");
+    }
+
+    /// #51: a one-line `--old` with a multi-line `--new` wrote bare `\n`s
+    /// into a CRLF file.
+    #[test]
+    fn a_multi_line_new_takes_the_crlf_of_the_file_whatever_the_old() {
+        let pair = Pair {
+            old: b"b".to_vec(),
+            new: b"x\ny".to_vec(),
+        };
+        let (old, new) = spelled_for(&pair, b"a\r\nb\r\n", true);
+        assert_eq!(
+            (old.as_slice(), new.as_slice()),
+            (&b"b"[..], &b"x\r\ny"[..])
+        );
+        let (_, new) = spelled_for(&pair, b"a\nb\n", false);
+        assert_eq!(new, b"x\ny");
     }
 
     #[test]

@@ -8,14 +8,20 @@
 //!    failure here (a full disk) removes the copies: nothing was written.
 //! 3. Each copy is renamed over its file, one at a time, after checking
 //!    that the file is still the one read (same inode, size and
-//!    modification time). A file changed under the edit stops it: the
-//!    files already renamed get their old bytes back, the copies left are
-//!    removed, and nothing is changed.
+//!    modification time). A file with several hard links is written in
+//!    place instead, so that every name still reaches it. A file changed
+//!    under the edit stops it: each file already written gets its old
+//!    bytes back only while it still holds exactly the bytes scout wrote;
+//!    one that another writer changed since is left as it is and named,
+//!    and the journal is kept, with its old bytes, for finishing by hand.
 //!
 //! A rename is atomic, so a process killed at any point leaves every file
 //! its whole old or its whole new self, and the journal (written before
 //! the first rename) lets `--undo` put back the old ones and remove any
-//! copy left behind.
+//! copy left behind. (A file written in place is not renamed: a kill
+//! inside that one write can leave it part new; its old bytes are in the
+//! journal.) An undo restores bytes, never a mode: a file's permission
+//! bits stay as they are now.
 
 use std::fs::File;
 use std::io::Write;
@@ -90,24 +96,63 @@ pub fn write(
         let failure = if !now.is_some_and(|now| change.stamp.same_file(&now)) {
             Some("it changed while the edit ran".to_string())
         } else {
-            std::fs::rename(&temps[n], &change.real)
+            replace(&temps[n], change)
                 .err()
-                .map(|e| format!("renaming its new copy over it failed: {e}"))
+                .map(|e| format!("writing its new bytes over it failed: {e}"))
         };
         if let Some(why) = failure {
-            let unrestored = roll_back(&changes[..n], &temps);
-            if unrestored.is_empty() {
+            let left = roll_back(&changes[..n], &temps);
+            let shown = shell::quote(&change.path);
+            if left.is_empty() {
                 journal.discard(&manifest, previous.as_deref());
+                if n == 0 {
+                    bail!("{shown}: {why}; the edit stopped before writing any file: nothing is changed");
+                }
                 bail!(
-                    "{}: {why}; the edit stopped and the {} written before it have their old bytes again: nothing is changed",
-                    shell::quote(&change.path),
-                    plural(n as u64, "file", "files")
+                    "{shown}: {why}; the edit stopped and the {} written before it {}: nothing is changed",
+                    plural(n as u64, "file", "files"),
+                    if n == 1 { "has its old bytes again" } else { "have their old bytes again" }
                 );
             }
+            // The journal answers for the files left, and only them: an
+            // undo restores what it can prove is scout's, nothing else.
+            let indexes: Vec<usize> = left.iter().map(|(k, _)| *k).collect();
+            let kept = journal.retain(&manifest, &indexes);
+            let named: Vec<String> = left
+                .iter()
+                .enumerate()
+                .map(|(at, (k, why))| {
+                    let old = match &kept {
+                        Ok(kept) => journal.old_path(kept, at),
+                        Err(_) => journal.old_path(&manifest, *k),
+                    };
+                    format!(
+                        "{} ({why}; its old bytes: {})",
+                        shell::quote(&changes[*k].path),
+                        old.display()
+                    )
+                })
+                .collect();
+            let restored = n - left.len();
+            let others = if restored == 0 {
+                String::new()
+            } else {
+                format!(
+                    "\nthe other {} written before it {}",
+                    plural(restored as u64, "file", "files"),
+                    if restored == 1 {
+                        "has its old bytes again"
+                    } else {
+                        "have their old bytes again"
+                    }
+                )
+            };
             bail!(
-                "{}: {why}; the edit stopped, but {} could not be put back: run `scout edit --undo`",
-                shell::quote(&change.path),
-                unrestored.join(", ")
+                "{shown}: {why}; the edit stopped. {} left as {} now, never overwritten:\n  {}{others}\nthe undo journal keeps {}",
+                plural(left.len() as u64, "file written before it is", "files written before it are"),
+                if left.len() == 1 { "it is" } else { "they are" },
+                named.join("\n  "),
+                if left.len() == 1 { "it" } else { "them" }
             );
         }
         pause(fault.pause_between_ms);
@@ -116,23 +161,67 @@ pub fn write(
     Ok(manifest)
 }
 
-/// Puts the old bytes of `written` back and removes every staged copy
-/// left; returns the files that could not be put back.
-fn roll_back(written: &[&FileChange], temps: &[PathBuf]) -> Vec<String> {
-    let mut unrestored = Vec::new();
+/// Puts `change`'s staged copy `temp` in place of its file: renamed over
+/// it, or, for a file with several hard links, its bytes written into the
+/// file itself (and the copy removed).
+fn replace(temp: &Path, change: &FileChange) -> std::io::Result<()> {
+    if change.stamp.links > 1 {
+        write_in_place(&change.real, &change.after)?;
+        let _ = std::fs::remove_file(temp);
+        return Ok(());
+    }
+    std::fs::rename(temp, &change.real)
+}
+
+/// Overwrites the file at `path` with `bytes`, keeping its inode (and so
+/// every hard link to it), flushed to disk.
+fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes)?;
+    file.set_len(bytes.len() as u64)?;
+    file.sync_data()
+}
+
+/// Puts the old bytes of `written` back, each only while it still holds
+/// exactly the bytes scout wrote (another writer's change is never
+/// undone), and removes every staged copy left. Returns the files it left
+/// as they are (indexes into `written`), with why.
+fn roll_back(written: &[&FileChange], temps: &[PathBuf]) -> Vec<(usize, String)> {
+    let mut left = Vec::new();
     for (n, change) in written.iter().enumerate() {
-        let back = staged_path(&change.real, temps.len() + n);
-        let restored = stage(&back, &change.before, &change.real)
-            .and_then(|()| std::fs::rename(&back, &change.real));
-        if restored.is_err() {
-            let _ = std::fs::remove_file(&back);
-            unrestored.push(shell::quote(&change.path));
+        let restored = restore_if_ours(change, &staged_path(&change.real, temps.len() + n));
+        if let Err(why) = restored {
+            left.push((n, why));
         }
     }
     for temp in temps {
         let _ = std::fs::remove_file(temp);
     }
-    unrestored
+    left
+}
+
+/// Gives `change`'s file its old bytes back, through the staged copy
+/// `back`, if it holds exactly the new bytes scout wrote and is not
+/// changed while they are checked; else says why not.
+fn restore_if_ours(change: &FileChange, back: &Path) -> Result<(), String> {
+    let before = FileStamp::of(&change.real).ok_or("it is gone")?;
+    let now = std::fs::read(&change.real).map_err(|e| e.to_string())?;
+    if now != change.after {
+        return Err("another writer changed it after scout wrote it".into());
+    }
+    if before.links > 1 {
+        return write_in_place(&change.real, &change.before).map_err(|e| e.to_string());
+    }
+    stage(back, &change.before, &change.real).map_err(|e| e.to_string())?;
+    let still = FileStamp::of(&change.real).is_some_and(|s| before.same_file(&s));
+    if !still {
+        let _ = std::fs::remove_file(back);
+        return Err("another writer changed it after scout wrote it".into());
+    }
+    std::fs::rename(back, &change.real).map_err(|e| {
+        let _ = std::fs::remove_file(back);
+        e.to_string()
+    })
 }
 
 /// Writes `bytes` to a new file at `temp`, flushed to disk, with the
@@ -237,16 +326,21 @@ pub fn undo(journal: &Journal) -> Result<Option<Undone>> {
     for (k, (n, entry, path)) in todo.iter().enumerate() {
         let old = journal.old_bytes(&manifest, *n)?;
         let back = staged_path(path, manifest.files.len() + k);
-        stage(&back, &old, path)
-            .and_then(|()| std::fs::set_permissions(&back, std::fs::Permissions::from_mode(entry.mode)))
-            .and_then(|()| std::fs::rename(&back, path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&back);
-                anyhow::anyhow!(
-                    "{}: restoring it failed: {e}; the journal is kept, run `scout edit --undo` again",
-                    shell::quote(entry.shown.as_bytes())
-                )
-            })?;
+        // The bytes come back, the mode stays as it is now (a `chmod`
+        // since the edit is kept); a linked file is written in place.
+        let linked = FileStamp::of(path).is_some_and(|s| s.links > 1);
+        let restored = if linked {
+            write_in_place(path, &old)
+        } else {
+            stage(&back, &old, path).and_then(|()| std::fs::rename(&back, path))
+        };
+        restored.map_err(|e| {
+            let _ = std::fs::remove_file(&back);
+            anyhow::anyhow!(
+                "{}: restoring it failed: {e}; the journal is kept, run `scout edit --undo` again",
+                shell::quote(entry.shown.as_bytes())
+            )
+        })?;
         undone.restored.push(entry.shown.clone());
     }
     journal.discard(&manifest, None);

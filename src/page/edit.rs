@@ -59,6 +59,11 @@ pub struct Report {
     pub scope_text: Option<String>,
     pub scope: Option<serde_json::Value>,
     pub callers: Option<Callers>,
+    /// A definition edit whose new code brings its own comments,
+    /// decorators or attributes: the lines of the old preamble it
+    /// removed, as `N: TEXT` (N 1-based, in the old file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
     /// The command that shows another page of this report.
     pub command: String,
 }

@@ -272,6 +272,13 @@ fn footer(report: &Report) -> String {
         out.push_str(scope);
         out.push_str("  (only the attributed calls were rewritten; the others are left alone)\n");
     }
+    if !report.removed.is_empty() {
+        out.push_str(&format!(
+            "preamble replaced: the new code brings its own, so the old one's {} removed: {}\n",
+            plural(report.removed.len() as u64, "line was", "lines were"),
+            report.removed.join(" | ")
+        ));
+    }
     if let Some(callers) = &report.callers {
         let total = callers.sites.len() as u64 + callers.same_file;
         out.push_str(&format!(
@@ -375,6 +382,7 @@ mod tests {
             scope_text: None,
             scope: None,
             callers: None,
+            removed: Vec::new(),
             command: "scout edit --last".into(),
         }
     }

@@ -154,13 +154,43 @@ impl Journal {
 
     /// The old bytes of the manifest's `n`th file.
     pub fn old_bytes(&self, manifest: &Manifest, n: usize) -> Result<Vec<u8>> {
-        let path = self.dir.join(&manifest.id).join(format!("{n}.old"));
+        let path = self.old_path(manifest, n);
         std::fs::read(&path).with_context(|| format!("reading {}", path.display()))
+    }
+
+    /// Where the old bytes of the manifest's `n`th file are kept.
+    pub fn old_path(&self, manifest: &Manifest, n: usize) -> PathBuf {
+        self.dir.join(&manifest.id).join(format!("{n}.old"))
     }
 
     /// The last edit's report, as it was recorded.
     pub fn report(&self, manifest: &Manifest) -> Option<Vec<u8>> {
         std::fs::read(self.dir.join(&manifest.id).join("report.json")).ok()
+    }
+
+    /// Keeps only the files of `manifest` at `keep` (ascending indexes),
+    /// with their old bytes: what an edit stopped half way still has to
+    /// answer for. Returns the manifest now recorded.
+    pub fn retain(&self, manifest: &Manifest, keep: &[usize]) -> Result<Manifest> {
+        let folder = self.dir.join(&manifest.id);
+        for (at, &was) in keep.iter().enumerate() {
+            if at != was {
+                std::fs::rename(
+                    folder.join(format!("{was}.old")),
+                    folder.join(format!("{at}.old")),
+                )
+                .with_context(|| format!("renumbering the undo journal {}", folder.display()))?;
+            }
+        }
+        for gone in keep.len()..manifest.files.len() {
+            let _ = std::fs::remove_file(folder.join(format!("{gone}.old")));
+        }
+        let kept = Manifest {
+            files: keep.iter().map(|&k| manifest.files[k].clone()).collect(),
+            ..manifest.clone()
+        };
+        self.write_manifest(&serde_json::to_vec(&kept)?)?;
+        Ok(kept)
     }
 
     /// Forgets the edit `manifest` records, putting `previous` (the
