@@ -13,6 +13,66 @@ use anyhow::{bail, Result};
 
 use crate::shell;
 
+thread_local! {
+    /// The directories the calling thread's reads beyond the tree are
+    /// confined to ([`bound_to`]); `None`: no bound.
+    static BOUND: std::cell::RefCell<Option<std::rc::Rc<[PathBuf]>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The calling thread's reads confined to some directories, while this
+/// is held ([`bound_to`]).
+#[must_use = "the bound holds only while this is held"]
+pub struct Bound {
+    previous: Option<std::rc::Rc<[PathBuf]>>,
+}
+
+impl Drop for Bound {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        BOUND.with(|bound| *bound.borrow_mut() = previous);
+    }
+}
+
+/// Confines what the calling thread reads on its own initiative (the
+/// code graph's walk up to a `tsconfig.json`, `Cargo.toml` or `go.mod`,
+/// the module an import names, the facts of its file) to `roots`
+/// (canonical directories): a request served for an MCP client's roots
+/// reads nothing outside them, whatever its files import. What the
+/// request names is checked before (`request::confine`); threads it
+/// starts read only what it hands them.
+pub fn bound_to(roots: &[PathBuf]) -> Bound {
+    let roots: std::rc::Rc<[PathBuf]> = roots.into();
+    let previous = BOUND.with(|bound| bound.borrow_mut().replace(roots));
+    Bound { previous }
+}
+
+/// Whether the calling thread's reads and writes are confined
+/// ([`bound_to`]).
+pub fn bounded() -> bool {
+    BOUND.with(|bound| bound.borrow().is_some())
+}
+
+/// Whether the calling thread may read `path` (absolute, its links
+/// resolved) under its bound: every path where it has none. A relative
+/// path is judged from the thread's working directory.
+pub fn within_bound(path: &Path) -> bool {
+    BOUND.with(|bound| {
+        let bound = bound.borrow();
+        let Some(roots) = bound.as_deref() else {
+            return true;
+        };
+        let absolute;
+        let path = if path.is_relative() {
+            absolute = std::env::current_dir().unwrap_or_default().join(path);
+            absolute.as_path()
+        } else {
+            path
+        };
+        roots.iter().any(|root| path.starts_with(root))
+    })
+}
+
 /// Set in the environment, makes [`work_in`] take its fallback, as where
 /// `unshare` is refused, so that the tests can serve requests that way.
 /// Undocumented for users; it does nothing else.

@@ -746,3 +746,62 @@ fn a_bad_request_is_refused_in_the_command_lines_words() {
         );
     }
 }
+
+/// #51: a request with a `cwd` is confined to it, every path-bearing
+/// field read as its command reads it (`PATH:LINE` before `PATH#SYMBOL`,
+/// links resolved), as `scout mcp` confines a call to its roots.
+#[test]
+fn regression_51_a_request_s_cwd_confines_its_paths() {
+    let env = tree();
+    env.write(
+        "outside/secret.rs",
+        "pub fn hidden() -> &'static str {\n    \"SECRET\"\n}\n",
+    )
+    .write("src/a#b/x.rs", "fn x() {}\n");
+    std::os::unix::fs::symlink("../outside", env.root.join("src/linkdir")).unwrap();
+    let cwd = env.root.join("src");
+    for (request, field) in [
+        (
+            json!({"mode": "read", "path": "../outside/secret.rs"}),
+            "path",
+        ),
+        (json!({"mode": "read", "path": "linkdir/secret.rs"}), "path"),
+        (
+            json!({"mode": "search", "callers_of": "a#b/../../outside/secret.rs:1"}),
+            "callers_of",
+        ),
+        (
+            json!({"mode": "search", "query": "x", "path": ["load.rs", "../web"]}),
+            "path",
+        ),
+        (
+            json!({"mode": "content", "pattern": "SECRET", "glob": "../**"}),
+            "glob",
+        ),
+        (
+            json!({"mode": "edit", "symbol": "../outside/secret.rs#hidden", "with": "pub fn hidden() {}"}),
+            "symbol",
+        ),
+        (
+            json!({"mode": "files", "pattern": "*", "path": "~"}),
+            "path",
+        ),
+    ] {
+        let mut request = request;
+        request["cwd"] = json!(cwd);
+        let run = call(&env, request.clone());
+        run.expect_code(2);
+        assert_eq!(
+            run.json()["error"]["field"],
+            field,
+            "{request}: {}",
+            run.describe()
+        );
+        assert!(!run.stdout().contains("SECRET\\\""), "{}", run.describe());
+    }
+    assert!(std::fs::read_to_string(env.root.join("outside/secret.rs"))
+        .unwrap()
+        .contains("SECRET"));
+    // Without a cwd, a request reads what its process may, as a command does.
+    call(&env, json!({"mode": "read", "path": "outside/secret.rs"})).expect_code(0);
+}

@@ -800,3 +800,213 @@ fn pages_over_mcp_name_tool_calls_not_commands() {
         "{printed}"
     );
 }
+
+/// #51: every path-bearing field of every tool, read as its command will
+/// read it: `..`, absolute paths, `#` and `:LINE` in directory names,
+/// symlinked files and directories, `~` and NUL are refused naming the
+/// field, and nothing from outside the roots reaches the answer. (The
+/// server had checked `callers_of` by splitting at `#` first while the
+/// graph reads `PATH:LINE` first, so `a#b/../../outside/secret.py:1`
+/// read a file outside its root.)
+#[test]
+fn regression_51_no_field_of_any_tool_reaches_outside_the_roots() {
+    let fx = Fixture::new();
+    let outside = "def hidden_fn():\n    return 'SECRET_TOKEN'\n";
+    fx.write("outside/secret.py", outside);
+    fx.write("repo/a#b/inside.py", "def inside_fn():\n    return 1\n");
+    fx.write("repo/x:1/inside.py", "def inside_fn():\n    return 1\n");
+    fx.write(
+        "repo/app.py",
+        "def hidden_fn():\n    return 2\n\nhidden_fn()\n",
+    );
+    let repo = fx.root().join("repo");
+    std::os::unix::fs::symlink("../outside/secret.py", repo.join("link.py")).unwrap();
+    std::os::unix::fs::symlink("../outside", repo.join("linkdir")).unwrap();
+    let absolute = fx.root().join("outside/secret.py").display().to_string();
+    let paths: Vec<String> = vec![
+        "../outside/secret.py".into(),
+        absolute.clone(),
+        "a#b/../../outside/secret.py".into(),
+        "x:1/../../outside/secret.py".into(),
+        "link.py".into(),
+        "linkdir".into(),
+        "linkdir/secret.py".into(),
+        "~/secret.py".into(),
+        "inside\u{0}.py".into(),
+    ];
+    let specs: Vec<String> = vec![
+        "../outside/secret.py#hidden_fn".into(),
+        format!("{absolute}#hidden_fn"),
+        "a#b/../../outside/secret.py:1".into(),
+        "x:1/../../outside/secret.py#hidden_fn".into(),
+        "link.py#hidden_fn".into(),
+        "linkdir/secret.py:1".into(),
+        "~/secret.py#hidden_fn".into(),
+        "app\u{0}.py#hidden_fn".into(),
+    ];
+    let globs = ["../**", "/etc/**", "!../outside/**"];
+    // tool, its required arguments, its path fields, spec fields, glob fields.
+    type Fields = &'static [&'static str];
+    let tools: [(&str, Value, Fields, Fields, Fields); 6] = [
+        (
+            "search",
+            json!({"query": "hidden_fn"}),
+            &["path"],
+            &["callers_of", "impact"],
+            &["glob"],
+        ),
+        (
+            "smart",
+            json!({"query": "hidden function"}),
+            &["path"],
+            &[],
+            &["glob"],
+        ),
+        (
+            "grep",
+            json!({"pattern": "SECRET"}),
+            &["path"],
+            &[],
+            &["glob"],
+        ),
+        (
+            "files",
+            json!({"pattern": "*.py"}),
+            &["path"],
+            &[],
+            &["pattern"],
+        ),
+        ("read", json!({"path": "app.py"}), &["path"], &[], &[]),
+        (
+            "edit",
+            json!({"old": "return", "new": "yield", "all": true}),
+            &["path"],
+            &["callers_of", "impact", "symbol"],
+            &["glob"],
+        ),
+    ];
+    let uri = format!("file://{}", repo.display());
+    let mut client = Client::start_in(
+        fx.command(&["mcp", "--allow-edit"]),
+        json!({"roots": {"listChanged": true}}),
+    );
+    let first = client.request(
+        "tools/call",
+        json!({"name": "read", "arguments": {"path": "app.py"}}),
+    );
+    let answer = client.answer_with_roots(first, std::slice::from_ref(&uri));
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let mut checked = 0;
+    for (tool, required, path_fields, spec_fields, glob_fields) in tools {
+        let cases = path_fields
+            .iter()
+            .flat_map(|f| paths.iter().map(move |v| (*f, v.clone())))
+            .chain(
+                spec_fields
+                    .iter()
+                    .flat_map(|f| specs.iter().map(move |v| (*f, v.clone()))),
+            )
+            .chain(
+                glob_fields
+                    .iter()
+                    .flat_map(|f| globs.iter().map(move |v| (*f, v.to_string()))),
+            );
+        for (field, value) in cases {
+            let mut arguments = required.clone();
+            arguments[field] = json!(value);
+            if field == "symbol" {
+                arguments = json!({"symbol": value, "with": "def hidden_fn():\n    return 3\n"});
+            }
+            let result = client.call(tool, arguments.clone());
+            let context = format!("{tool} {arguments}: {result}");
+            assert_eq!(result["isError"], true, "{context}");
+            assert_eq!(
+                result["structuredContent"]["error"]["field"], field,
+                "{context}"
+            );
+            let message = text(&result);
+            assert!(message.starts_with(&format!("{field} ")), "{context}");
+            assert!(!message.contains("SECRET_TOKEN"), "{context}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    // Nothing was written, inside or out.
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("outside/secret.py")).unwrap(),
+        outside
+    );
+    assert!(std::fs::read_to_string(repo.join("app.py"))
+        .unwrap()
+        .contains("return 2"));
+    // The same fields inside the root are served.
+    for (tool, arguments) in [
+        ("search", json!({"callers_of": "a#b/inside.py#inside_fn"})),
+        ("search", json!({"callers_of": "x:1/inside.py:1"})),
+        ("read", json!({"path": "a#b/inside.py"})),
+        ("grep", json!({"pattern": "inside_fn", "glob": "x:1/**"})),
+    ] {
+        let result = client.call(tool, arguments.clone());
+        assert_eq!(result["isError"], false, "{tool} {arguments}: {result}");
+    }
+}
+
+/// #51: what the graph reads on its own stays inside the roots too: a
+/// call in the root bound by its import to a module outside it is not
+/// followed there, and the page names nothing of it.
+#[test]
+fn regression_51_the_graph_follows_no_import_out_of_the_roots() {
+    let fx = Fixture::new();
+    fx.write("secret.py", "def shared():\n    return 'SECRET_TOKEN'\n");
+    fx.write("repo/lib.py", "def shared():\n    return 1\n");
+    fx.write("repo/app.py", "from secret import shared\n\nshared()\n");
+    let repo = fx.root().join("repo");
+    // Served from the fixture's root, the import reaches secret.py.
+    let unbound = fx.run(&["search", "--callers-of", "repo/lib.py#shared"]);
+    unbound.expect_code(1);
+    assert!(
+        unbound.stderr().contains("secret.py:1"),
+        "{}",
+        unbound.describe()
+    );
+    let uri = format!("file://{}", repo.display());
+    let mut client = Client::start(&fx, json!({"roots": {"listChanged": true}}));
+    let id = client.request(
+        "tools/call",
+        json!({"name": "search", "arguments": {"callers_of": "lib.py#shared"}}),
+    );
+    let answer = client.answer_with_roots(id, std::slice::from_ref(&uri));
+    let page = text(&answer["result"]);
+    assert!(
+        page.contains("callers-of: function shared (lib.py:1)"),
+        "{page}"
+    );
+    assert!(!page.contains("secret.py"), "{page}");
+}
+
+/// #51: a confined edit refuses a file with several hard links: another
+/// name of it may lie outside the roots, and writing it in place would
+/// write there.
+#[test]
+fn regression_51_a_confined_edit_refuses_a_hard_linked_file() {
+    let fx = Fixture::new();
+    fx.write("repo/a.py", "x = 1\n");
+    std::fs::hard_link(fx.root().join("repo/a.py"), fx.root().join("outside.py")).unwrap();
+    let uri = format!("file://{}", fx.root().join("repo").display());
+    let mut client = Client::start_in(
+        fx.command(&["mcp", "--allow-edit"]),
+        json!({"roots": {"listChanged": true}}),
+    );
+    let id = client.request(
+        "tools/call",
+        json!({"name": "edit", "arguments": {"old": "1", "new": "2", "path": "a.py"}}),
+    );
+    let answer = client.answer_with_roots(id, std::slice::from_ref(&uri));
+    let result = &answer["result"];
+    assert_eq!(result["isError"], true, "{answer}");
+    assert!(text(result).contains("a.py has 2 hard links"), "{answer}");
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("outside.py")).unwrap(),
+        "x = 1\n"
+    );
+}

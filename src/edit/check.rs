@@ -1,5 +1,6 @@
 //! What refuses an edit before anything is written (exit 2): a file
-//! outside the directory edited, a read-only file or directory, and a
+//! outside the directory edited, a read-only file or directory, a file
+//! with several hard links in a confined request, and a
 //! change that makes a file parse worse than it did (more ERROR or
 //! MISSING nodes in its new tree than in its old one). Every file is
 //! checked, and every refusal named, before the first write.
@@ -21,6 +22,15 @@ pub fn ensure_writable(changes: &[&FileChange], cwd: &Path) -> Result<()> {
             problems.push(format!(
                 "{shown} is outside the directory edited ({}): run scout edit from a directory that holds it",
                 root.display()
+            ));
+            continue;
+        }
+        // A hard link is the same file under every name, some of which
+        // may lie outside the roots a confined request may write.
+        if change.stamp.links > 1 && crate::paths::bounded() {
+            problems.push(format!(
+                "{shown} has {} hard links, and a confined request (scout mcp's roots, a request's cwd) cannot tell where the others are: edit it from a shell",
+                change.stamp.links
             ));
             continue;
         }

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::lang::Lang;
+use crate::paths::within_bound;
 
 /// Where a module is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,14 +38,25 @@ pub fn resolve(lang: Lang, from: &Path, module: &str) -> Place {
     }
 }
 
+/// `path` canonical, when it is within the thread's bound
+/// ([`crate::paths::within_bound`]) before and after its links resolve.
 fn canonical(path: &Path) -> Option<PathBuf> {
-    std::fs::canonicalize(path).ok()
+    if !within_bound(path) {
+        return None;
+    }
+    std::fs::canonicalize(path).ok().filter(|p| within_bound(p))
+}
+
+/// The directory above `dir`, while it is within the thread's bound: the
+/// walks up to a project file stop at the roots of a confined request.
+fn up(dir: &Path) -> Option<&Path> {
+    dir.parent().filter(|p| within_bound(p))
 }
 
 fn first_file(candidates: impl IntoIterator<Item = PathBuf>) -> Option<PathBuf> {
     candidates
         .into_iter()
-        .find(|p| p.is_file())
+        .find(|p| within_bound(p) && p.is_file())
         .and_then(|p| canonical(&p))
 }
 
@@ -81,7 +93,7 @@ fn python(dir: &Path, module: &str) -> Place {
     // ancestors, and a `src/` beside each (the src layout).
     let mut root = dir;
     while root.join("__init__.py").is_file() {
-        match root.parent() {
+        match up(root) {
             Some(up) => root = up,
             None => break,
         }
@@ -93,7 +105,7 @@ fn python(dir: &Path, module: &str) -> Place {
                 return Place::File(file);
             }
         }
-        at = base.parent().filter(|p| p.as_os_str().len() > 1);
+        at = up(base).filter(|p| p.as_os_str().len() > 1);
     }
     Place::External(module.to_string())
 }
@@ -103,7 +115,7 @@ fn python(dir: &Path, module: &str) -> Place {
 const JS_EXTENSIONS: [&str; 8] = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts"];
 
 fn js_file(path: &Path) -> Option<PathBuf> {
-    if path.is_file() {
+    if within_bound(path) && path.is_file() {
         return canonical(path);
     }
     let name = path.file_name()?.to_string_lossy().into_owned();
@@ -161,7 +173,7 @@ fn js(dir: &Path, module: &str) -> Place {
 type PathMap = Vec<(String, Vec<String>, PathBuf)>;
 
 fn tsconfig(dir: &Path) -> Option<PathMap> {
-    let mut at = Some(dir);
+    let mut at = Some(dir).filter(|d| within_bound(d));
     while let Some(d) = at {
         for name in ["tsconfig.json", "jsconfig.json"] {
             let file = d.join(name);
@@ -171,12 +183,15 @@ fn tsconfig(dir: &Path) -> Option<PathMap> {
                 return Some(map);
             }
         }
-        at = d.parent();
+        at = up(d);
     }
     None
 }
 
 fn read_paths(file: &Path, depth: u32) -> PathMap {
+    if !within_bound(file) {
+        return Vec::new();
+    }
     let Ok(text) = std::fs::read_to_string(file) else {
         return Vec::new();
     };
@@ -278,12 +293,12 @@ fn rust_children_dir(file: &Path) -> PathBuf {
 }
 
 fn rust_crate_root(file: &Path) -> Option<PathBuf> {
-    let mut at = file.parent();
+    let mut at = file.parent().filter(|d| within_bound(d));
     while let Some(d) = at {
         if d.join("Cargo.toml").is_file() {
             return Some(d.join("src"));
         }
-        at = d.parent();
+        at = up(d);
     }
     None
 }
@@ -384,7 +399,7 @@ pub fn rust_module_path(file: &Path) -> Option<Vec<String>> {
 // ---- Go ----
 
 fn go(dir: &Path, module: &str) -> Place {
-    let mut at = Some(dir);
+    let mut at = Some(dir).filter(|d| within_bound(d));
     while let Some(d) = at {
         let file = d.join("go.mod");
         if let Ok(text) = std::fs::read_to_string(&file) {
@@ -404,7 +419,7 @@ fn go(dir: &Path, module: &str) -> Place {
             // Another module's path (a dependency, vendored or not).
             return Place::External(module.to_string());
         }
-        at = d.parent();
+        at = up(d);
     }
     Place::External(module.to_string())
 }
@@ -416,7 +431,7 @@ fn go(dir: &Path, module: &str) -> Place {
 fn java(from: &Path, module: &str) -> Place {
     // The source root: up from the file by as many directories as its own
     // package has parts is not known here; try every ancestor.
-    let mut at = from.parent();
+    let mut at = from.parent().filter(|d| within_bound(d));
     let rel: PathBuf = module.split('.').collect();
     while let Some(d) = at {
         let class = d.join(&rel).with_extension("java");
@@ -429,7 +444,7 @@ fn java(from: &Path, module: &str) -> Place {
                 return Place::Dir(p);
             }
         }
-        at = d.parent();
+        at = up(d);
     }
     Place::External(module.to_string())
 }

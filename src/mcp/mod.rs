@@ -154,12 +154,9 @@ impl Server {
             );
             return Ok(error_result(&message, None));
         }
+        // Its paths are confined to the roots by the request layer, which
+        // reads each field as the command will (`Served::roots`).
         let request = tool.request(&arguments);
-        for path in read_paths(&request) {
-            if let Err(message) = roots.confine(path) {
-                return Ok(error_result(&message, None));
-            }
-        }
         let session = match context.meta.get("sessionID").and_then(Value::as_str) {
             Some(id) => format!("{}-{id}", self.session),
             None => self.session.clone(),
@@ -170,6 +167,7 @@ impl Server {
             session: Some(session),
             cancel: Some(cancel.clone()),
             as_value: true,
+            roots: Some(roots.paths().to_vec()),
         };
         // Stops the call's rg when the call ends early: cancelled, or the
         // server going away.
@@ -352,35 +350,5 @@ impl ServerHandler for Server {
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
         *self.roots.lock().await = None;
-    }
-}
-
-/// The paths a request reads or writes: its `path` (one or several) and
-/// the file of each `PATH#SYMBOL` or `PATH:LINE` it names (`callers_of`,
-/// `impact`, the edit's `symbol`).
-fn read_paths(request: &Value) -> Vec<&str> {
-    let mut paths: Vec<&str> = match request.get("path") {
-        Some(Value::String(path)) => vec![path],
-        Some(Value::Array(paths)) => paths.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
-    let specs = ["callers_of", "impact"]
-        .into_iter()
-        .chain((request.get("mode") == Some(&Value::from("edit"))).then_some("symbol"));
-    for spec in specs.filter_map(|key| request.get(key).and_then(Value::as_str)) {
-        paths.push(spec_file(spec));
-    }
-    paths
-}
-
-/// The file of `PATH#SYMBOL` or `PATH:LINE` (else the whole text, which
-/// the request layer then refuses).
-fn spec_file(spec: &str) -> &str {
-    if let Some((file, _)) = spec.rsplit_once('#') {
-        return file;
-    }
-    match spec.rsplit_once(':') {
-        Some((file, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => file,
-        _ => spec,
     }
 }

@@ -1,7 +1,8 @@
-//! The directories an MCP client lets the server read (its roots), and
-//! the confinement of every path a tool call names to them (#25).
+//! The directories an MCP client lets the server read (its roots); the
+//! request layer confines every path a tool call names to them
+//! (`request::confine`).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The roots, canonical (symlinks resolved), the first one being where
 /// relative paths start.
@@ -34,23 +35,9 @@ impl Roots {
         &self.paths[0]
     }
 
-    /// Whether `path` (relative to the first root, or absolute) lies
-    /// inside a root once `..` and symlinks are resolved; else the message
-    /// saying which roots it must be under. A path that does not exist is
-    /// judged by its lexical form, and left for the view to report
-    /// missing.
-    pub fn confine(&self, path: &str) -> Result<(), String> {
-        let joined = self.first().join(path);
-        let resolved = std::fs::canonicalize(&joined).unwrap_or_else(|_| lexical(&joined));
-        if self.paths.iter().any(|root| resolved.starts_with(root)) {
-            Ok(())
-        } else {
-            let roots: Vec<String> = self.paths.iter().map(|p| p.display().to_string()).collect();
-            Err(format!(
-                "{path:?} is outside the roots this server may read: {}",
-                roots.join(", ")
-            ))
-        }
+    /// Every root, canonical where it exists.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.paths
     }
 }
 
@@ -82,54 +69,9 @@ fn file_path(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(std::ffi::OsString::from_vec(decoded)))
 }
 
-/// `path` with `.` and `..` resolved without the file system.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_inside_the_roots_pass_and_others_are_named() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("repo");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
-        std::os::unix::fs::symlink("/etc", root.join("etc-link")).unwrap();
-        let roots = Roots::new(vec![root.clone()]);
-        for inside in ["src", "src/a.rs", "./src/../src/a.rs", "missing.rs"] {
-            assert_eq!(roots.confine(inside), Ok(()), "{inside}");
-        }
-        let absolute = root.join("src").display().to_string();
-        assert!(roots.confine(&absolute).is_ok());
-        for outside in [
-            "..",
-            "../x",
-            "/etc/passwd",
-            "etc-link",
-            "etc-link/hosts",
-            "src/../../x",
-        ] {
-            let message = roots.confine(outside).unwrap_err();
-            assert!(
-                message.contains("outside the roots"),
-                "{outside}: {message}"
-            );
-            assert!(message.contains("repo"), "{message}");
-        }
-    }
 
     #[test]
     fn roots_come_from_file_uris() {

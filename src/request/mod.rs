@@ -80,12 +80,16 @@
 //!
 //! A request's `cwd` becomes the working directory of the thread serving
 //! it ([`crate::paths::work_in`]; inside `scout mcp`, other requests'
-//! stay where they are); nothing is written anywhere but the answer,
+//! stay where they are), and bounds it: with a `cwd` (or inside `scout
+//! mcp`, its roots: [`Served::roots`]) every path-bearing field must lie
+//! inside ([`confine`]) and the graph reads nothing outside
+//! ([`crate::paths::bound_to`]). Nothing is written anywhere but the answer,
 //! except by mode `edit`,
 //! whose answer is `{"mode":"edit","result":{...scout edit --json...},
 //! "truncated":...,"warnings":[],"text":...,"exit":0}`.
 
 pub mod call;
+mod confine;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -635,6 +639,12 @@ pub struct Served {
     /// The answer is handed over as a value ([`Answer::into_object`]:
     /// an in-process server) rather than printed ([`Answer::to_json`]).
     pub as_value: bool,
+    /// The directories the request may read and write (an MCP client's
+    /// roots, canonical): every path-bearing field is checked against
+    /// them ([`confine`]). `None`: the request's own `cwd`, when it has
+    /// one, else no bound (a `scout call` without `cwd` reads what its
+    /// process may).
+    pub roots: Option<Vec<PathBuf>>,
 }
 
 impl Served {
@@ -680,6 +690,25 @@ fn answer_request(request: Request, env: OsEnvLookup<'_>, served: &Served) -> An
         (Some(base), None) => Some(base.clone()),
         (None, cwd) => cwd.map(PathBuf::from),
     };
+    // Every path the request names, read as its command will read it,
+    // inside its roots: the server's, else its own `cwd`'s directory.
+    let roots: Option<Vec<PathBuf>> = match (&served.roots, request.cwd(), &dir) {
+        (Some(roots), _, _) => Some(roots.clone()),
+        (None, Some(_), Some(dir)) => std::fs::canonicalize(dir).ok().map(|root| vec![root]),
+        _ => None,
+    };
+    if let Some(roots) = &roots {
+        // Where `cwd` itself is read from: the served directory, else
+        // the process's.
+        let base = served
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        if let Err(problem) = confine::ensure_confined(&request, roots, &base) {
+            return error_answer(problem, served);
+        }
+    }
     let _workdir = match dir.as_deref().map(crate::paths::work_in) {
         None => None,
         Some(Ok(workdir)) => Some(workdir),
@@ -691,6 +720,9 @@ fn answer_request(request: Request, env: OsEnvLookup<'_>, served: &Served) -> An
             return error_answer(problem, served);
         }
     };
+    // What the graph reads on its own (imports, project files) stays
+    // inside them too; held until the answer is made.
+    let _bound = roots.as_deref().map(crate::paths::bound_to);
     let ctx = served.context(env);
     let answer = match request {
         Request::Files(request) => files_answer(request, &ctx, served),

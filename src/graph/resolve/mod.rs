@@ -104,7 +104,11 @@ impl Files {
         if let Some(files) = self.go_dirs.borrow().get(dir) {
             return files.clone();
         }
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        let listed = match crate::paths::within_bound(dir) {
+            true => std::fs::read_dir(dir),
+            false => Err(std::io::ErrorKind::PermissionDenied.into()),
+        };
+        let mut files: Vec<PathBuf> = listed
             .map(|entries| {
                 entries
                     .flatten()
@@ -134,6 +138,11 @@ impl Files {
     pub fn get(&self, path: &Path) -> Option<Rc<Facts>> {
         if let Some(found) = self.facts.borrow().get(path) {
             return found.clone();
+        }
+        // A confined request reads no file outside its roots, whatever
+        // imports it ([`crate::paths::bound_to`]).
+        if !crate::paths::within_bound(path) {
+            return None;
         }
         let lang = crate::lang::Lang::from_path(path.as_os_str().as_encoded_bytes())
             .map(|l| facts::parse_lang(l, path.as_os_str().as_encoded_bytes()));
