@@ -24,7 +24,8 @@ Installs scout from this checkout:
      glibc, as a static executable: `--target HOST` with crt-static and
      a static relocation model, which starts faster; SCOUT_STATIC=no
      builds the default one), in cargo's target directory
-     (CARGO_TARGET_DIR is honoured);
+     (CARGO_TARGET_DIR is honoured); on macOS, the default build (it
+     needs the Xcode Command Line Tools: xcode-select --install);
   4. copies the binary to $SCOUT_INSTALL_DIR (default: ~/.local/bin),
      unless an identical one is already there;
   5. runs `scout --version`, and writes the man pages (scout.1,
@@ -253,6 +254,19 @@ if [ "$ENCODER" = only ]; then
 fi
 [ -f Cargo.toml ] || die "run me from the scout checkout (no Cargo.toml next to install.sh)"
 
+# 0. the system: Linux and macOS are supported (README, "Platforms").
+SYSTEM=$(uname -s 2>/dev/null || echo unknown)
+case "$SYSTEM" in
+    Linux) ;;
+    Darwin)
+        # Rust links with the system's C toolchain, which on macOS comes
+        # with the Xcode Command Line Tools.
+        if ! xcrun --find cc >/dev/null 2>&1 && ! command -v cc >/dev/null 2>&1; then
+            die "no C compiler or linker: install the Xcode Command Line Tools (xcode-select --install), then run ./install.sh again"
+        fi ;;
+    *) say "note: $SYSTEM is not a system scout is built and tested on (Linux, macOS); trying anyway" ;;
+esac
+
 # 1. cargo
 if ! command -v cargo >/dev/null 2>&1; then
     if [ -x "$HOME/.cargo/bin/cargo" ]; then
@@ -398,6 +412,8 @@ if (mkdir -p "$MAN_DIR" && "$DEST/scout" man --dir "$MAN_DIR" >/dev/null) 2>/dev
         say "note: man does not look in $(dirname "$MAN_DIR") yet; add it, e.g.:"
         say "    echo 'export MANPATH=\"$(dirname "$MAN_DIR"):\$MANPATH\"' >> ~/.profile"
     fi
+elif [ "$SYSTEM" = Darwin ]; then
+    say "note: cannot write man pages to $MAN_DIR; pick a writable one with --man-dir DIR (or read one with: scout man > /tmp/scout.1 && man /tmp/scout.1)"
 else
     say "note: cannot write man pages to $MAN_DIR; pick a writable one with --man-dir DIR (or read them with: scout man | man -l -)"
 fi

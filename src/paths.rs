@@ -6,6 +6,7 @@
 use std::ffi::OsString;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
+#[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
@@ -76,7 +77,24 @@ pub fn within_bound(path: &Path) -> bool {
 /// Set in the environment, makes [`work_in`] take its fallback, as where
 /// `unshare` is refused, so that the tests can serve requests that way.
 /// Undocumented for users; it does nothing else.
+#[cfg(target_os = "linux")]
 pub const NO_UNSHARE_ENV: &str = "SCOUT_INTERNAL_NO_UNSHARE";
+
+/// Set in the environment, makes scout do without every Linux-only call
+/// it makes (`unshare` for a thread's own working directory,
+/// `memfd_create` for rg's stderr, a wider pipe for rg's output) and take
+/// the portable way it takes on other systems (macOS), so that the Linux
+/// test suite runs those ways too. Undocumented for users.
+#[cfg(target_os = "linux")]
+pub const PORTABLE_ENV: &str = "SCOUT_INTERNAL_PORTABLE";
+
+/// Whether scout makes its Linux-only calls: unless
+/// [`PORTABLE_ENV`] is set (read once).
+#[cfg(target_os = "linux")]
+pub fn linux_calls() -> bool {
+    static LINUX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LINUX.get_or_init(|| std::env::var_os(PORTABLE_ENV).is_none())
+}
 
 /// Where the calling thread works, while this is held ([`work_in`]).
 #[must_use = "the directory is the thread's only while this is held"]
@@ -101,27 +119,43 @@ pub struct Workdir {
 /// seccomp profile without `CAP_SYS_ADMIN`: `EPERM`), the process's
 /// directory moves instead, and the calls in another directory wait for
 /// those holding it ([`Workdir`]).
-#[allow(unsafe_code)] // one call, its SAFETY below (Cargo.toml's lints)
+/// Other systems (macOS) have no such call: there, the process's
+/// directory moves, as where the kernel refuses.
 pub fn work_in(dir: &Path) -> std::io::Result<Workdir> {
-    use rustix::io::Errno;
-    static REFUSED: AtomicBool = AtomicBool::new(false);
-    if !REFUSED.load(Ordering::Relaxed) && std::env::var_os(NO_UNSHARE_ENV).is_none() {
-        // SAFETY: with `FS` alone, unshare gives this thread a copy of
-        // its root, working directory and umask, and changes nothing
-        // else; file descriptors stay shared (the flag that separates
-        // them, `FILES`, is what `unshare_unsafe` warns of).
-        match unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::FS) } {
-            Ok(()) => {
-                std::env::set_current_dir(dir)?;
-                return Ok(Workdir { _process: None });
-            }
-            Err(e) if e == Errno::PERM || e == Errno::NOSYS => {
-                REFUSED.store(true, Ordering::Relaxed);
-            }
-            Err(e) => return Err(e.into()),
+    #[cfg(target_os = "linux")]
+    if linux_calls() && std::env::var_os(NO_UNSHARE_ENV).is_none() {
+        if let Some(workdir) = unshared_in(dir)? {
+            return Ok(workdir);
         }
     }
     process_in(dir)
+}
+
+/// [`work_in`] by `unshare(CLONE_FS)`; `None` where the kernel refuses
+/// it (once refused, not asked again).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)] // one call, its SAFETY below (Cargo.toml's lints)
+fn unshared_in(dir: &Path) -> std::io::Result<Option<Workdir>> {
+    use rustix::io::Errno;
+    static REFUSED: AtomicBool = AtomicBool::new(false);
+    if REFUSED.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    // SAFETY: with `FS` alone, unshare gives this thread a copy of its
+    // root, working directory and umask, and changes nothing else; file
+    // descriptors stay shared (the flag that separates them, `FILES`, is
+    // what `unshare_unsafe` warns of).
+    match unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::FS) } {
+        Ok(()) => {
+            std::env::set_current_dir(dir)?;
+            Ok(Some(Workdir { _process: None }))
+        }
+        Err(e) if e == Errno::PERM || e == Errno::NOSYS => {
+            REFUSED.store(true, Ordering::Relaxed);
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// [`work_in`]'s fallback: the process's directory moved to `dir`, once
@@ -231,8 +265,26 @@ pub fn path_of(bytes: &[u8]) -> std::path::PathBuf {
 mod tests {
     use super::*;
 
+    /// Whether the tests of a thread's own working directory apply: not
+    /// where `work_in` moves the process instead (macOS, or the Linux
+    /// suite run without its Linux-only calls), which serves one
+    /// directory at a time by design.
+    fn threads_have_their_own_directories() -> bool {
+        #[cfg(target_os = "linux")]
+        let own = linux_calls() && std::env::var_os(NO_UNSHARE_ENV).is_none();
+        #[cfg(not(target_os = "linux"))]
+        let own = false;
+        if !own {
+            eprintln!("skipped: work_in moves the process's directory here");
+        }
+        own
+    }
+
     #[test]
     fn a_thread_working_in_a_directory_moves_no_other_thread() {
+        if !threads_have_their_own_directories() {
+            return;
+        }
         /// Works in `dir`, then says where it, a thread it starts and a
         /// process it spawns are, once the other thread has moved too.
         fn work(dir: &Path, barrier: &std::sync::Barrier) -> [PathBuf; 3] {
@@ -267,6 +319,9 @@ mod tests {
 
     #[test]
     fn a_thread_started_for_one_directory_stays_there_when_its_starter_moves() {
+        if !threads_have_their_own_directories() {
+            return;
+        }
         let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let (go, wait) = std::sync::mpsc::channel::<()>();
         let lingering = std::thread::scope(|scope| {
@@ -314,12 +369,8 @@ mod tests {
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
         assert_eq!(special_kind(&socket), Some("a socket"));
         let fifo = dir.path().join("p");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
-        )
-        .unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
         assert_eq!(special_kind(&fifo), Some("a FIFO (named pipe)"));
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&fifo, &link).unwrap();

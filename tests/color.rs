@@ -262,6 +262,7 @@ fn auto_colors_a_terminal_unless_no_color_or_a_dumb_term() {
         cmd.args(["-qec", &line, "/dev/null"])
             .current_dir(fx.root())
             .env_clear()
+            .envs(util::passed_on())
             .env("PATH", util::test_path())
             .env("HOME", fx.home.path())
             .env("XDG_CACHE_HOME", fx.home.path().join("cache"))

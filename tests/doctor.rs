@@ -186,3 +186,39 @@ fn regression_26_doctor_warns_about_an_rg_older_than_14_with_the_upgrade() {
         }
     }
 }
+
+/// #56: doctor names the platform and what differs there: on Linux each
+/// MCP call's thread works in its own root, unless the Linux-only calls
+/// are off (as on macOS, which `SCOUT_INTERNAL_PORTABLE` stands for).
+#[test]
+fn doctor_names_the_platform_and_what_differs_there() {
+    let mut fx = Fixture::new();
+    let platform = |fx: &Fixture| {
+        let doc = fx.run(&["doctor", "--json"]).json();
+        doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "platform")
+            .cloned()
+            .expect("a platform check")
+    };
+    let check = platform(&fx);
+    assert_eq!(check["status"], "ok", "{check}");
+    let detail = check["detail"].as_str().unwrap().to_string();
+    assert!(
+        detail.starts_with(&format!("linux {}:", std::env::consts::ARCH)),
+        "{detail}"
+    );
+    let portable = std::env::var_os("SCOUT_INTERNAL_PORTABLE").is_some();
+    assert_eq!(detail.contains("side by side"), !portable, "{detail}");
+    fx.set_env("SCOUT_INTERNAL_PORTABLE", "1");
+    let check = platform(&fx);
+    assert!(
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .contains("one root at a time"),
+        "{check}"
+    );
+}

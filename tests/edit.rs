@@ -536,6 +536,7 @@ fn each_session_undoes_its_own_last_edit() {
         .args(["edit", "--undo"])
         .current_dir(one.root())
         .env_clear()
+        .envs(util::passed_on())
         .env("PATH", &one.path_var)
         .env("HOME", one.home.path())
         .env("XDG_STATE_HOME", one.home.path().join("state"))

@@ -498,6 +498,7 @@ fn read_only_state_and_cache_dirs_warn_once_and_answer() {
         .args(["search", "widget_maker"])
         .current_dir(fx.root())
         .env_clear()
+        .envs(util::passed_on())
         .env("PATH", util::test_path())
         .env("HOME", home)
         .env("XDG_STATE_HOME", home.join("state"))

@@ -1039,6 +1039,7 @@ fn an_unreadable_directory_is_exit_3_and_the_rest_is_searched() {
             ])
             .current_dir(fx.root())
             .env_clear()
+            .envs(util::passed_on())
             .env("PATH", util::test_path())
             .env("HOME", "/nonexistent");
         cmd = wrapped;

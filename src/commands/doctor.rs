@@ -106,7 +106,8 @@ pub fn run(args: &DoctorArgs, out: &mut dyn Write) -> Result<ExitStatus> {
 
 /// Runs every check.
 pub fn checks() -> Vec<Check> {
-    let mut checks = rg_checks();
+    let mut checks = vec![platform_check()];
+    checks.extend(rg_checks());
     checks.push(dir_check("cache", crate::dirs::cache_dir()));
     checks.push(dir_check("state", crate::dirs::state_dir()));
     checks.push(session_check());
@@ -126,6 +127,30 @@ pub fn checks() -> Vec<Check> {
     ));
     checks.push(tree_check(Path::new(".")));
     checks
+}
+
+/// The system scout runs on, and what differs there.
+fn platform_check() -> Check {
+    use std::env::consts::{ARCH, OS};
+    #[cfg(target_os = "linux")]
+    let linux = crate::paths::linux_calls();
+    #[cfg(not(target_os = "linux"))]
+    let linux = false;
+    match OS {
+        "linux" if linux => Check::ok(
+            "platform",
+            format!("linux {ARCH}: scout mcp serves calls in different roots side by side (each on a thread with its own working directory), rg's stderr goes to a memfd"),
+        ),
+        "linux" | "macos" => Check::ok(
+            "platform",
+            format!("{OS} {ARCH}: scout mcp serves calls in different roots one root at a time (the process's working directory moves), rg's stderr goes to an unlinked temporary file; pages are the same"),
+        ),
+        other => Check::warn(
+            "platform",
+            format!("{other} {ARCH} is not a system scout is built and tested for"),
+            "scout supports Linux (x86-64, arm64) and macOS; report what fails at the project's issue tracker",
+        ),
+    }
 }
 
 fn rg_checks() -> Vec<Check> {

@@ -74,7 +74,10 @@ pub fn add_product_transposed(
 
 /// Rows from which a product is worth bfloat16: packing a weight costs
 /// about as much as multiplying a few dozen rows by it, and a question
-/// alone is a few tokens, so it stays in `f32` and packs nothing.
+/// alone is a few tokens, so it stays in `f32` and packs nothing. (The
+/// bfloat16 kernel is x86-64's alone: elsewhere only the tests, which
+/// check every form on both sides of it, read it.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub const BF16_FROM_ROWS: usize = 32;
 
 /// A linear layer's weight, `n×k` (`[out, in]`). On a CPU with AVX-512

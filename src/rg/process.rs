@@ -141,9 +141,15 @@ const PIPE_BYTES: usize = 1 << 20;
 
 /// Lets rg run ahead of scout's reading: with the default 64 KiB pipe,
 /// rg's search threads stall whenever scout is busy with an event. Best
-/// effort: where the system refuses, the default pipe still works.
+/// effort: where the system refuses, or has no such call (macOS), the
+/// default pipe still works.
 fn widen_pipe(stdout: &std::process::ChildStdout) {
-    let _ = rustix::pipe::fcntl_setpipe_size(stdout, PIPE_BYTES);
+    #[cfg(target_os = "linux")]
+    if crate::paths::linux_calls() {
+        let _ = rustix::pipe::fcntl_setpipe_size(stdout, PIPE_BYTES);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (stdout, PIPE_BYTES);
 }
 
 /// Starts rg with stdin closed and stdout and stderr piped.
@@ -247,15 +253,28 @@ fn spawn_keeping_stderr(rg: &Rg, command: &RgCommand) -> Result<(Child, KeptStde
     Ok((child, KeptStderr::Drained(drain)))
 }
 
-/// An anonymous file for rg's stderr, and a second descriptor of it for
-/// the child.
+/// An anonymous file for rg's stderr (a memfd on Linux, else an unlinked
+/// temporary file), and a second descriptor of it for the child.
 fn stderr_file() -> Option<(File, File)> {
-    let file = rustix::fs::memfd_create("scout-rg-stderr", rustix::fs::MemfdFlags::CLOEXEC)
-        .map(File::from)
-        .ok()
-        .or_else(|| tempfile::tempfile().ok())?;
+    let file = memfd().or_else(|| tempfile::tempfile().ok())?;
     let child_end = file.try_clone().ok()?;
     Some((file, child_end))
+}
+
+/// A memfd, where the system has them.
+#[cfg(target_os = "linux")]
+fn memfd() -> Option<File> {
+    if !crate::paths::linux_calls() {
+        return None;
+    }
+    rustix::fs::memfd_create("scout-rg-stderr", rustix::fs::MemfdFlags::CLOEXEC)
+        .map(File::from)
+        .ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn memfd() -> Option<File> {
+    None
 }
 
 /// Starts rg with stdin closed, stdout piped and stderr to `stderr`.

@@ -12,6 +12,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use scout::stamp::Stamp;
 
+/// What a test run passes on to every scout it starts, whatever else it
+/// clears: `SCOUT_INTERNAL_PORTABLE`, with which `.ci/run` runs the whole
+/// suite the way scout runs where its Linux-only calls do not exist
+/// (macOS).
+pub fn passed_on() -> Vec<(&'static str, OsString)> {
+    let name = "SCOUT_INTERNAL_PORTABLE";
+    std::env::var_os(name)
+        .map(|v| (name, v))
+        .into_iter()
+        .collect()
+}
+
 /// A fixture tree and the environment scout runs in.
 pub struct Fixture {
     pub dir: tempfile::TempDir,
@@ -152,6 +164,7 @@ impl Fixture {
         cmd.args(args)
             .current_dir(self.root())
             .env_clear()
+            .envs(passed_on())
             .env("PATH", &self.path_var)
             .env("HOME", self.home.path())
             .env("XDG_CACHE_HOME", self.home.path().join("cache"))

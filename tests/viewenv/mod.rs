@@ -103,6 +103,9 @@ impl Env {
         cmd.args(args)
             .current_dir(&self.root)
             .env_clear()
+            .envs(
+                std::env::var_os("SCOUT_INTERNAL_PORTABLE").map(|v| ("SCOUT_INTERNAL_PORTABLE", v)),
+            )
             .env("PATH", std::env::var_os("PATH").unwrap())
             .env("HOME", self.dir.path().join("home"))
             .env("XDG_CACHE_HOME", self.dir.path().join("cache"))
