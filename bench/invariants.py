@@ -1296,12 +1296,20 @@ class Pages:
         sized.sort(key=lambda x: (-x[0], x[1]))
         out = []
         rx = re.compile(FUNC_DEF.get(lang, r"^\s*def\s+(\w{4,})").encode(), re.M)
-        for _, p in sized[:most]:
+        for _, p in sized:
+            if len(out) == most:
+                break
             try:
                 with open(os.path.join(os.fsencode(self.c.repo), p), "rb") as fh:
-                    m = rx.search(fh.read(1 << 20))
+                    head = fh.read(1 << 20)
             except OSError:
-                m = None
+                continue
+            # A binary file (a NUL byte where rg looks for one) is one
+            # `scout read` refuses by design (#54: a .png was read, and its
+            # refusal counted as an error); any other refusal is one.
+            if b"\0" in head[:8192]:
+                continue
+            m = rx.search(head)
             out.append((p.decode(errors="replace"),
                         m.group(1).decode(errors="replace") if m else None))
         return out

@@ -331,6 +331,19 @@ class PagesWithAFakeScout(Fixture):
     def test_cold_is_clean(self):
         self.assertEqual(self.pages.cold(self.subject), ([], []))
 
+    def test_binary_files_are_not_read_subjects(self):
+        """#54: the largest file of a tree could be a .png, whose refusal by
+        `scout read` (by design) was counted as an error."""
+        big = os.path.join(self.repo, "logo.png")
+        with open(big, "wb") as fh:
+            fh.write(b"\x89PNG\r\n\x1a\n\0\0" + b"x" * 500000)
+        try:
+            targets = self.pages.read_targets("unknown-language", 3)
+        finally:
+            os.remove(big)
+        self.assertTrue(targets)
+        self.assertNotIn("logo.png", [p for p, _ in targets])
+
 
 class RealScout(Fixture):
     def test_real_passthrough_has_no_violation(self):

@@ -179,6 +179,25 @@ fn process_in(dir: &Path) -> std::io::Result<Workdir> {
     }
 }
 
+/// `path` with its `.` and `..` parts resolved by their words alone,
+/// without the file system: `a/./b/../c` is `a/c`. A path as the user
+/// sees it stays so (no symlink is resolved away), and one file named
+/// `app.py` from its directory and `../app.py` from a subdirectory has
+/// one key in the session memory.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// What a special file is, for messages; `None` for a regular file, a
 /// directory, or a path that does not exist (or cannot be looked at:
 /// rg says why).
@@ -351,6 +370,12 @@ mod tests {
             there.canonicalize().unwrap(),
             one.path().canonicalize().unwrap()
         );
+    }
+
+    #[test]
+    fn paths_resolve_their_dots_by_their_words() {
+        assert_eq!(lexical(Path::new("/r/./a/../b")), PathBuf::from("/r/b"));
+        assert_eq!(lexical(Path::new("./a.py")), PathBuf::from("a.py"));
     }
 
     #[test]

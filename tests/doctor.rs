@@ -19,7 +19,7 @@ fn doctor_is_ok_with_a_working_rg() {
     );
     assert!(out.contains("ok    state: "), "{}", run.describe());
     assert!(
-        out.contains("ok    tree: 1 searchable files"),
+        out.contains("ok    tree: 1 searchable file, "),
         "{}",
         run.describe()
     );

@@ -996,3 +996,47 @@ fn regression_51_a_multi_line_new_takes_the_file_s_crlf() {
         "def f():\r\n    print(1)\r\n    print(2)\r\n"
     );
 }
+
+/// #54: a written edit's next page was `scout edit --last --page 2`
+/// without its budget, so the page it named was past the last one, and a
+/// page that does not exist exited 0.
+#[test]
+fn regression_54_edit_pages_keep_their_budget_and_a_missing_page_is_an_error() {
+    let fx = Fixture::new();
+    for i in 0..12 {
+        fx.write(format!("m{i:02}.py"), format!("print({i})\nprint('{i}')\n"));
+    }
+    let edit = [
+        "edit",
+        "--structural",
+        "--lang",
+        "py",
+        "print($A)",
+        "-r",
+        "log($A)",
+    ];
+    let run = fx.run(&[&edit[..], &["--budget-tokens", "100"]].concat());
+    run.expect_code(0)
+        .expect_stdout_has("scout edit --last --budget-tokens 100 --page 2");
+    let second = fx.run(&["edit", "--last", "--budget-tokens", "100", "--page", "2"]);
+    second.expect_code(0);
+    assert!(
+        second.stdout().contains("  page=2/"),
+        "{}",
+        second.describe()
+    );
+    assert!(
+        !second.stdout().contains("past the last page"),
+        "{}",
+        second.describe()
+    );
+    fx.run(&["edit", "--last", "--budget-tokens", "100", "--page", "99"])
+        .expect_code(2)
+        .expect_stderr_has("there is no page 99");
+    // Asked of an edit, before anything is written.
+    fx.run(&["edit", "--undo"]).expect_code(0);
+    fx.run(&[&edit[..], &["--page", "99"]].concat())
+        .expect_code(2)
+        .expect_stderr_has("nothing written");
+    assert_eq!(text(&fx, "m00.py"), "print(0)\nprint('0')\n");
+}

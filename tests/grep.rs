@@ -493,6 +493,28 @@ fn a_timeout_returns_the_partial_results_and_says_how_far_it_got() {
         ]);
 }
 
+/// #54: a timed-out count printed its partial total as the total.
+#[test]
+fn regression_54_a_timed_out_count_says_its_total_is_partial() {
+    let mut env = tree();
+    env.fake_rg("printf 'notes.md:1\\nsrc/main.rs:2\\n'\nexec sleep 30");
+    let run = env.run(&[
+        "grep",
+        "config",
+        "--output-mode",
+        "count",
+        "--timeout",
+        "0.5",
+    ]);
+    run.expect_code(3);
+    assert!(
+        run.stdout()
+            .contains("[total: 3 matching lines in 2 files, so far: the search timed out]"),
+        "{}",
+        run.describe()
+    );
+}
+
 #[test]
 fn a_timeout_with_no_result_is_exit_2() {
     let mut env = tree();

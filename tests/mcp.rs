@@ -1025,3 +1025,27 @@ fn regression_51_a_confined_edit_refuses_a_hard_linked_file() {
         "x = 1\n"
     );
 }
+
+/// #54: a no-match search reached the model as `warning:` lines (what the
+/// command line writes to stderr to keep stdout empty); it is the answer.
+#[test]
+fn regression_54_a_search_with_no_match_answers_what_it_searched() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    let result = client.call(
+        "search",
+        json!({"query": "zzz_absent", "callers_of": "src/core.py#Widget.spin"}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let page = text(&result);
+    assert!(page.starts_with("no match\nquery: zzz_absent"), "{page}");
+    assert!(page.contains("callers-of: method Widget.spin"), "{page}");
+    assert!(!page.contains("warning:"), "{page}");
+    assert_eq!(
+        result["structuredContent"]["warnings"],
+        json!([]),
+        "{result}"
+    );
+    assert_eq!(result["structuredContent"]["exit"], 1, "{result}");
+}

@@ -204,3 +204,25 @@ fn a_garbage_memory_file_gives_one_warning_and_a_normal_result() {
         after.describe()
     );
 }
+
+/// #54: memory keyed a path as written, so `../app.py` read from a
+/// subdirectory was another file than `app.py` read beside it: printed
+/// again, and listed twice.
+#[test]
+fn regression_54_one_file_by_two_relative_paths_is_one_memory_entry() {
+    let fx = in_session("paths");
+    let body: String = (0..10).map(|i| format!("x{i} = {i}\n")).collect();
+    fx.write("app.py", format!("def app():\n{body}"));
+    std::fs::create_dir_all(fx.root().join("pkg")).unwrap();
+    fx.run(&["read", "app.py"]).expect_code(0);
+    let again = fx
+        .command(&["read", "../app.py"])
+        .current_dir(fx.root().join("pkg"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert!(out.contains("already in this session's context"), "{out}");
+    assert!(!out.contains("x5 = 5"), "{out}");
+    let show = fx.run(&["memory", "show"]);
+    assert!(show.stdout().contains(": 1 file,"), "{}", show.describe());
+}

@@ -44,6 +44,18 @@ fn a_rust_method_in_an_impl_is_shown_with_its_header() {
     );
 }
 
+/// #54: `Type.method` names a Rust method as `--callers-of` and `edit`
+/// take it; it said "no definition".
+#[test]
+fn regression_54_a_rust_method_is_named_type_dot_method_too() {
+    let fx = Fixture::new();
+    fx.write("src/server.rs", RUST);
+    let colons = fx.run(&["read", "src/server.rs", "--symbol", "Server::handle"]);
+    let dot = fx.run(&["read", "src/server.rs", "--symbol", "Server.handle"]);
+    dot.expect_code(0);
+    assert_eq!(dot.stdout(), colons.stdout(), "{}", dot.describe());
+}
+
 /// The doc comment and attributes right above a definition come with it;
 /// a blank line ends them.
 #[test]

@@ -1772,3 +1772,47 @@ fn regression_34_definitions_of_a_file_changed_just_now_are_not_cached() {
     fx.run(&["search", "widget"]).expect_code(0);
     assert!(entries() > 0);
 }
+
+/// #54: `--budget-tokens 4611686018427387904` (2^62) was multiplied into
+/// a budget of nothing, while 2^62-1 showed everything: every count too
+/// large for bytes is no limit at all.
+#[test]
+fn regression_54_a_huge_budget_saturates_instead_of_wrapping() {
+    let fx = Fixture::new();
+    for i in 0..40 {
+        fx.write(
+            format!("src/m{i:02}.py"),
+            format!("def widget_{i}():\n    return make_widget({i})\n"),
+        );
+    }
+    let page = |budget: &str| {
+        let run = fx.run(&["search", "make_widget", "--budget-tokens", budget]);
+        run.expect_code(0);
+        run.stdout_masked()
+    };
+    let unlimited = page("0");
+    assert!(unlimited.contains("src/m39.py"), "{unlimited}");
+    assert_eq!(page("4611686018427387903"), unlimited);
+    assert_eq!(page("4611686018427387904"), unlimited);
+    assert_eq!(page("18446744073709551615"), unlimited);
+}
+
+/// #54: an exact phrase with no hit (`-F`, `-w`, `--kind literal`)
+/// exited 0 with the lines holding any of its words; as with rg it is no
+/// match, and stderr says what a looser search would find.
+#[test]
+fn regression_54_an_exact_phrase_with_no_hit_is_no_match() {
+    let fx = Fixture::new();
+    fx.write("a.py", "def load(path):\n    return open(path)\n");
+    for flags in [&["-F"][..], &["-w"], &["--kind", "literal"]] {
+        let run = fx.run(&[&["search"][..], flags, &["load zzz"]].concat());
+        run.expect_code(1)
+            .expect_stderr_has("no line has \"load zzz\" as asked")
+            .expect_stderr_has("scout search 'load zzz'");
+        assert_eq!(run.stdout(), "", "{}", run.describe());
+    }
+    // The automatic reading of several words still falls back.
+    fx.run(&["search", "load zzz"])
+        .expect_code(0)
+        .expect_stdout_has("a.py");
+}

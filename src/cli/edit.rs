@@ -41,10 +41,7 @@ impl EditSettings {
         Ok(EditSettings {
             mode,
             dry_run: args.dry_run,
-            budget_bytes: match args.budget_tokens {
-                0 => None,
-                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
-            },
+            budget_bytes: crate::page::budget_bytes(args.budget_tokens),
             page: args.page,
             json: args.json,
             cwd: std::env::current_dir()?,
@@ -56,6 +53,10 @@ impl EditSettings {
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
+            last_command: match args.budget_tokens {
+                crate::cli::DEFAULT_SEARCH_BUDGET_TOKENS => "scout edit --last".to_string(),
+                tokens => format!("scout edit --last --budget-tokens {tokens}"),
+            },
             fault: ctx
                 .var(FAULT_VAR)
                 .map(|v| Fault::parse(&v))

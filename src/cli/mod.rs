@@ -121,7 +121,7 @@ SCOUT_FILES_NO_IGNORE=0 / SCOUT_FILES_HIDDEN=0) say otherwise; version-control
 folders (.git, .hg, .svn, .bzr, .jj, .sl) never are. A cut list ends with a
 line saying how many files matched in all.";
 
-const CALL_EXAMPLES: &str = "\
+pub(crate) const CALL_EXAMPLES: &str = "\
 Examples:
   scout call '{\"mode\": \"files\", \"pattern\": \"**/*.rs\"}'
   scout call '{\"mode\": \"content\", \"pattern\": \"fn main\", \"output_mode\": \"content\", \"-C\": 2}'
@@ -135,11 +135,12 @@ Request fields (unknown fields are an error):
               head_limit, offset, multiline, timeout
   search      query (required unless callers_of or impact), path (a string or an
               array), kind, -i, glob, type, budget_tokens, page, callers_of,
-              impact, depth, structural, lang, again
+              impact, depth, graph_files, proven_only, structural, lang, again
   smart       query (a question in words, required), path, max_results, glob,
               type, budget_tokens
   read        path (required), symbol or range (A:B), budget_tokens, again
-  edit        pattern, rewrite, lang (structural), callers_of, impact, depth;
+  edit        pattern, rewrite, lang (structural), callers_of, impact, depth,
+              proven_only;
               old, new (strings or arrays), count, all; symbol (PATH#SYMBOL)
               and with (its new code); dry_run, undo, last; path, glob, type,
               budget_tokens, page

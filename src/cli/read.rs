@@ -32,10 +32,7 @@ impl ReadSettings {
         Ok(ReadSettings {
             path: args.file,
             selection,
-            budget_bytes: match args.budget_tokens {
-                0 => None,
-                tokens => Some((tokens as usize).saturating_mul(crate::page::BYTES_PER_TOKEN)),
-            },
+            budget_bytes: crate::page::budget_bytes(args.budget_tokens),
             budget_tokens: args.budget_tokens,
             cache_dir: dirs::cache_dir_in(ctx.env),
             color: ctx.color(args.color.color),

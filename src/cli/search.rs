@@ -112,10 +112,7 @@ impl SearchSettings {
             flags,
             missing,
             with_filename,
-            budget_bytes: match args.output.budget_tokens {
-                0 => None,
-                tokens => Some(tokens as usize * crate::page::BYTES_PER_TOKEN),
-            },
+            budget_bytes: crate::page::budget_bytes(args.output.budget_tokens),
             page: args.output.page,
             max_lines: args.output.max_count,
             keep,

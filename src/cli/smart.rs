@@ -39,10 +39,7 @@ impl SmartSettings {
             flags: args.files.flags(paths),
             missing,
             max_results: args.max_results,
-            budget_bytes: match args.budget_tokens {
-                0 => None,
-                t => Some(t as usize * crate::page::BYTES_PER_TOKEN),
-            },
+            budget_bytes: crate::page::budget_bytes(args.budget_tokens),
             json: args.json,
             text_beside_json: false,
             cache_dir: crate::dirs::cache_dir_in(ctx.env),

@@ -608,7 +608,8 @@ fn tree_check(root: &Path) -> Check {
         bytes += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     }
     let detail = format!(
-        "{files} searchable files, {:.1} MB under {}",
+        "{}, {:.1} MB under {}",
+        crate::render::scope::plural(files, "searchable file", "searchable files"),
         bytes as f64 / 1e6,
         std::env::current_dir()
             .map(|d| d.display().to_string())

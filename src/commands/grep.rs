@@ -113,8 +113,14 @@ fn notes(result: &GrepResult, argv: &[OsString], tool: Option<&ToolCall>) -> Vec
     };
     let mut notes = Vec::new();
     if result.mode == OutputMode::Count && result.total > 0 {
+        // A search the time limit stopped counted only what it found.
+        let partial = if result.timed_out.is_some() {
+            ", so far: the search timed out"
+        } else {
+            ""
+        };
         notes.push(format!(
-            "[total: {} in {}]",
+            "[total: {} in {}{partial}]",
             plural(
                 result.matching_lines as usize,
                 "matching line",

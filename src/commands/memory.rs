@@ -40,10 +40,10 @@ pub fn run(
             let memory = loaded.memory;
             writeln!(
                 out,
-                "session {} ({}): {} files, {}",
+                "session {} ({}): {}, {}",
                 session.id,
                 session.var,
-                memory.files.len(),
+                crate::render::scope::plural(memory.files.len() as u64, "file", "files"),
                 session.file().display()
             )?;
             for (path, file) in &memory.files {
@@ -61,9 +61,10 @@ pub fn run(
                 let lines: u64 = file.ranges.iter().map(|&(a, b)| b - a + 1).sum();
                 writeln!(
                     out,
-                    "{path}  {lines} lines: {}  (size {} bytes)",
+                    "{path}  {}: {}  (size {})",
+                    crate::render::scope::plural(lines, "line", "lines"),
                     ranges.join(", "),
-                    file.size
+                    crate::render::scope::plural(file.size, "byte", "bytes")
                 )?;
             }
             Ok(ExitStatus::Shown)

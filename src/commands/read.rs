@@ -478,7 +478,7 @@ mod tests {
         ReadSettings {
             path: "src/a.rs".into(),
             selection,
-            budget_bytes: (budget_tokens > 0).then_some(budget_tokens as usize * 4),
+            budget_bytes: crate::page::budget_bytes(budget_tokens),
             budget_tokens,
             cache_dir: None,
             color: crate::render::style::Color::Never,

@@ -251,6 +251,30 @@ pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8], lines: &[u64]) -> Optio
 
 /// The innermost definition whose range holds 1-based `line` (a
 /// definition's own first line counts as inside it). `defs` must be in the
+/// Whether a line (trimmed) belongs to the definition below it in
+/// `lang`: a comment, a decorator or annotation, an attribute. A shebang
+/// or a Rust inner attribute (`#!`) belongs to the file, and a C
+/// preprocessor line (`#if`, `#define`) to none: `#` starts a comment
+/// only where the language says so. `scout read --symbol` shows such
+/// lines with the definition; `scout edit PATH#SYMBOL --with` keeps or
+/// replaces them together.
+pub fn is_preamble(lang: Lang, line: &[u8]) -> bool {
+    let prefixes: &[&str] = match lang {
+        Lang::Python => &["#", "@"],
+        Lang::Ruby => &["#"],
+        Lang::Lua | Lang::Luau => &["--"],
+        Lang::Rust => &["//", "/*", "*", "#["],
+        Lang::CSharp => &["//", "/*", "*", "["],
+        Lang::Php => &["//", "/*", "*", "#"],
+        Lang::C | Lang::Cpp => &["//", "/*", "*", "[["],
+        Lang::Go => &["//", "/*", "*"],
+        Lang::Java | Lang::Kotlin | Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            &["//", "/*", "*", "@"]
+        }
+    };
+    !line.starts_with(b"#!") && prefixes.iter().any(|p| line.starts_with(p.as_bytes()))
+}
+
 /// order [`extract`] returns.
 pub fn enclosing(defs: &[Def], line: u32) -> Option<&Def> {
     // Ranges nest, so among those holding the line the innermost is the

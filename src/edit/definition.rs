@@ -205,35 +205,10 @@ fn line_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     spans
 }
 
-/// A line that stands above a definition's signature in `lang`: a
-/// decorator or annotation, an attribute, a comment. A C preprocessor
-/// line (`#if`, `#define`) is none: `#` starts a comment only where the
-/// language says so; nor is a shebang or a Rust inner attribute (`#!`),
-/// which belong to the file.
+/// A line that stands above a definition's signature in `lang`
+/// ([`crate::defs::is_preamble`]).
 fn is_preamble(line: &[u8], lang: Lang) -> bool {
-    let t = line.trim_ascii();
-    let hash_comment = matches!(lang, Lang::Python | Lang::Ruby | Lang::Php);
-    let at_sign = matches!(
-        lang,
-        Lang::Python
-            | Lang::Java
-            | Lang::Kotlin
-            | Lang::JavaScript
-            | Lang::TypeScript
-            | Lang::Tsx
-            | Lang::Php
-    );
-    let dashes = matches!(lang, Lang::Lua | Lang::Luau);
-    (at_sign && t.starts_with(b"@"))
-        || (lang == Lang::Rust && t.starts_with(b"#["))
-        || (lang == Lang::Php && t.starts_with(b"#["))
-        || (lang == Lang::CSharp && t.starts_with(b"[") && t.ends_with(b"]"))
-        || (matches!(lang, Lang::C | Lang::Cpp) && t.starts_with(b"[["))
-        || (hash_comment && t.starts_with(b"#") && !t.starts_with(b"#!"))
-        || (dashes && t.starts_with(b"--"))
-        || t.starts_with(b"//")
-        || t.starts_with(b"/*")
-        || t.starts_with(b"*")
+    crate::defs::is_preamble(lang, line.trim_ascii())
 }
 
 /// The new code's leading preamble lines (blank lines before them

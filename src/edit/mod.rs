@@ -107,10 +107,20 @@ pub fn run(
         return Ok(ExitStatus::NoMatch);
     }
     if !settings.dry_run && !changed.is_empty() {
+        // The page asked for is checked against the report as written
+        // (its footer names `--last`), before anything is.
+        let mut written = report.clone();
+        written.written = true;
+        written.command = settings.last_command.clone();
+        ensure_page(&written, settings, true)?;
+    } else {
+        ensure_page(&report, settings, false)?;
+    }
+    if !settings.dry_run && !changed.is_empty() {
         let journal = journal(settings)?;
         let _lock = journal.lock()?;
         report.written = true;
-        report.command = "scout edit --last".into();
+        report.command = settings.last_command.clone();
         let stored = serde_json::to_vec(&report)?;
         write::write(&changed, &journal, &stored, settings.fault)?;
         remember(settings, &changed);
@@ -144,6 +154,25 @@ fn one_name_per_file(planned: &mut Planned) -> Result<()> {
         ));
     }
     planned.files = kept;
+    Ok(())
+}
+
+/// Refuses a page past the report's last (exit 2, as `scout search`
+/// does), before anything is written; a JSON document is never paged.
+fn ensure_page(report: &Report, settings: &EditSettings, before_writing: bool) -> Result<()> {
+    let pages = crate::render::edit::page_count(report, settings.budget_bytes);
+    if !settings.json && settings.page > pages {
+        anyhow::bail!(
+            "there is no page {}: this report has {} (try --page 1){}",
+            settings.page,
+            crate::render::scope::plural(pages as u64, "page", "pages"),
+            if before_writing {
+                "; nothing written"
+            } else {
+                ""
+            }
+        );
+    }
     Ok(())
 }
 
@@ -295,10 +324,13 @@ fn last(settings: &EditSettings, out: &mut dyn Write, started: Instant) -> Resul
         .load()
         .and_then(|manifest| journal.report(&manifest))
         .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok());
-    let Some(report) = report else {
+    let Some(mut report) = report else {
         writeln!(out, "last: no edit to show (none yet, or it was undone)")?;
         return Ok(ExitStatus::NoMatch);
     };
+    // Its later pages at the budget asked for now.
+    report.command = settings.last_command.clone();
+    ensure_page(&report, settings, false)?;
     crate::render::edit::write_report(&report, settings.form(), started, out)?;
     Ok(ExitStatus::Shown)
 }

@@ -123,6 +123,9 @@ pub struct EditSettings {
     /// The command as typed, less `--page`, `--json` and `--color`: the
     /// base of the next page's command.
     pub command: String,
+    /// `scout edit --last` with this command's budget: the base of the
+    /// next page's command once the edit is written, and of `--last`'s.
+    pub last_command: String,
     pub fault: Fault,
 }
 

@@ -40,7 +40,7 @@ pub mod rules;
 pub mod shell_line;
 pub mod shell_reads;
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::{bail, Context, Result};
@@ -382,7 +382,7 @@ impl Call<'_> {
     /// physical working directory when it lies in the payload's cwd, as
     /// `scout search` keys what it shows.
     fn key(&self, path: &Path) -> PathBuf {
-        let joined = normalise(&self.payload.cwd.join(path));
+        let joined = crate::paths::lexical(&self.payload.cwd.join(path));
         match joined.strip_prefix(&self.payload.cwd) {
             Ok(rest) => self.cwd.join(rest),
             Err(_) => joined,
@@ -460,21 +460,6 @@ fn physical_cwd(cwd: &Path) -> PathBuf {
     std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf())
 }
 
-/// `a/./b/../c` as `a/c`, without looking at the file system.
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// Reads all of stdin for the hook.
 pub fn read_stdin(stdin: &mut dyn std::io::Read) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
@@ -509,10 +494,5 @@ mod tests {
             json,
             serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "careful"}})
         );
-    }
-
-    #[test]
-    fn paths_normalise_lexically() {
-        assert_eq!(normalise(Path::new("/r/./a/../b")), PathBuf::from("/r/b"));
     }
 }

@@ -252,8 +252,9 @@ fn result_of(answer: request::Answer) -> CallToolResult {
         Some(Value::String(text)) => text,
         _ => String::new(),
     };
-    if text.is_empty() && answer.get("exit").and_then(Value::as_u64) == Some(1) {
-        text = "no match\n".into();
+    if answer.get("exit").and_then(Value::as_u64) == Some(1) {
+        // What was searched follows (a search's header, its scope).
+        text.insert_str(0, "no match\n");
     }
     for warning in answer
         .get("warnings")

@@ -27,6 +27,18 @@ use tally::{FileTally, Quote, Ranked};
 /// Bytes per token, for estimates (`~Ntok`).
 pub const BYTES_PER_TOKEN: usize = 4;
 
+/// Tokens from which a budget is no limit: more than any page could
+/// spend (a petabyte), and small enough that no sum or product of a
+/// budget's bytes overflows.
+pub const UNLIMITED_TOKENS: u64 = 1 << 48;
+
+/// The byte budget of a page of `tokens` (`--budget-tokens`): `None`, no
+/// limit, for 0 and for [`UNLIMITED_TOKENS`] or more (2^62 tokens were
+/// multiplied into a budget of nothing).
+pub fn budget_bytes(tokens: u64) -> Option<usize> {
+    (tokens > 0 && tokens < UNLIMITED_TOKENS).then(|| tokens as usize * BYTES_PER_TOKEN)
+}
+
 /// Tokens for a byte count, rounded up.
 pub fn tokens(bytes: usize) -> usize {
     bytes.div_ceil(BYTES_PER_TOKEN)
@@ -146,6 +158,16 @@ pub fn omitted(ranked: &[Ranked], page: &PageSpan) -> Omitted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// #54: 2^62 tokens were multiplied into a budget of 0 bytes.
+    #[test]
+    fn a_budget_too_large_for_any_page_is_no_limit() {
+        assert_eq!(budget_bytes(0), None);
+        assert_eq!(budget_bytes(300), Some(1200));
+        assert_eq!(budget_bytes(UNLIMITED_TOKENS - 1), Some((1 << 50) - 4));
+        assert_eq!(budget_bytes(1 << 62), None);
+        assert_eq!(budget_bytes(u64::MAX), None);
+    }
 
     #[test]
     fn pages_cover_every_file_once_in_order() {

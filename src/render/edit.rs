@@ -83,14 +83,26 @@ pub struct Page {
     pub left_out: bool,
 }
 
+/// How many pages `report` takes within `budget` bytes (1 at least).
+pub fn page_count(report: &Report, budget: Option<usize>) -> usize {
+    let blocks: Vec<String> = report.changes.iter().map(block).collect();
+    paginate(&blocks, room(report, budget)).len().max(1)
+}
+
+/// The bytes a page's changes may take within `budget`.
+fn room(report: &Report, budget: Option<usize>) -> Option<usize> {
+    let footer = footer(report);
+    budget.map(|b| {
+        b.saturating_sub(footer.len() + header_room(report) + NEXT_PAGE_RESERVE)
+            .max(1)
+    })
+}
+
 /// Page `number` of `report` within `budget` bytes.
 pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> Page {
     let footer = footer(report);
     let blocks: Vec<String> = report.changes.iter().map(block).collect();
-    let room = budget.map(|b| {
-        b.saturating_sub(footer.len() + header_room(report) + NEXT_PAGE_RESERVE)
-            .max(1)
-    });
+    let room = room(report, budget);
     let pages = paginate(&blocks, room);
     let count = pages.len().max(1);
     let shown = pages.get(number - 1).cloned().unwrap_or_default();

@@ -1221,14 +1221,25 @@ fn search_answer(request: SearchRequest, ctx: &Context, served: &Served) -> Resu
     }
     let (mut document, mut messages) = (Vec::new(), Vec::new());
     let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
-    let (document, text) = split_text(document, want_text)?;
+    let (document, mut text) = split_text(document, want_text)?;
     let result = Document::new(document.trim(), served)?;
+    // With no match the command keeps stdout empty and says on stderr
+    // what it searched (the header, the graph's account of the calls):
+    // that is the answer's text, not a warning.
+    let warnings = if status == ExitStatus::NoMatch {
+        if want_text {
+            text = Some(String::from_utf8_lossy(&messages).into_owned());
+        }
+        Vec::new()
+    } else {
+        warnings(&messages)
+    };
     let answer = DocumentAnswer {
         text,
         mode: "search",
         truncated: result.truncated(),
         result,
-        warnings: warnings(&messages),
+        warnings,
         exit: status.code(),
     };
     Answer::of(&answer, status, served)
@@ -1386,7 +1397,7 @@ fn edit_answer(request: EditRequest, ctx: &Context, served: &Served) -> Result<A
             let page = crate::render::edit::page(
                 report,
                 page,
-                (budget > 0).then(|| budget as usize * crate::page::BYTES_PER_TOKEN),
+                crate::page::budget_bytes(budget),
                 started.elapsed().as_millis(),
             );
             (Some(page.text), page.left_out)
@@ -1592,6 +1603,80 @@ fn read_answer(request: ReadRequest, ctx: &Context, served: &Served) -> Result<A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fields a mode documents (`mode`, `text`, `tool` and `cwd`
+    /// aside: they are said once for every mode).
+    fn accepted(mode: &str) -> std::collections::BTreeSet<String> {
+        fields(mode)
+            .into_iter()
+            .filter(|f| !["mode", "text", "tool", "cwd"].contains(f))
+            .map(String::from)
+            .collect()
+    }
+
+    /// The field names in a piece of documentation: its words that are
+    /// names (`-i`, `budget_tokens`), once parentheses are taken out.
+    fn named(text: &str, backticked: bool) -> std::collections::BTreeSet<String> {
+        let bare = regex::Regex::new(r"\([^)]*\)")
+            .unwrap()
+            .replace_all(text, "");
+        let word = regex::Regex::new(r"^-?[A-Za-z_]+$").unwrap();
+        let pieces: Vec<String> = if backticked {
+            regex::Regex::new(r"`([^`]+)`")
+                .unwrap()
+                .captures_iter(&bare)
+                .map(|c| c[1].to_string())
+                .collect()
+        } else {
+            bare.split([',', ';'])
+                .flat_map(|p| p.split(" or ").flat_map(|p| p.split(" and ")))
+                .map(|p| p.trim().trim_end_matches('*').to_string())
+                .collect()
+        };
+        pieces
+            .into_iter()
+            .filter(|p| word.is_match(p) && !["mode", "text", "tool", "cwd"].contains(&p.as_str()))
+            .collect()
+    }
+
+    /// #54: the README's table and `scout call --help` had lost fields
+    /// the binary accepts (`graph_files`, `proven_only`, the edit mode).
+    #[test]
+    fn the_documented_fields_are_the_accepted_ones() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let table = &readme[readme.find("## `scout call`").unwrap()..];
+        let help = crate::cli::CALL_EXAMPLES;
+        let help = &help[help.find("Request fields").unwrap()..];
+        for mode in MODES {
+            let row = table
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{mode}` |")))
+                .unwrap_or_else(|| panic!("README: no row for {mode}"));
+            let cells: Vec<&str> = row.split('|').collect();
+            assert_eq!(
+                named(cells[2], true),
+                accepted(mode),
+                "README's row for {mode}"
+            );
+            // The help's entry: its line and the indented ones after it.
+            let mut lines = help
+                .lines()
+                .skip_while(|l| !l.starts_with(&format!("  {mode} ")));
+            let mut entry = lines.next().unwrap_or_else(|| panic!("help: no {mode}"))
+                [2 + mode.len()..]
+                .to_string();
+            for more in lines.take_while(|l| l.starts_with("              ")) {
+                entry.push(' ');
+                entry.push_str(more.trim());
+            }
+            assert_eq!(
+                named(&entry, false),
+                accepted(mode),
+                "scout call --help for {mode}"
+            );
+        }
+    }
     use crate::cli::Command;
     use serde_json::{json, Map};
 

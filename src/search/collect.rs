@@ -44,9 +44,9 @@ pub fn collect<'s>(
     let query = &settings.query;
     let options = FoldOptions {
         keep: settings.keep,
-        plain_cap: settings
-            .budget_bytes
-            .map_or(1 << 20, |b| 2 * b as u64 + 4096),
+        plain_cap: settings.budget_bytes.map_or(1 << 20, |b| {
+            (b as u64).saturating_mul(2).saturating_add(4096)
+        }),
         with_filename: settings.with_filename,
     };
     let mut flags = settings.flags.clone();
@@ -59,20 +59,38 @@ pub fn collect<'s>(
         flags.ignore_case = true;
         flags.word = false;
         let (second, status) = fold_search(settings, scorer, options, &flags, err)?;
-        if !second.files.is_empty() {
-            let words = match (looked_for, query.words.len()) {
-                (1, 1) => crate::render::quoted(&query.words[0]),
-                (n, all) if n == all => format!("any of its {n} words"),
-                (1, all) => format!("its first word (of {all})"),
-                (n, all) => format!("any of its first {n} words (of {all})"),
-            };
-            fallback = Some(format!(
-                "no line has {}; showing lines with {words}, case-insensitive",
-                crate::render::quoted(&query.text),
-            ));
+        let words = match (looked_for, query.words.len()) {
+            (1, 1) => crate::render::quoted(&query.words[0]),
+            (n, all) if n == all => format!("any of its {n} words"),
+            (1, all) => format!("its first word (of {all})"),
+            (n, all) => format!("any of its first {n} words (of {all})"),
+        };
+        if !query.auto || query.word {
+            // An exact request (`-F`, `-w`, `--kind literal`) with no hit
+            // is no match, as with rg; what a looser search finds is said.
+            if !second.files.is_empty() {
+                let lines: u64 = second.files.iter().map(|f| f.hits).sum();
+                writeln!(
+                    err,
+                    "scout: no line has {} as asked; {words}, case-insensitive, {} on {} of {}: scout search {}",
+                    crate::render::quoted(&query.text),
+                    if looked_for == 1 { "is" } else { "are" },
+                    plural(lines, "line", "lines"),
+                    plural(second.files.len() as u64, "file", "files"),
+                    shell::quote(query.text.as_bytes()),
+                )?;
+            }
+            flags = settings.flags.clone();
+        } else {
+            if !second.files.is_empty() {
+                fallback = Some(format!(
+                    "no line has {}; showing lines with {words}, case-insensitive",
+                    crate::render::quoted(&query.text),
+                ));
+            }
+            fold = second;
+            partial = partial.or(status);
         }
-        fold = second;
-        partial = partial.or(status);
     } else if query.may_be_literal() {
         // `--kind auto` read code as a regex (`a+b`): the text as written
         // is counted too, and wins when the regex matched nothing.

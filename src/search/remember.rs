@@ -99,11 +99,13 @@ impl<'m> Recalled<'m> {
 }
 
 /// The absolute path session memory keys a file by: the working directory
-/// joined with rg's path (no symlinks resolved: no system call per file).
+/// joined with rg's path, its `.` and `..` resolved by their words
+/// ([`crate::paths::lexical`], as the hooks key the agent's own reads; no
+/// symlink resolved: no system call per file).
 pub fn memory_key(cwd: &Path, path: &[u8]) -> String {
-    let path = path_of(path);
-    let path = path.strip_prefix("./").unwrap_or(&path);
-    cwd.join(path).to_string_lossy().into_owned()
+    crate::paths::lexical(&cwd.join(path_of(path)))
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// What a page quoted, for the session memory (nothing when this search

@@ -400,8 +400,6 @@ pub struct Dense {
     pub units: usize,
     /// Embedded by this run.
     pub embedded: Embedded,
-    /// The embedding budget, when it ran out.
-    pub budget_spent: Option<Duration>,
 }
 
 /// The best `keep` units seen, by similarity (ties: by file, then line).
@@ -601,6 +599,5 @@ pub fn rank(
         partly: partly.len(),
         units,
         embedded,
-        budget_spent: (covered < files.len() && !budget.is_zero()).then_some(budget),
     })
 }

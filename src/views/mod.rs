@@ -13,7 +13,7 @@ pub mod read;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{bail, Result};
@@ -118,14 +118,14 @@ pub fn split_globs(value: &str) -> Vec<String> {
 /// to `cwd` when PATH is inside it, and absolute paths when it is not.
 /// `None` means `cwd` itself (rg then prints `a.rs`, not `./a.rs`).
 pub fn rg_operand(cwd: &Path, path: &OsStr) -> Option<OsString> {
-    let absolute = normalize(&cwd.join(path));
+    let absolute = crate::paths::lexical(&cwd.join(path));
     let relative = |root: &Path, target: &Path| -> Option<OsString> {
         target
             .strip_prefix(root)
             .ok()
             .map(|rest| rest.as_os_str().to_os_string())
     };
-    let inside = relative(&normalize(cwd), &absolute).or_else(|| {
+    let inside = relative(&crate::paths::lexical(cwd), &absolute).or_else(|| {
         // A symlinked cwd or PATH: compare where they really are.
         let real_cwd = cwd.canonicalize().ok()?;
         let real = absolute.canonicalize().ok()?;
@@ -136,21 +136,6 @@ pub fn rg_operand(cwd: &Path, path: &OsStr) -> Option<OsString> {
         Some(rest) => Some(rest),
         None => Some(absolute.into_os_string()),
     }
-}
-
-/// `path` with `.` and `..` components resolved lexically.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// The command line typed (`argv`, `scout` first), with every `FLAG N` /

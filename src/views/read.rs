@@ -250,7 +250,12 @@ pub fn select(selection: &Selection, count: u32, defs: &[Def], path: &[u8]) -> R
         }
         Selection::Symbol(name) => {
             let mut blocks: Vec<Block> = Vec::new();
-            for def in defs.iter().filter(|d| d.short == *name || d.name == *name) {
+            // `Type.method` names `Type::method` too (Rust, C++, PHP), as
+            // `--callers-of` and `edit` read it.
+            let dotted = name.replace("::", ".");
+            for def in defs.iter().filter(|d| {
+                d.short == *name || d.name == *name || d.name.replace("::", ".") == dotted
+            }) {
                 let inside = blocks
                     .iter()
                     .any(|b| b.first <= def.start_line && def.end_line <= b.last);
@@ -284,29 +289,12 @@ pub fn lead_in(lines: &[&[u8]], first: u32, lang: Lang) -> u32 {
         let above = lines
             .get(at as usize - 2)
             .map_or(&b""[..], |l| l.trim_ascii());
-        if above.is_empty() || !is_lead_in(lang, above) {
+        if above.is_empty() || !crate::defs::is_preamble(lang, above) {
             break;
         }
         at -= 1;
     }
     at
-}
-
-/// A trimmed line that belongs to the definition below it.
-fn is_lead_in(lang: Lang, line: &[u8]) -> bool {
-    let prefixes: &[&str] = match lang {
-        Lang::Python => &["#", "@"],
-        Lang::Ruby => &["#"],
-        Lang::Lua | Lang::Luau => &["--"],
-        Lang::Rust => &["//", "/*", "*", "#["],
-        Lang::CSharp => &["//", "/*", "*", "["],
-        Lang::Php => &["//", "/*", "*", "#"],
-        Lang::C | Lang::Cpp | Lang::Go => &["//", "/*", "*"],
-        Lang::Java | Lang::Kotlin | Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
-            &["//", "/*", "*", "@"]
-        }
-    };
-    prefixes.iter().any(|p| line.starts_with(p.as_bytes()))
 }
 
 /// Fails, saying what to do instead, when `--symbol` cannot work on this
