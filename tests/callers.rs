@@ -1519,3 +1519,54 @@ fn regression_36_a_typescript_factory_with_no_declared_type_returns_what_it_cons
     assert_eq!(json["scope"]["proven"], 1, "{json:#}");
     assert!(unsettled.contains("src/use.ts:7"), "{json:#}");
 }
+
+/// #54: a callers page kept search's three quotes a file, so a method
+/// with 22 attributed calls in one file showed 3 of them on a page with
+/// most of its budget unspent. Every attributed call is the answer: all
+/// are quoted while the budget holds, and the rest are counted.
+#[test]
+fn regression_54_a_callers_page_quotes_every_call_its_budget_holds() {
+    let fx = Fixture::new();
+    fx.write(
+        "lib.py",
+        "class Store:\n    def put(self, k, v):\n        return k\n",
+    );
+    let calls: String = (0..22).map(|i| format!("    s.put({i}, {i})\n")).collect();
+    fx.write(
+        "use.py",
+        format!("from lib import Store\n\ndef fill(s: Store):\n{calls}"),
+    );
+    let run = fx.run(&["search", "--callers-of", "lib.py#Store.put"]);
+    run.expect_code(0);
+    assert_eq!(
+        run.header_field("shown").as_deref(),
+        Some("22"),
+        "{}",
+        run.describe()
+    );
+    for i in 0..22 {
+        assert!(
+            run.stdout().contains(&format!("s.put({i}, {i})")),
+            "{}",
+            run.describe()
+        );
+    }
+    // A small budget still holds, and says what it left out.
+    let small = fx.run(&[
+        "search",
+        "--callers-of",
+        "lib.py#Store.put",
+        "--budget-tokens",
+        "120",
+    ]);
+    small.expect_code(0);
+    let shown: u64 = small.header_field("shown").unwrap().parse().unwrap();
+    assert!(shown < 22, "{}", small.describe());
+    assert!(
+        small
+            .stdout()
+            .contains(&format!("+{} lines not quoted", 22 - shown)),
+        "{}",
+        small.describe()
+    );
+}

@@ -591,7 +591,7 @@ fn pages_are_budgeted_and_last_shows_the_others() {
     ]);
     run.expect_code(0)
         .expect_stdout_has("files=40 matches=40 rewritten=40")
-        .expect_stdout_has(" files not shown: scout edit --last --page 2");
+        .expect_stdout_has(" files not shown: scout edit --last --budget-tokens 300 --page 2");
     assert!(run.stdout().len() <= 300 * 4, "{}", run.describe());
     let first: BTreeSet<String> = run
         .stdout()
@@ -610,6 +610,11 @@ fn pages_are_budgeted_and_last_shows_the_others() {
             "--page",
             &page.to_string(),
         ]);
+        // Past the last page: an error, as in `scout search` (#54).
+        if next.code() == 2 {
+            next.expect_stderr_has(&format!("there is no page {page}"));
+            break;
+        }
         next.expect_code(0);
         let files: Vec<String> = next
             .stdout()
@@ -617,9 +622,7 @@ fn pages_are_budgeted_and_last_shows_the_others() {
             .filter(|l| l.ends_with("(1 rewritten)"))
             .map(String::from)
             .collect();
-        if files.is_empty() {
-            break;
-        }
+        assert!(!files.is_empty(), "{}", next.describe());
         for f in files {
             assert!(all.insert(f), "a file on two pages");
         }

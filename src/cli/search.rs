@@ -102,10 +102,16 @@ impl SearchSettings {
             paths,
             with_filename: with_filename && one_file,
         };
-        let keep = args
-            .output
-            .max_count
-            .map_or(DEFAULT_KEEP, |m| m.clamp(1, MAX_KEEP));
+        // A callers page's every attributed call is the answer: all are
+        // kept, and quoted while the budget holds (#54), not 8 a file.
+        let keep = args.output.max_count.map_or(
+            if graph.is_some() {
+                MAX_KEEP
+            } else {
+                DEFAULT_KEEP
+            },
+            |m| m.clamp(1, MAX_KEEP),
+        );
         Ok(SearchSettings {
             rg,
             query,

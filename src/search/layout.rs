@@ -123,13 +123,18 @@ fn cut(
 ) -> Vec<PageSpan> {
     let reserve = render::text::reserve(frame);
     let allowance = |i: usize| {
+        let quotes = ranked[i].tally.quotes.len();
         if files_only || ranked[i].tally.binary {
             0
+        } else if settings.graph.is_some() {
+            // On a callers or impact page every attributed call is the
+            // answer: each is quoted while the budget holds.
+            settings.max_lines.unwrap_or(quotes).min(quotes)
         } else {
             settings
                 .max_lines
                 .unwrap_or_else(|| default_allowance(i, ranked[i].tally.def_lines > 0))
-                .min(ranked[i].tally.quotes.len())
+                .min(quotes)
         }
     };
     // Headings of enclosing definitions are added after layout (parsing
