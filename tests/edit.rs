@@ -158,7 +158,7 @@ fn nothing_matched_is_exit_1_and_writes_nothing() {
         "$X?",
     ])
     .expect_code(1)
-    .expect_stdout_has("no match");
+    .expect_stderr_has("no match");
     fx.run(&["edit", "--old", "nothere", "--new", "x", "a.rs"])
         .expect_code(1)
         .expect_stderr_has("no --old text occurs");
@@ -1042,4 +1042,21 @@ fn regression_54_edit_pages_keep_their_budget_and_a_missing_page_is_an_error() {
         .expect_code(2)
         .expect_stderr_has("nothing written");
     assert_eq!(text(&fx, "m00.py"), "print(0)\nprint('0')\n");
+}
+
+/// #54: exit 1 printed a page on stdout, where the README promises
+/// nothing; what was looked for goes to stderr (the JSON document stays
+/// the answer).
+#[test]
+fn regression_54_no_match_leaves_stdout_empty() {
+    let fx = Fixture::new();
+    fx.write("a.py", "print(1)\n");
+    let run = fx.run(&["edit", "--old", "zzz", "--new", "y", "a.py"]);
+    run.expect_code(1)
+        .expect_stderr_has("no match")
+        .expect_stderr_has("no --old text occurs");
+    assert_eq!(run.stdout(), "", "{}", run.describe());
+    let json = fx.run(&["edit", "--old", "zzz", "--new", "y", "a.py", "--json"]);
+    json.expect_code(1);
+    assert_eq!(report(&json).files, 0);
 }

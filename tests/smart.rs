@@ -457,3 +457,13 @@ fn regression_34_a_file_replaced_with_its_size_and_mtime_is_ranked_as_it_is() {
     fx.replace_keeping_mtime("a.rs", "fn other() {\n    widget(1);\n}\n");
     assert_eq!(name(&fx), "other");
 }
+
+/// #54: a question nothing answers exited 1 with its page on stdout; the
+/// page goes to stderr, stdout stays empty.
+#[test]
+fn regression_54_a_question_with_no_hit_leaves_stdout_empty() {
+    let fx = tree();
+    let run = fx.run(&["smart", "qzxvbn frobnicate"]);
+    run.expect_code(1).expect_stderr_has("hits: 0");
+    assert_eq!(run.stdout(), "", "{}", run.describe());
+}

@@ -40,7 +40,14 @@ pub fn run(
             ..SearchFlags::default()
         })
     });
-    painter.write(out, &page(&result, argv, settings))?;
+    // Exit 1 leaves stdout empty (README, "Exit status"): the note on an
+    // offset past the last result goes to stderr.
+    let sink: &mut dyn Write = if result.status == ExitStatus::NoMatch {
+        err
+    } else {
+        out
+    };
+    painter.write(sink, &page(&result, argv, settings))?;
     if result.total == 0 {
         writeln!(err, "scout: no match")?;
     }

@@ -103,7 +103,10 @@ pub fn run(
     check::ensure_parses(&changed)?;
     let mut report = report(settings, &planned);
     if planned.files.is_empty() {
-        crate::render::edit::write_report(&report, settings.form(), started, out)?;
+        // Exit 1 leaves stdout empty (README, "Exit status"); a JSON
+        // document is the answer whatever it holds.
+        let sink: &mut dyn Write = if settings.json { &mut *out } else { &mut *err };
+        crate::render::edit::write_report(&report, settings.form(), started, sink)?;
         return Ok(ExitStatus::NoMatch);
     }
     if !settings.dry_run && !changed.is_empty() {

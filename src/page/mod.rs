@@ -59,6 +59,45 @@ pub struct PageSpan {
     pub slots: Vec<Slot>,
 }
 
+/// [`layout`] for pages where every line is an answer (a callers page's
+/// call sites): files are laid out a line each, so that a page names as
+/// many files as it can, then the bytes each page has left go to more
+/// lines of its files, in rank order, up to `allowance`. Pages hold the
+/// same files whatever the lines, so every file is on exactly one page.
+pub fn layout_spread(
+    files: usize,
+    body_bytes: Option<usize>,
+    allowance: impl Fn(usize) -> usize,
+    block_len: impl Fn(usize, usize) -> usize,
+) -> Vec<PageSpan> {
+    let mut pages = layout(files, body_bytes, |i| allowance(i).min(1), &block_len);
+    let Some(budget) = body_bytes else {
+        for page in &mut pages {
+            for slot in &mut page.slots {
+                slot.lines = allowance(slot.file);
+            }
+        }
+        return pages;
+    };
+    for page in &mut pages {
+        let used: usize = page.slots.iter().map(|s| block_len(s.file, s.lines)).sum();
+        let mut left = budget.saturating_sub(used);
+        for slot in &mut page.slots {
+            let most = allowance(slot.file);
+            while slot.lines < most {
+                let more = block_len(slot.file, slot.lines + 1)
+                    .saturating_sub(block_len(slot.file, slot.lines));
+                if more > left {
+                    break;
+                }
+                left -= more;
+                slot.lines += 1;
+            }
+        }
+    }
+    pages
+}
+
 /// Lays every ranked file out on pages.
 ///
 /// - `body_bytes`: bytes each page may spend on file blocks (`None`: no
@@ -167,6 +206,22 @@ mod tests {
         assert_eq!(budget_bytes(UNLIMITED_TOKENS - 1), Some((1 << 50) - 4));
         assert_eq!(budget_bytes(1 << 62), None);
         assert_eq!(budget_bytes(u64::MAX), None);
+    }
+
+    /// #54: a callers page names every file it can before it quotes a
+    /// file's further lines.
+    #[test]
+    fn a_spread_layout_gives_every_file_a_line_first() {
+        let block = |_: usize, lines: usize| 20 + 10 * lines;
+        let greedy = layout(3, Some(100), |_| 5, block);
+        assert_eq!(greedy[0].slots.len(), 2, "{greedy:?}");
+        let spread = layout_spread(3, Some(100), |_| 5, block);
+        assert_eq!(spread.len(), 1);
+        let lines: Vec<usize> = spread[0].slots.iter().map(|s| s.lines).collect();
+        assert_eq!(lines, [2, 1, 1]);
+        let all = layout_spread(3, None, |i| i + 1, block);
+        let lines: Vec<usize> = all[0].slots.iter().map(|s| s.lines).collect();
+        assert_eq!(lines, [1, 2, 3]);
     }
 
     #[test]

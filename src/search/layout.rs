@@ -143,9 +143,13 @@ fn cut(
     let body_bytes = settings.budget_bytes.map(|b| {
         b.saturating_sub(reserve) * (100 - if settings.lexical { 0 } else { HEADINGS_SHARE }) / 100
     });
-    page::layout(ranked.len(), body_bytes, allowance, |i, lines| {
+    let block_len = |i: usize, lines: usize| {
         render::text::file_block_len(&ranked[i].tally, &ranked[i].score, lines, settings.explain)
-    })
+    };
+    if settings.graph.is_some() {
+        return page::layout_spread(ranked.len(), body_bytes, allowance, block_len);
+    }
+    page::layout(ranked.len(), body_bytes, allowance, block_len)
 }
 
 /// Headings were not counted when the page was laid out: where they push

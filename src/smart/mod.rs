@@ -657,6 +657,13 @@ pub fn run(
         if settings.text_beside_json {
             crate::render::smart::write_text(out, &page)?;
         }
+    } else if answer.hits.is_empty()
+        && answer.candidates.partial.is_none()
+        && settings.missing.is_empty()
+    {
+        // Exit 1 leaves stdout empty (README, "Exit status"): what was
+        // looked for, and why nothing answered, go to stderr.
+        crate::render::smart::write_text(err, &page)?;
     } else {
         crate::render::smart::write_text(out, &page)?;
     }
