@@ -1816,3 +1816,29 @@ fn regression_54_an_exact_phrase_with_no_hit_is_no_match() {
         .expect_code(0)
         .expect_stdout_has("a.py");
 }
+
+/// #54: an rg config holding `--count` or `--files-with-matches` made
+/// every search fail ("rg does not behave like ripgrep") while plain rg
+/// worked: scout chooses rg's output, and the rest of the file still
+/// applies (`--hidden` here).
+#[test]
+fn regression_54_an_rg_config_that_chooses_the_output_is_overruled() {
+    let mut fx = Fixture::new();
+    fx.write("a.py", "def needle():\n    return 1\n");
+    fx.write(".hidden/b.py", "needle()\n");
+    let plain = fx.run(&["search", "needle", "--hidden", "--json"]);
+    plain.expect_code(0);
+    for flag in ["--count", "--files-with-matches", "--json"] {
+        let config = fx.home.path().join(format!("rgrc{flag}"));
+        std::fs::write(&config, format!("{flag}\n--hidden\n")).unwrap();
+        fx.set_env("RIPGREP_CONFIG_PATH", config.as_os_str());
+        let run = fx.run(&["search", "needle", "--json"]);
+        run.expect_code(0);
+        let (doc, want) = (run.json(), plain.json());
+        assert_eq!(doc["hits"], want["hits"], "{flag}: {}", run.describe());
+        assert_eq!(doc["files"], 2, "{flag}: {}", run.describe());
+        fx.run(&["grep", "needle", "--output-mode", "content"])
+            .expect_code(0)
+            .expect_stdout_has("a.py:1:def needle():");
+    }
+}

@@ -588,7 +588,11 @@ fn tree_check(root: &Path) -> Check {
     let Ok(rg) = Rg::from_env() else {
         return Check::warn("tree", "not measured (no rg)", crate::rg::INSTALL_HINT);
     };
-    let output = std::process::Command::new(&rg.path)
+    let mut command = std::process::Command::new(&rg.path);
+    if let Some(config) = crate::rg::config::for_rg() {
+        command.env("RIPGREP_CONFIG_PATH", config);
+    }
+    let output = command
         .arg("--files")
         .arg("--null")
         .current_dir(root)

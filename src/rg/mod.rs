@@ -7,6 +7,7 @@
 
 mod cancel;
 mod command;
+pub mod config;
 mod event;
 mod fast;
 mod lines;

@@ -294,6 +294,9 @@ fn start(rg: &Rg, command: &RgCommand, stderr: Stdio) -> Result<Child> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr);
+    if let Some(config) = super::config::for_rg() {
+        child.env("RIPGREP_CONFIG_PATH", config);
+    }
     if rg.cancel.is_some() {
         child.process_group(0);
     }
