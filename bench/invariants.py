@@ -828,6 +828,9 @@ AGAIN_BUDGET = 300  # small pages, so a search has several
 REPEATS = 4  # REPEAT: the same search this many times in one session
 READ_NEXT_RE = re.compile(rb"^\+\d+ lines not shown: (scout read .*)$", re.M)
 NO_PAGE_RE = re.compile(rb"there is no page \d+")
+# A budget that cannot show one line is refused by design (#54), within
+# the budget (nothing printed): not an error.
+TOO_SMALL_RE = re.compile(rb"is too small for a page of this search")
 PAGE_RE = re.compile(rb"\bpage=(\d+)/(\d+)")
 HEADER_TOK_RE = re.compile(rb"~(\d+)tok\b")
 # A file's line on a ranked page: `path  (Nx) [def]`, or, with session
@@ -1375,7 +1378,7 @@ class Pages:
                 if r.timed_out:
                     v.append(("ERR", "%s: timed out" % label))
                     break
-                if r.code == 2 and NO_PAGE_RE.search(r.err):
+                if r.code == 2 and (NO_PAGE_RE.search(r.err) or TOO_SMALL_RE.search(r.err)):
                     break
                 if r.code not in (0, 1, 3):
                     v.append(("ERR", "%s: exit %s: %s" % (label, r.code, first_line(r.err))))

@@ -180,7 +180,7 @@ fn search_mode_embeds_the_ranked_document() {
 
     let run = call(
         &env,
-        json!({"mode": "search", "query": "config", "budget_tokens": 40, "kind": "literal"}),
+        json!({"mode": "search", "query": "config", "budget_tokens": 170, "kind": "literal"}),
     );
     let answer = run.json();
     assert_eq!(answer["truncated"], true, "{}", run.describe());
@@ -466,8 +466,8 @@ fn with_text_each_mode_answers_what_its_command_prints() {
             vec!["search", "config"],
         ),
         (
-            json!({"mode": "search", "query": "load", "budget_tokens": 60}),
-            vec!["search", "--budget-tokens", "60", "load"],
+            json!({"mode": "search", "query": "load", "budget_tokens": 170}),
+            vec!["search", "--budget-tokens", "170", "load"],
         ),
         (
             json!({"mode": "smart", "query": "load the config"}),

@@ -91,7 +91,7 @@ fn color_always_styles_a_search_page_like_rg() {
 #[test]
 fn color_always_is_the_piped_page_plus_escapes() {
     let fx = tree();
-    for budget in ["0", "120", "60"] {
+    for budget in ["0", "180", "400"] {
         let args = ["search", "fetch_records", "--budget-tokens", budget];
         let piped = fx.run(&args);
         piped.expect_code(0);
@@ -105,7 +105,7 @@ fn color_always_is_the_piped_page_plus_escapes() {
             "budget {budget}"
         );
     }
-    let piped = fx.run(&["search", "fetch_records", "--budget-tokens", "60"]);
+    let piped = fx.run(&["search", "fetch_records", "--budget-tokens", "180"]);
     assert!(
         piped.stdout().contains("--page 2"),
         "the page is cut: {}",

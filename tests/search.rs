@@ -1842,3 +1842,30 @@ fn regression_54_an_rg_config_that_chooses_the_output_is_overruled() {
             .expect_stdout_has("a.py:1:def needle():");
     }
 }
+
+/// #54: `--budget-tokens 20` printed 90-token pages with `shown=0`, page
+/// after page. A budget that shows no line is refused, naming one that
+/// shows a line; that one does.
+#[test]
+fn regression_54_a_budget_too_small_for_a_line_says_what_is_enough() {
+    let fx = Fixture::new();
+    for i in 0..30 {
+        fx.write(
+            format!("src/module_with_a_long_name_{i:02}.py"),
+            format!("def widget_{i}():\n    return make_widget({i})\n"),
+        );
+    }
+    let run = fx.run(&["search", "make_widget", "--budget-tokens", "20"]);
+    run.expect_code(2)
+        .expect_stderr_has("is too small for a page");
+    assert_eq!(run.stdout(), "", "{}", run.describe());
+    let enough = regex::Regex::new(r"--budget-tokens (\d+) holds")
+        .unwrap()
+        .captures(&run.stderr())
+        .map(|c| c[1].to_string())
+        .unwrap_or_else(|| panic!("{}", run.describe()));
+    let page = fx.run(&["search", "make_widget", "--budget-tokens", &enough]);
+    page.expect_code(0);
+    let shown: u64 = page.header_field("shown").unwrap().parse().unwrap();
+    assert!(shown >= 1, "{}", page.describe());
+}

@@ -100,6 +100,48 @@ pub fn paginate_listing(
 /// to files the lexical rules did not mark.
 const MARKS_SHARE: usize = 10;
 
+/// The budget, in tokens, that surely holds `span`'s frame (its header
+/// and footer, as [`render::text::reserve`] bounds them) and one line of
+/// its first file; `None` when the page has no line to show (`-l`, a
+/// binary file) or no budget.
+pub fn budget_for_a_line(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    span: &PageSpan,
+    frame: &render::text::Frame<'_>,
+) -> Option<usize> {
+    settings.budget_bytes?;
+    let first = &ranked[span.slots.first()?.file];
+    if settings.files_only || first.tally.binary || first.tally.quotes.is_empty() {
+        return None;
+    }
+    let need = render::text::reserve(frame)
+        + render::text::file_block_len(&first.tally, &first.score, 1, settings.explain);
+    Some(need.div_ceil(crate::page::BYTES_PER_TOKEN))
+}
+
+/// Fails when the page cannot show one line within its budget: every
+/// page would show nothing (#54: 20 tokens gave 90-token pages of no
+/// line, page after page). Says a budget that shows one.
+pub fn ensure_a_line_shown(
+    settings: &SearchSettings,
+    span: &PageSpan,
+    enough: Option<usize>,
+) -> Result<()> {
+    let (Some(budget), Some(tokens)) = (settings.budget_bytes, enough) else {
+        return Ok(());
+    };
+    // A page of no line for another reason (all of it already in the
+    // session's context) is no budget's fault.
+    if budget / crate::page::BYTES_PER_TOKEN < tokens && span.slots.iter().all(|s| s.lines == 0) {
+        bail!(
+            "--budget-tokens {} is too small for a page of this search: it shows no line; --budget-tokens {tokens} holds its header, footer and a quoted line (0: no limit; -l lists the files alone)",
+            budget / crate::page::BYTES_PER_TOKEN
+        );
+    }
+    Ok(())
+}
+
 /// Fails when the page asked for is not one of `pages`.
 fn ensure_page_exists(settings: &SearchSettings, pages: usize) -> Result<()> {
     if settings.page > pages {

@@ -298,6 +298,7 @@ pub fn present(
     } else {
         (layout::paginate(settings, &ranked, &frame)?, Vec::new())
     };
+    let enough = layout::budget_for_a_line(settings, &ranked, &pages[index], &frame);
     drop(frame);
     let memory = remember::load(settings, err)?;
     let refined = match held.get_mut(index) {
@@ -323,6 +324,7 @@ pub fn present(
         scope_text: &scope_text,
     };
     let fitted = layout::fit(settings, &parts, &mut pages, index, started);
+    layout::ensure_a_line_shown(settings, &pages[index], enough)?;
     let seen = recalled.seen(&ranked, &pages[index]);
     let mut report = parts.report(settings, started, &pages, index, seen);
     let bare = fitted.map(|(page, elapsed_ms)| {
