@@ -40,21 +40,29 @@ fn paused_before_rename(fx: &mut Fixture, names: &[&str]) -> std::process::Child
         fx.write(format!("{name}.py"), format!("print('{name}')\n"));
     }
     fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-before-rename=1500");
-    let child = fx
-        .command(&EDIT)
+    let child = started(fx, &EDIT);
+    wait_until("every copy staged", || {
+        staged_copies(fx.root()).len() >= names.len()
+    });
+    child
+}
+
+/// `args` run in the fixture, their output kept for the test to read.
+fn started(fx: &Fixture, args: &[&str]) -> std::process::Child {
+    fx.command(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while staged_copies(fx.root()).len() < names.len() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "nothing staged"
-        );
-        std::thread::sleep(Duration::from_millis(10));
+        .unwrap()
+}
+
+/// Waits (20 s at most) for `done`, checked every few milliseconds.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let began = Instant::now();
+    while !done() {
+        assert!(began.elapsed() < Duration::from_secs(20), "never: {what}");
+        std::thread::sleep(Duration::from_millis(5));
     }
-    child
 }
 
 #[test]
@@ -268,20 +276,10 @@ proptest! {
 fn paused_after_first_rename(fx: &mut Fixture) -> std::process::Child {
     fx.write("a.py", "x = 1\n").write("b.py", "y = 1\n");
     fx.set_env("SCOUT_INTERNAL_EDIT_FAULT", "pause-between=1500");
-    let child = fx
-        .command(&["edit", "--old", "1", "--new", "2", "a.py", "b.py"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while std::fs::read(fx.root().join("a.py")).unwrap() != b"x = 2\n" {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "a.py never written"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let child = started(fx, &["edit", "--old", "1", "--new", "2", "a.py", "b.py"]);
+    wait_until("a.py written", || {
+        std::fs::read(fx.root().join("a.py")).unwrap() == b"x = 2\n"
+    });
     child
 }
 
@@ -345,14 +343,9 @@ fn regression_51_a_rollback_never_undoes_another_writer() {
 fn a_write_after_the_edit_is_never_undone() {
     let mut fx = Fixture::new();
     let child = paused_after_first_rename(&mut fx);
-    let started = Instant::now();
-    while std::fs::read(fx.root().join("b.py")).unwrap() != b"y = 2\n" {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "b.py never written"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until("b.py written", || {
+        std::fs::read(fx.root().join("b.py")).unwrap() == b"y = 2\n"
+    });
     std::fs::write(fx.root().join("a.py"), "x = mine\n").unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
