@@ -243,10 +243,13 @@ impl Skipped {
 pub fn existing_paths(mut paths: Vec<OsString>) -> Result<(Vec<OsString>, Vec<Skipped>)> {
     let mut skipped = Vec::new();
     paths.retain(|p| {
-        let why = if Path::new(p).symlink_metadata().is_err() {
+        let path = Path::new(p);
+        let why = if path.symlink_metadata().is_err() {
             Some("no such file or directory".to_string())
+        } else if path.metadata().is_err() {
+            Some("a broken symbolic link (what it names does not exist)".to_string())
         } else {
-            special_kind(Path::new(p)).map(|kind| format!("{kind}, not a file or directory"))
+            special_kind(path).map(|kind| format!("{kind}, not a file or directory"))
         };
         if let Some(why) = &why {
             skipped.push(Skipped {

@@ -1869,3 +1869,43 @@ fn regression_54_a_budget_too_small_for_a_line_says_what_is_enough() {
     let shown: u64 = page.header_field("shown").unwrap().parse().unwrap();
     assert!(shown >= 1, "{}", page.describe());
 }
+
+/// #54: "nothing was searched" had four exit codes: 3 for a glob leaving
+/// no file or a broken link as the only path (3 means the rest was
+/// searched), 2 as "rg failed" in grep, 1 for a structural search with no
+/// file of its language. It is 2, with why, in every command and over
+/// `scout call`.
+#[test]
+fn regression_54_nothing_searched_is_exit_2_everywhere() {
+    let fx = Fixture::new();
+    fx.write("a.py", "def load():\n    return 1\n");
+    std::os::unix::fs::symlink("missing.py", fx.root().join("broken.py")).unwrap();
+    for args in [
+        &["search", "load", "-g", "none/**"][..],
+        &["grep", "load", "--glob", "none/**"],
+        &["smart", "load things", "-g", "none/**"],
+        &["search", "--structural", "--lang", "go", "fmt.Println($A)"],
+        &["search", "load", "broken.py"],
+    ] {
+        let run = fx.run(args);
+        run.expect_code(2);
+        assert!(run.stderr().contains("nothing"), "{}", run.describe());
+        assert_eq!(run.stdout(), "", "{}", run.describe());
+    }
+    let answer = fx.run(&[
+        "call",
+        r#"{"mode":"search","query":"load","glob":"none/**"}"#,
+    ]);
+    answer.expect_code(2);
+    assert!(
+        answer.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing was searched"),
+        "{}",
+        answer.describe()
+    );
+    // One missing path beside one searched: the rest was searched, 3.
+    fx.run(&["search", "load", "broken.py", "a.py"])
+        .expect_code(3);
+}

@@ -23,7 +23,9 @@ pub use command::{
 pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
 pub use lines::{run_lines, Ending, LineSink, LinesOutcome};
 pub use matcher::Matcher;
-pub use process::{newline_refusal, run_paced, run_plain, run_streaming, Flow, RgOutcome};
+pub use process::{
+    newline_refusal, nothing_searched, run_paced, run_plain, run_streaming, Flow, RgOutcome,
+};
 pub use records::{is_stopped_notice, Record, RecordReader};
 
 use std::ffi::OsString;

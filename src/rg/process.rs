@@ -63,6 +63,12 @@ impl RgOutcome {
     }
 
     /// rg's stderr as lines, for warnings.
+    /// Why nothing at all was searched, when rg says so
+    /// ([`nothing_searched`]).
+    pub fn nothing_searched(&self) -> Option<String> {
+        nothing_searched(&self.stderr_lines())
+    }
+
     pub fn stderr_lines(&self) -> Vec<String> {
         String::from_utf8_lossy(&self.stderr)
             .lines()
@@ -129,6 +135,17 @@ pub(super) fn version_free(text: &str, patterns: &[String]) -> String {
         .map(|l| l.strip_prefix("rg: ").unwrap_or(l))
         .collect();
     lines.join("\n")
+}
+
+/// Why nothing at all was searched, when rg's stderr (`lines`) says so: a
+/// request whose filters (globs, `--type`, the ignore rules) leave no file
+/// is an error (exit 2, as rg's own), never "no match" nor "partly
+/// searched".
+pub fn nothing_searched(lines: &[String]) -> Option<String> {
+    let said = lines.iter().any(|l| l.contains("No files were searched"));
+    said.then(|| {
+        "nothing was searched: no file is left once the search's paths, globs (-g), --type and ignore rules apply (rg: \"No files were searched\"); loosen them, or add --hidden where the files are hidden".to_string()
+    })
 }
 
 /// Bytes read from rg's stdout at a time. Under 64 KiB on purpose: glibc

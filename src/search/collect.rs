@@ -281,6 +281,9 @@ pub fn check_rg(
             outcome.unparsed
         )?;
     }
+    if let Some(why) = outcome.nothing_searched() {
+        bail!("{why}");
+    }
     match outcome.code {
         Some(0 | 1) => Ok(None),
         Some(2) => {

@@ -212,14 +212,27 @@ pub fn list_files(
     err: &mut dyn Write,
 ) -> Result<(Vec<Vec<u8>>, Option<ExitStatus>)> {
     let mut paths: Vec<Vec<u8>> = Vec::new();
+    let mut listed = 0u64;
     let outcome = run_plain(&settings.rg, &settings.flags.file_list(), |line| {
         let path = strip_terminator(line);
+        listed += 1;
         if searches(lang, path) && only.is_none_or(|o| o.contains_key(path)) {
             paths.push(path.to_vec());
         }
         Flow::Continue
     })?;
     let partial = check_rg(settings, &outcome, err)?;
+    // No file of the language to parse is nothing searched (exit 2, as
+    // a glob that leaves no file), not "no match" (#54). A scope that
+    // attributes no call is another matter: that is no match.
+    if only.is_none() && paths.is_empty() && partial.is_none() {
+        anyhow::bail!(
+            "nothing was searched: none of the {} the search lists is a {} file; name --lang for the files there are, or the paths that hold {} files",
+            crate::render::scope::plural(listed, "file", "files"),
+            lang.name(),
+            lang.name()
+        );
+    }
     // rg lists files in the order its threads find them.
     paths.sort();
     Ok((paths, partial))

@@ -193,6 +193,9 @@ pub fn collect(
         // A glob or type rg cannot use: bad input, not a partial answer (#34).
         bail!("rg refused the search:\n{reason}");
     }
+    if let Some(why) = outcome.nothing_searched() {
+        bail!("{why}");
+    }
     let partial = match outcome.code {
         Some(0 | 1) => None,
         Some(2) => {

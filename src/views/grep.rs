@@ -302,6 +302,9 @@ fn judge(
             Ok(ExitStatus::Partial)
         }
         code => {
+            if let Some(why) = crate::rg::nothing_searched(&outcome.stderr_lines()) {
+                bail!("{why}");
+            }
             let said = outcome.stderr_lines().join("\n");
             let code = code.map_or("a signal".to_string(), |c| format!("exit {c}"));
             if said.is_empty() {
