@@ -467,3 +467,18 @@ fn regression_54_a_question_with_no_hit_leaves_stdout_empty() {
     run.expect_code(1).expect_stderr_has("hits: 0");
     assert_eq!(run.stdout(), "", "{}", run.describe());
 }
+
+/// #54: an agent that stops reading before the question is written made
+/// the write fail with a broken pipe, which scout read as its own stdout
+/// closing: exit 0, nothing said, in about one run of three. It is always
+/// exit 2 with the reason.
+#[test]
+fn regression_54_an_agent_that_stops_reading_is_an_error_every_time() {
+    let mut fx = tree();
+    fx.set_env("SCOUT_SMART_AGENT", "exec 0<&-; sleep 0.05");
+    for _ in 0..8 {
+        let run = fx.run(&["smart", "--agent", "how is the config loaded"]);
+        run.expect_code(2);
+        assert!(run.stderr().contains("the agent"), "{}", run.describe());
+    }
+}

@@ -229,7 +229,7 @@ fn exchange(
         "max_turns": MAX_TURNS,
         "answer": {"hits": [{"path": "string", "line": "integer, optional", "why": "string"}]},
     });
-    writeln!(agent.to, "{opening}").context("writing to the agent")?;
+    writeln!(agent.to, "{opening}").map_err(not_reading)?;
     for turn in 1..=MAX_TURNS {
         let line = agent.next_line(turn)?;
         let message: Value = serde_json::from_str(line.trim()).map_err(|e| {
@@ -250,9 +250,18 @@ fn exchange(
             );
         };
         let reply = run_turn(scout, args, turn)?;
-        writeln!(agent.to, "{reply}").context("writing to the agent")?;
+        writeln!(agent.to, "{reply}").map_err(not_reading)?;
     }
     bail!("the agent took {MAX_TURNS} turns without an answer (at most {MAX_TURNS})")
+}
+
+/// A write to the agent that failed: it stopped reading (it exited, or
+/// closed its input). Said as an error of its own, not as the write's
+/// broken pipe, which `main` reads as scout's own stdout closing (exit
+/// 0, nothing said): an agent that exits without reading was exit 0 in
+/// one run of three, as the race fell (#54).
+fn not_reading(e: std::io::Error) -> anyhow::Error {
+    anyhow!("the agent stopped reading its input before the exchange was over ({e}); it must read the question on stdin and answer in JSON lines (see `scout smart --help`)")
 }
 
 /// Runs one `{"run": [...]}` turn: the scout command when it is one of
