@@ -1049,3 +1049,19 @@ fn regression_54_a_search_with_no_match_answers_what_it_searched() {
     );
     assert_eq!(result["structuredContent"]["exit"], 1, "{result}");
 }
+
+/// #54: a line that is not JSON got no answer; JSON-RPC asks for a parse
+/// error (-32700, `id` null), and the connection goes on.
+#[test]
+fn regression_54_a_line_that_is_not_json_gets_a_parse_error() {
+    let fx = Fixture::new();
+    tree(&fx);
+    let mut client = Client::start(&fx, json!({}));
+    writeln!(client.stdin, "this is not json {{").unwrap();
+    client.stdin.flush().unwrap();
+    let error = client.next(Duration::from_secs(10)).expect("an answer");
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null, "{error}");
+    let result = client.call("read", json!({"path": "src/core.py", "range": "1"}));
+    assert_eq!(result["isError"], false, "{result}");
+}

@@ -21,6 +21,7 @@
 //! written to stdout but protocol messages: the answers are made in
 //! memory; what rg says on stderr goes to the server's stderr.
 
+mod framing;
 pub mod roots;
 pub mod tools;
 
@@ -63,11 +64,14 @@ pub fn run(allow_edit: bool) -> Result<ExitStatus> {
     let stdout = tokio::fs::File::from_std(std::fs::File::from(stdout));
     runtime.block_on(async {
         let server = Server::new(allow_edit)?;
+        let (input, output, written) = framing::frame(tokio::io::stdin(), stdout);
         let service = server
-            .serve((tokio::io::stdin(), stdout))
+            .serve((input, output))
             .await
             .context("the MCP handshake failed")?;
         service.waiting().await.context("serving MCP")?;
+        // Every answer out before the process ends.
+        let _ = written.await;
         Ok(ExitStatus::Shown)
     })
 }
