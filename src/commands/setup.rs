@@ -348,13 +348,8 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
     if let Ok(meta) = std::fs::metadata(path) {
         use std::os::unix::fs::MetadataExt;
         if meta.nlink() > 1 {
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .with_context(|| format!("{}: cannot be written", path.display()))?;
-            file.write_all(text.as_bytes())?;
-            file.set_len(text.len() as u64)?;
-            return Ok(file.sync_data()?);
+            return crate::edit::write::write_in_place(path, text.as_bytes())
+                .with_context(|| format!("{}: cannot be written", path.display()));
         }
     }
     let mut tmp = tempfile::NamedTempFile::new_in(dir)

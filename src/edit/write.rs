@@ -174,8 +174,9 @@ fn replace(temp: &Path, change: &FileChange) -> std::io::Result<()> {
 }
 
 /// Overwrites the file at `path` with `bytes`, keeping its inode (and so
-/// every hard link to it), flushed to disk.
-fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// every hard link to it), flushed to disk. `scout setup` writes a
+/// hard-linked settings file so too.
+pub fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
     file.write_all(bytes)?;
     file.set_len(bytes.len() as u64)?;

@@ -190,19 +190,11 @@ pub(crate) fn resolved(base: &Path, path: &Path) -> PathBuf {
     let parts: Vec<Component> = joined.components().collect();
     for split in (1..=parts.len()).rev() {
         let head: PathBuf = parts[..split].iter().collect();
-        let Ok(mut out) = std::fs::canonicalize(&head) else {
+        let Ok(real) = std::fs::canonicalize(&head) else {
             continue;
         };
-        for part in &parts[split..] {
-            match part {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::Normal(name) => out.push(name),
-                _ => {}
-            }
-        }
-        return out;
+        let rest: PathBuf = parts[split..].iter().collect();
+        return crate::paths::lexical(&real.join(rest));
     }
     joined
 }
