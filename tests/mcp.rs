@@ -1065,3 +1065,89 @@ fn regression_54_a_line_that_is_not_json_gets_a_parse_error() {
     let result = client.call("read", json!({"path": "src/core.py", "range": "1"}));
     assert_eq!(result["isError"], false, "{result}");
 }
+
+/// #54 item 9: one request is cut into the same pages over MCP and by
+/// `scout call` (and on the command line), whatever the budget: a page
+/// number carries from one surface to another. (The footer's commands,
+/// a tool call on one and a command on the other, had been weighed as
+/// written.)
+#[test]
+fn regression_54_every_surface_cuts_the_same_pages() {
+    let fx = Fixture::new();
+    tree(&fx);
+    fx.write(
+        "src/long_names_here/deeper/widget_factory.py",
+        "def make():\n    return Widget()\n",
+    );
+    let mut client = Client::start(&fx, json!({}));
+    // The files and lines of a search document's page.
+    let shown = |document: &Value| -> Vec<(String, Vec<u64>)> {
+        document["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let lines = r["lines"].as_array().unwrap();
+                let numbers = lines.iter().map(|l| l["line"].as_u64().unwrap()).collect();
+                (r["path"].as_str().unwrap().to_string(), numbers)
+            })
+            .collect()
+    };
+    let mut compared = 0;
+    for budget in [150, 220, 300, 450, 700] {
+        for (query, extra) in [
+            ("Widget", json!({})),
+            ("widget", json!({"ignore_case": true})),
+            ("use", json!({"glob": "src/**"})),
+        ] {
+            let mut page = 1;
+            loop {
+                let mut arguments =
+                    json!({"query": query, "budget_tokens": budget, "page": page, "again": true});
+                for (k, v) in extra.as_object().unwrap() {
+                    arguments[k] = v.clone();
+                }
+                let over_mcp = client.call("search", arguments.clone());
+                let mut request = arguments.clone();
+                request["mode"] = json!("search");
+                // `scout call` spells the tool's `ignore_case` as the flag.
+                if let Some(i) = request.as_object_mut().unwrap().remove("ignore_case") {
+                    request["-i"] = i;
+                }
+                let by_call = fx.run(&["call", &request.to_string()]);
+                let mcp_doc = &over_mcp["structuredContent"]["result"];
+                let call_doc = &by_call.json()["result"];
+                let what = format!(
+                    "{arguments}\nMCP: {}\ncall: {}",
+                    text(&over_mcp),
+                    by_call.describe()
+                );
+                assert_eq!(mcp_doc["pages"], call_doc["pages"], "{what}");
+                assert_eq!(shown(mcp_doc), shown(call_doc), "{what}");
+                let (budget_arg, page_arg) = (budget.to_string(), page.to_string());
+                let mut argv = vec!["search", query, "--budget-tokens", &budget_arg];
+                argv.extend(["--page", &page_arg]);
+                argv.extend(["--again", "--json"]);
+                if extra.get("ignore_case").is_some() {
+                    argv.push("-i");
+                }
+                if let Some(glob) = extra.get("glob").and_then(Value::as_str) {
+                    argv.extend(["-g", glob]);
+                }
+                let typed = fx.run(&argv);
+                assert_eq!(
+                    shown(mcp_doc),
+                    shown(&typed.json()),
+                    "{what}\n{}",
+                    typed.describe()
+                );
+                compared += 1;
+                if page >= call_doc["pages"].as_u64().unwrap() as usize {
+                    break;
+                }
+                page += 1;
+            }
+        }
+    }
+    assert!(compared > 30, "{compared} pages compared");
+}

@@ -255,9 +255,11 @@ fn regression_34_every_page_holds_its_budget() {
     }
     // Headings past their share of the budget: the page is trimmed to
     // fit, and lands a few bytes under it; at budgets a token apart,
-    // some page lands within the width of its milliseconds.
+    // some page lands within the width of its milliseconds. (From 152:
+    // the footer's commands are weighed at the room any surface may
+    // spell them in, #54 item 9, and 120 no longer holds a line.)
     holders_tree(&fx);
-    for budget in (120..=320).step_by(4) {
+    for budget in (152..=352).step_by(4) {
         assert_pages_within(&fx, &["search", "shared_value_"], budget);
     }
 }

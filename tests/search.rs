@@ -1173,6 +1173,60 @@ fn non_utf8_names_and_lines_are_printed_as_their_bytes() {
 }
 
 #[test]
+fn regression_54_smart_and_edit_print_a_non_utf8_name_as_its_bytes() {
+    // #54 item 14: smart's text page and edit's report printed U+FFFD,
+    // a path that cannot be opened.
+    use std::os::unix::ffi::OsStrExt;
+    let fx = Fixture::new();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9_cache.py");
+    fx.write(
+        name,
+        "def evict_stale_entries(cache):\n    \"\"\"Evict the stale cache entries.\"\"\"\n    return cache\n",
+    );
+    fx.write("other.py", "def unrelated():\n    return 1\n");
+    let has =
+        |run: &util::Run, bytes: &[u8]| run.output.stdout.windows(bytes.len()).any(|w| w == bytes);
+    let smart = fx.run(&["smart", "evict stale cache entries"]);
+    smart.expect_code(0);
+    assert!(has(&smart, b"caf\xe9_cache.py:1"), "{}", smart.describe());
+    // The file named as its bytes, as a shell passes it.
+    let edit_run = |extra: &[&str]| {
+        let mut args = vec![
+            "edit",
+            "--old",
+            "return cache",
+            "--new",
+            "return dict(cache)",
+        ];
+        args.extend(["--dry-run"]);
+        args.extend(extra);
+        let output = fx.command(&args).arg(name).output().unwrap();
+        util::Run {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            cwd: fx.root().to_path_buf(),
+            output,
+        }
+    };
+    let edit = edit_run(&[]);
+    edit.expect_code(0);
+    assert!(
+        has(&edit, b"caf\xe9_cache.py  (1 rewritten)"),
+        "{}",
+        edit.describe()
+    );
+    assert!(!has(&edit, "\u{fffd}".as_bytes()), "{}", edit.describe());
+    // The JSON says the bytes too, where its text cannot.
+    let json = edit_run(&["--json"]);
+    let bytes: Vec<u8> = json.json()["changes"][0]["path_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect();
+    assert_eq!(bytes, b"caf\xe9_cache.py", "{}", json.describe());
+}
+
+#[test]
 fn without_rg_scout_says_how_to_install_it() {
     let mut fx = Fixture::new();
     usage_tree(&fx, 2);
@@ -1404,14 +1458,16 @@ fn rgs_json_events_and_plain_records_print_the_same_page() {
 #[test]
 fn the_parser_overrules_a_lexical_definition_in_a_file_whose_definitions_are_elsewhere() {
     // `var helper = (...)` reads as a definition to the lexical rules; the
-    // parser, which knows the file's only definition is `other`, says it
-    // is not. The page decodes only the definitions around its lines, and
-    // must still know that the file has some (found by bench/same.py on
-    // TypeScript's vendored `__createBinding`).
+    // parser, which knows it is a local of `other` (the file defines
+    // `other` and `main`), says it is not. The page decodes only the
+    // definitions around its lines, and must still know that the file has
+    // some (found by bench/same.py on TypeScript's vendored
+    // `__createBinding`, which is a module's binding, a definition since
+    // #54).
     let fx = Fixture::new();
     fx.write(
         "lib/main.js",
-        "var helper = (this && this.helper) || (Object.create ? 1 : 0);\nhelper(1);\nfunction other() {\n  return 1;\n}\n",
+        "function other() {\n  var helper = (this && this.helper) || (Object.create ? 1 : 0);\n  helper(1);\n}\nfunction main() {\n  return 1;\n}\n",
     );
     fx.write("lib/use.js", "helper(2);\n");
     for _ in 0..2 {
@@ -1429,6 +1485,99 @@ fn the_parser_overrules_a_lexical_definition_in_a_file_whose_definitions_are_els
             run.describe()
         );
     }
+}
+
+#[test]
+fn a_name_only_in_comments_or_strings_is_no_definition_where_the_parser_reads_the_file() {
+    // Each file's only line with the name reads as a definition to the
+    // lexical rules; the parser, which finds no definition in the file,
+    // overrules them (#54 item 16), and the real definition ranks first.
+    let fx = Fixture::new();
+    fx.write(
+        "a_old.c",
+        "/* Kept for reference:\nvoid flush_queue(int n) {\n  return;\n}\n*/\n",
+    );
+    fx.write(
+        "z_real.c",
+        "#include <stdio.h>\n\nvoid flush_queue(int n) {\n  n++;\n}\n",
+    );
+    fx.write(
+        "b_doc.py",
+        "\"\"\"Example:\n\ndef flush_queue(n):\n    pass\n\"\"\"\n",
+    );
+    fx.write(
+        "c_tpl.js",
+        "const text = `\nfunction flush_queue(n) {\n}\n`;\n",
+    );
+    for _ in 0..2 {
+        // Cold, then from the cache.
+        let run = fx.run(&["search", "flush_queue", "--json"]);
+        run.expect_code(0);
+        for path in ["a_old.c", "b_doc.py", "c_tpl.js"] {
+            assert_eq!(
+                run.json_result(path)["def"],
+                false,
+                "{path}\n{}",
+                run.describe()
+            );
+        }
+        assert_eq!(
+            run.json_result("z_real.c")["def"],
+            true,
+            "{}",
+            run.describe()
+        );
+        assert_eq!(
+            run.json()["results"][0]["path"],
+            "z_real.c",
+            "{}",
+            run.describe()
+        );
+    }
+}
+
+#[test]
+fn module_level_bindings_are_definitions() {
+    // #54 item 17: a module's own `const`, a Python module's assignment
+    // and a Go package's `var` are where those names are defined.
+    let fx = Fixture::new();
+    fx.write(
+        "use.ts",
+        "import { Action } from './actions';\nAction.run();\nAction.stop();\n",
+    );
+    fx.write("actions.ts", "export const Action = {\n  run: 1,\n};\n");
+    fx.write(
+        "use.py",
+        "from levels import LEVELS\nprint(LEVELS)\nprint(LEVELS)\n",
+    );
+    fx.write(
+        "levels.py",
+        "LEVELS: dict[str, int] = {\n    \"a\": 1,\n}\n",
+    );
+    fx.write(
+        "use.go",
+        "package p\n\nfunc f() {\n\tPool.Get()\n\tPool.Put(1)\n}\n",
+    );
+    fx.write(
+        "pool.go",
+        "package p\n\nvar Pool = sync.Pool{\n\tNew: nil,\n}\n",
+    );
+    for (name, home) in [
+        ("Action", "actions.ts"),
+        ("LEVELS", "levels.py"),
+        ("Pool", "pool.go"),
+    ] {
+        let run = fx.run(&["search", name, "--json"]);
+        run.expect_code(0);
+        assert_eq!(run.json_result(home)["def"], true, "{}", run.describe());
+        assert_eq!(run.json()["results"][0]["path"], home, "{}", run.describe());
+    }
+    let read = fx.run(&["read", "levels.py", "--symbol", "LEVELS"]);
+    read.expect_code(0);
+    assert!(read.stdout().contains("\"a\": 1,"), "{}", read.describe());
+    let read = fx.run(&["read", "pool.go", "--symbol", "Pool"]);
+    read.expect_code(0);
+    assert!(read.stdout().contains("New: nil,"), "{}", read.describe());
 }
 
 #[test]

@@ -472,6 +472,7 @@ impl DefsCache {
     ) -> Found {
         let wanted_at = |i: usize| wanted.and_then(|w| w.get(i));
         let mut results = vec![Vec::new(); files.len()];
+        let mut verdicts = vec![false; files.len()];
         let mut misses: Vec<(usize, Option<Key>, u64)> = Vec::new();
         for (i, (path, lang)) in files.iter().enumerate() {
             let read;
@@ -486,7 +487,10 @@ impl DefsCache {
                 },
             };
             match self.lookup(path, meta, *lang, wanted_at(i)) {
-                Lookup::Hit(defs) => results[i] = defs,
+                Lookup::Hit(defs) => {
+                    results[i] = defs;
+                    verdicts[i] = true;
+                }
                 Lookup::Miss(key) => misses.push((i, key, meta.len())),
                 Lookup::Unparsable => {}
             }
@@ -528,11 +532,15 @@ impl DefsCache {
                 }
             }
             for (i, defs) in finished.into_iter().flatten() {
-                results[i] = defs;
+                if let Some(defs) = defs {
+                    results[i] = defs;
+                    verdicts[i] = true;
+                }
             }
         });
         Found {
             defs: results,
+            read: verdicts,
             parsed: misses.len(),
         }
     }
@@ -546,7 +554,7 @@ impl DefsCache {
         };
         match self.lookup(path, &meta, lang, None) {
             Lookup::Hit(defs) => defs,
-            Lookup::Miss(key) => self.parse(path, lang, key, None),
+            Lookup::Miss(key) => self.parse(path, lang, key, None).unwrap_or_default(),
             Lookup::Unparsable => Vec::new(),
         }
     }
@@ -576,22 +584,21 @@ impl DefsCache {
 
     /// Parses `path` and stores its entry (every definition) under `key`,
     /// when caching and the key's stamp has settled; returns the
-    /// definitions `wanted` keeps.
+    /// definitions `wanted` keeps; `None` when the file cannot be read or
+    /// has grown past what is parsed.
     fn parse(
         &self,
         path: &Path,
         lang: Lang,
         key: Option<Key>,
         wanted: Option<&Wanted>,
-    ) -> Vec<Def> {
+    ) -> Option<Vec<Def>> {
         // The clock read after the stamp and before the bytes: a stamp
         // settled then changes with any write the bytes could show.
         let settled = key
             .as_ref()
             .is_some_and(|k| k.stamp.settled(SystemTime::now() + self.clock_ahead));
-        let Ok(source) = fs::read(path) else {
-            return Vec::new();
-        };
+        let source = fs::read(path).ok().filter(|s| s.len() <= MAX_PARSE_BYTES)?;
         let defs = extract(lang, &source);
         if let (Some(dir), Some(key), true) = (&self.dir, key, settled) {
             if self.ensure_dir(dir) {
@@ -599,10 +606,10 @@ impl DefsCache {
                 cache::prune_if_due(dir, &[SUFFIX, OLD_SUFFIX], SystemTime::now());
             }
         }
-        match wanted {
+        Some(match wanted {
             Some(wanted) => wanted.retain(defs),
             None => defs,
-        }
+        })
     }
 
     /// The same cache, told the working directory the caller already
@@ -643,6 +650,10 @@ impl DefsCache {
 #[derive(Debug, Default)]
 pub struct Found {
     pub defs: Vec<Vec<Def>>,
+    /// Whether the parser read each file: its (maybe empty) definitions
+    /// are its verdict. False where it could not (gone, not a regular
+    /// file, too large to parse).
+    pub read: Vec<bool>,
     /// How many of the files had no fresh entry and were parsed.
     pub parsed: usize,
 }
@@ -840,6 +851,7 @@ mod tests {
                 DefKind::Macro => 10,
                 DefKind::Constant => 11,
                 DefKind::Property => 12,
+                DefKind::Variable => 13,
             }
         }
         for (i, kind) in DefKind::ALL.iter().enumerate() {

@@ -105,6 +105,17 @@ impl<'t> Spec<'t> {
         }
     }
 
+    /// A binding at file level (a module's `const`, a Python module's
+    /// assignment, a Go `var`): a definition whose initializer is its
+    /// range and names nothing inside it (`api.get` in `const api = {
+    /// get() {} }` is named by the object, not by this frame).
+    fn binding(kind: DefKind, name: Node<'t>) -> Spec<'t> {
+        let mut spec = Spec::new(kind, name);
+        spec.scope = Scope::Transparent;
+        spec.outside_bodies = true;
+        spec
+    }
+
     fn qualified(mut self) -> Self {
         self.qualified = true;
         self
@@ -125,14 +136,14 @@ fn by_name(node: Node, kind: DefKind) -> Option<Spec> {
 pub(super) fn classify<'t>(lang: Lang, node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
     match lang {
         Lang::Rust => rust(node, src),
-        Lang::Python => python(node),
+        Lang::Python => python(node, src),
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => javascript(node, src),
         Lang::Go => go(node, src),
         Lang::Ruby => ruby(node, src),
         Lang::Java => java(node),
         Lang::Kotlin => kotlin(node, src),
         Lang::CSharp => csharp(node, src),
-        Lang::C | Lang::Cpp => c_family(node),
+        Lang::C | Lang::Cpp => c_family(node, src),
         Lang::Php => php(node),
         Lang::Lua | Lang::Luau => lua(node),
     }
@@ -182,11 +193,52 @@ fn rust_base_type(mut ty: Node, src: &[u8]) -> String {
     }
 }
 
-fn python(node: Node) -> Option<Spec> {
+fn python<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
     match node.kind() {
         "function_definition" => by_name(node, DefKind::Function),
         "class_definition" => by_name(node, DefKind::Class),
+        // `NAMESPACE = "x"`, `LEVELS: dict[str, int] = {...}`, `log =
+        // logging.getLogger(...)` at module level, also under a module-level
+        // `if`, `try` or `with`; not in a class or a function, not a tuple.
+        "assignment" => {
+            let name = node.child_by_field_name("left")?;
+            if name.kind() != "identifier" || !python_module_level(node) {
+                return None;
+            }
+            Some(Spec::binding(constant_by_case(text(name, src)), name))
+        }
         _ => None,
+    }
+}
+
+/// Whether a Python assignment stands at module level: its statement is
+/// the module's, or inside blocks of module-level `if`, `try`, `with`.
+fn python_module_level(assignment: Node) -> bool {
+    let Some(mut at) = assignment
+        .parent()
+        .filter(|p| p.kind() == "expression_statement")
+    else {
+        return false;
+    };
+    while let Some(parent) = at.parent() {
+        match parent.kind() {
+            "module" => return true,
+            "block" | "if_statement" | "elif_clause" | "else_clause" | "try_statement"
+            | "except_clause" | "finally_clause" | "with_statement" => at = parent,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A constant when spelled as one (`MAX_SIZE`, `NAMESPACE`), else a
+/// variable: the language does not say, its convention does.
+fn constant_by_case(name: String) -> DefKind {
+    let upper = name.bytes().any(|b| b.is_ascii_uppercase());
+    if upper && !name.bytes().any(|b| b.is_ascii_lowercase()) {
+        DefKind::Constant
+    } else {
+        DefKind::Variable
     }
 }
 
@@ -230,7 +282,7 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             } else if value.is_some_and(|v| v.kind() == "class") {
                 DefKind::Class
             } else {
-                return None;
+                return script_binding(node, name, value, src);
             };
             let mut spec = Spec::new(kind, name).outside_bodies();
             spec.local_function = kind == DefKind::Function;
@@ -299,6 +351,39 @@ fn javascript<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
         }
         _ => None,
     }
+}
+
+/// A module's own binding: `export const Action = {...}`, `const Ctx =
+/// createContext(...)`, `let count = 0`, `declare const VERSION: string`,
+/// directly in the module (not in a block, a function or a namespace). A
+/// `require(...)` brings a name in, as `import` does: not a definition.
+fn script_binding<'t>(
+    declarator: Node<'t>,
+    name: Node<'t>,
+    value: Option<Node>,
+    src: &[u8],
+) -> Option<Spec<'t>> {
+    let declaration = declarator.parent()?;
+    let mut at = declaration.parent()?;
+    while matches!(at.kind(), "export_statement" | "ambient_declaration") {
+        at = at.parent()?;
+    }
+    if at.kind() != "program" {
+        return None;
+    }
+    if value.is_some_and(|v| src[v.byte_range()].starts_with(b"require(")) {
+        return None;
+    }
+    let constant = declaration.kind() == "lexical_declaration"
+        && declaration
+            .child(0)
+            .is_some_and(|keyword| keyword.kind() == "const");
+    let kind = if constant {
+        DefKind::Constant
+    } else {
+        DefKind::Variable
+    };
+    Some(Spec::binding(kind, name))
 }
 
 /// A method of an object literal, named after the object where the object
@@ -403,6 +488,21 @@ fn go<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             by_name(node, kind)
         }
         "const_spec" => by_name(node, DefKind::Constant),
+        // `var Pool = sync.Pool{...}`, also in a `var (...)` group, at
+        // package level.
+        "var_spec" => {
+            let mut declaration = node.parent()?;
+            if declaration.kind() == "var_spec_list" {
+                declaration = declaration.parent()?;
+            }
+            if declaration.parent()?.kind() != "source_file" {
+                return None;
+            }
+            Some(Spec::binding(
+                DefKind::Variable,
+                node.child_by_field_name("name")?,
+            ))
+        }
         _ => None,
     }
 }
@@ -454,6 +554,11 @@ fn ruby<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             Some(spec)
         }
         "class" => by_name(node, DefKind::Class),
+        // `VERSION = "1.0"`, `DEFAULTS = {...}` in a file, class or module.
+        "assignment" => {
+            let left = node.child_by_field_name("left")?;
+            (left.kind() == "constant").then(|| Spec::binding(DefKind::Constant, left))
+        }
         "module" => {
             let mut spec = by_name(node, DefKind::Module)?;
             // Methods of a Ruby module are its members (mixins).
@@ -558,8 +663,9 @@ fn csharp<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
 }
 
 /// C and C++ (the C++ grammar extends the C one).
-fn c_family(node: Node) -> Option<Spec> {
+fn c_family<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
     match node.kind() {
+        "declaration" => c_global(node, src),
         "function_definition" => {
             let name = declarator_name(node.child_by_field_name("declarator")?)?;
             let spec = Spec::new(DefKind::Function, name);
@@ -590,6 +696,52 @@ fn c_family(node: Node) -> Option<Spec> {
         "preproc_def" | "preproc_function_def" => by_name(node, DefKind::Macro),
         _ => None,
     }
+}
+
+/// A variable defined at file or namespace level: `static const int X =
+/// 1;`, `int counter;`, `char *names[] = {...};` (the first declarator's
+/// name). Not: `extern` declarations and prototypes, which define nothing.
+fn c_global<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    let parent = node.parent()?;
+    let at_file_level = match parent.kind() {
+        "translation_unit" => true,
+        "declaration_list" => parent
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "namespace_definition" | "linkage_specification")),
+        _ => false,
+    };
+    if !at_file_level {
+        return None;
+    }
+    let mut constant = false;
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        match (child.kind(), &src[child.byte_range()]) {
+            ("storage_class_specifier", b"extern") => return None,
+            ("type_qualifier", b"const" | b"constexpr") => constant = true,
+            _ => {}
+        }
+    }
+    let mut declarator = node.child_by_field_name("declarator")?;
+    if declarator.kind() == "init_declarator" {
+        declarator = declarator.child_by_field_name("declarator")?;
+    }
+    let mut inner = declarator;
+    while let Some(next) = inner.child_by_field_name("declarator") {
+        if inner.kind() == "function_declarator" {
+            return None;
+        }
+        inner = next;
+    }
+    if inner.kind() != "identifier" || declarator.kind() == "function_declarator" {
+        return None;
+    }
+    let kind = if constant {
+        DefKind::Constant
+    } else {
+        DefKind::Variable
+    };
+    Some(Spec::binding(kind, inner))
 }
 
 /// The name at the bottom of a C/C++ declarator chain: `foo` in
@@ -635,6 +787,11 @@ fn php(node: Node) -> Option<Spec> {
             spec.to_parent_end = node.child_by_field_name("body").is_none();
             return Some(spec);
         }
+        // `const X = 1;` in a file or a class (`A::X`).
+        "const_element" => {
+            let name = first_child_of_kind(node, "name")?;
+            return Some(Spec::binding(DefKind::Constant, name));
+        }
         _ => return None,
     };
     by_name(node, kind)
@@ -658,12 +815,27 @@ fn lua(node: Node) -> Option<Spec> {
             // `M.f = function() end`, `local f = function() end`.
             let names = first_child_of_kind(node, "variable_list")?;
             let values = first_child_of_kind(node, "expression_list")?;
-            if names.named_child_count() != 1
-                || values.named_child(0)?.kind() != "function_definition"
-            {
+            if names.named_child_count() != 1 {
                 return None;
             }
             let name = names.named_child(0)?;
+            if values.named_child(0)?.kind() != "function_definition" {
+                // `local M = {}`, `VERSION = "1.0"`, `M.x = 1` in the chunk.
+                let mut at = node.parent()?;
+                if at.kind() == "variable_declaration" {
+                    at = at.parent()?;
+                }
+                // A chunk the parser could not finish holds its statements
+                // in an error node (the root, when nothing else parsed).
+                if at.is_error() {
+                    match at.parent() {
+                        Some(parent) => at = parent,
+                        None => return Some(Spec::binding(DefKind::Variable, name).qualified()),
+                    }
+                }
+                return (at.kind() == "chunk")
+                    .then(|| Spec::binding(DefKind::Variable, name).qualified());
+            }
             Some(
                 Spec::new(DefKind::Function, name)
                     .qualified()
@@ -705,8 +877,11 @@ pub(super) fn range_start(node: Node) -> Node {
             "lexical_declaration" | "variable_declaration" => parent
                 .named_child(0)
                 .is_some_and(|first| first.id() == start.id()),
-            // Go `type X struct {...}` and `const X = 1`, not in a group.
-            "type_declaration" | "const_declaration" => parent.named_child_count() == 1,
+            // Go `type X struct {...}`, `const X = 1` and `var X = 1`, not
+            // in a group.
+            "type_declaration" | "const_declaration" | "var_declaration" => {
+                parent.named_child_count() == 1
+            }
             _ => false,
         };
         if !wraps {

@@ -45,7 +45,7 @@ pub const MAX_PARSE_BYTES: usize = 2 * 1024 * 1024;
 /// made under another version are ignored and rebuilt, so bump this
 /// whenever a change here or in `langs` can change what [`extract`]
 /// returns for some file.
-pub const RULES_VERSION: u32 = 5;
+pub const RULES_VERSION: u32 = 6;
 
 /// What a definition is. [`DefKind::label`] is the word shown to users,
 /// and its serialized form.
@@ -80,12 +80,15 @@ pub enum DefKind {
     Constant,
     /// A property at file or class level (C#, Kotlin).
     Property,
+    /// A variable bound at file level (`let x = 1` in a JavaScript module,
+    /// `registry = {}` in a Python one, Go `var Pool = sync.Pool{}`).
+    Variable,
 }
 
 impl DefKind {
     /// Every kind, in declaration order (the index is the kind's code in
     /// the definitions cache).
-    pub const ALL: [DefKind; 13] = [
+    pub const ALL: [DefKind; 14] = [
         DefKind::Function,
         DefKind::Method,
         DefKind::Class,
@@ -99,6 +102,7 @@ impl DefKind {
         DefKind::Macro,
         DefKind::Constant,
         DefKind::Property,
+        DefKind::Variable,
     ];
 
     /// The lower-case word for this kind: `"function"`, `"method"`, ...
@@ -117,6 +121,7 @@ impl DefKind {
             DefKind::Macro => "macro",
             DefKind::Constant => "constant",
             DefKind::Property => "property",
+            DefKind::Variable => "variable",
         }
     }
 

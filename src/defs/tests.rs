@@ -110,7 +110,8 @@ fn python_classes_nested_classes_and_decorators() {
         Lang::Python,
         PYTHON,
         &[
-            (3, "-"),
+            (1, "-"),
+            (3, "constant MAX 3-3"),
             (7, "function plain 6-7"),
             (10, "function cached 10-16"), // the first decorator
             (12, "function cached 10-16"),
@@ -383,7 +384,7 @@ fn php_namespaces_classes_traits_and_functions() {
             (9, "method HasName::name 9-9"),
             (14, "method Greets::greet 14-14"),
             (17, "class User 17-41"), // the attribute
-            (22, "class User 17-41"),
+            (22, "constant User::TABLE 22-22"),
             (25, "method User::__construct 24-26"),
             (31, "method User::find 28-35"), // inside a closure
             (33, "method User::find 28-35"), // an arrow function
@@ -653,4 +654,105 @@ fn definitions_around_lines_enclose_them_as_all_definitions_do() {
             }
         }
     }
+}
+
+/// `kind name lines` of every definition, one per line.
+fn names(lang: Lang, source: &str) -> Vec<String> {
+    extract(lang, source.as_bytes())
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}-{}",
+                d.kind.label(),
+                d.name,
+                d.start_line,
+                d.end_line
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn file_level_bindings_are_definitions_and_locals_are_not() {
+    let typescript = "declare const V: string;\nexport let x = 1, y = 2;\n\
+        const fs = require('fs');\nexport const api = {\n  get() {},\n};\n\
+        function f() { const local = 1; }\nif (a) { const b = 1; }\n\
+        const Ctx = createContext(\n  null,\n);\n";
+    assert_eq!(
+        names(Lang::TypeScript, typescript),
+        [
+            "constant V 1-1",
+            "variable x 2-2",
+            "variable y 2-2",
+            "constant api 4-6",
+            "method api.get 5-5",
+            "function f 7-7",
+            "constant Ctx 9-11",
+        ]
+    );
+    let python = "X: int = 1\nif a:\n    Y = 2\nclass C:\n    z = 1\n\
+        def f():\n    w = 1\nlog = get(\n    1)\na, b = 1, 2\n";
+    assert_eq!(
+        names(Lang::Python, python),
+        [
+            "constant X 1-1",
+            "constant Y 3-3",
+            "class C 4-5",
+            "function f 6-7",
+            "variable log 8-9",
+        ]
+    );
+    let go = "package p\nvar Pool = sync.Pool{\n}\nvar (\n\ta = 1\n\tb int\n)\n\
+        func f() { var x = 1 }\n";
+    assert_eq!(
+        names(Lang::Go, go),
+        [
+            "variable Pool 2-3",
+            "variable a 5-5",
+            "variable b 6-6",
+            "function f 8-8",
+        ]
+    );
+    let c = "static const int X = 1;\nint counter;\nextern int e;\nint f(void);\n\
+        char *names[] = {0};\nint g(void) { int z = 1; return z; }\n";
+    assert_eq!(
+        names(Lang::C, c),
+        [
+            "constant X 1-1",
+            "variable counter 2-2",
+            "variable names 5-5",
+            "function g 6-6",
+        ]
+    );
+    let ruby = "FOO = 1\nmodule M\n  BAR = [1]\n  def f\n    baz = 2\n  end\nend\n";
+    assert_eq!(
+        names(Lang::Ruby, ruby),
+        [
+            "constant FOO 1-1",
+            "module M 2-7",
+            "constant M::BAR 3-3",
+            "method M#f 4-6",
+        ]
+    );
+    let php = "<?php\nconst X = 1;\nclass A { const Y = 2; }\nfunction f() { $x = 1; }\n";
+    assert_eq!(
+        names(Lang::Php, php),
+        [
+            "constant X 2-2",
+            "class A 3-3",
+            "constant A::Y 3-3",
+            "function f 4-4",
+        ]
+    );
+    let lua = "local M = {}\nX = 1\nlocal a, b = 1, 2\nM.v = 3\n\
+        function M.f() local q = 1 end\n";
+    assert_eq!(
+        names(Lang::Lua, lua),
+        [
+            "variable M 1-1",
+            "variable X 2-2",
+            "variable M.v 4-4",
+            "function M.f 5-5",
+        ]
+    );
 }

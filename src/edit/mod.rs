@@ -253,6 +253,9 @@ fn file_report(file: &FileChange) -> FileReport {
     };
     FileReport {
         path: String::from_utf8_lossy(&file.path).into_owned(),
+        path_bytes: std::str::from_utf8(&file.path)
+            .is_err()
+            .then(|| file.path.clone()),
         lines: file.match_lines.clone(),
         matches: file.matches,
         rewritten: file.rewritten,

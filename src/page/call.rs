@@ -85,6 +85,18 @@ impl Asked {
         }
     }
 
+    /// [`Asked::page`], in words when longer than `room` bytes.
+    pub fn page_within(&self, n: usize, room: usize) -> String {
+        let text = self.page(n);
+        if text.len() <= room {
+            return text;
+        }
+        match self {
+            Asked::Command(_) => format!("the same command with --page {n}"),
+            Asked::Tool(call) => format!("the same {} call with \"page\": {n}", call.name),
+        }
+    }
+
     /// The JSON's `next` for page `n`: the command with `--json --page
     /// N`, or the tool's arguments with `"page": N`.
     pub fn next(&self, n: usize) -> Value {

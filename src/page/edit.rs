@@ -72,7 +72,12 @@ pub struct Report {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileReport {
+    /// The path, lossily decoded where it is not UTF-8.
     pub path: String,
+    /// The path's bytes, only where they are not UTF-8 (`path` cannot
+    /// name the file then): what the text page prints (#54 item 14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<Vec<u8>>,
     /// The lines the file's matches start on (1-based, in order, each
     /// once): for a scoped edit, the lines `scout search --callers-of`
     /// shows.
@@ -81,6 +86,13 @@ pub struct FileReport {
     pub rewritten: u64,
     pub left_alone: u64,
     pub hunks: Vec<HunkReport>,
+}
+
+impl FileReport {
+    /// The path as the file system names the file.
+    pub fn path_on_disk(&self) -> &[u8] {
+        self.path_bytes.as_deref().unwrap_or(self.path.as_bytes())
+    }
 }
 
 /// One change: old lines `line..=last_line` became new lines

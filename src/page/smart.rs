@@ -12,7 +12,11 @@ use crate::page::symbol::Symbol;
 #[derive(Debug, Serialize)]
 pub struct Hit {
     pub rank: usize,
+    /// The path in JSON (lossily decoded: JSON holds text).
     pub path: String,
+    /// The path's bytes, as the text page prints them (#54 item 14).
+    #[serde(skip)]
+    pub raw_path: Vec<u8>,
     pub line: u32,
     /// The enclosing definition, when the hit is one.
     #[serde(serialize_with = "symbol")]

@@ -70,14 +70,15 @@ pub fn write_report(
         form.budget_bytes,
         started.elapsed().as_millis(),
     );
-    out.write_all(page.text.as_bytes())?;
+    out.write_all(&page.text)?;
     Ok(())
 }
 
 /// One page of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page {
-    pub text: String,
+    /// The page; a path that is not UTF-8 is printed as its bytes.
+    pub text: Vec<u8>,
     /// Some change is not on this page (on others, or cut from a file
     /// larger than a page).
     pub left_out: bool,
@@ -85,7 +86,7 @@ pub struct Page {
 
 /// How many pages `report` takes within `budget` bytes (1 at least).
 pub fn page_count(report: &Report, budget: Option<usize>) -> usize {
-    let blocks: Vec<String> = report.changes.iter().map(block).collect();
+    let blocks: Vec<Vec<u8>> = report.changes.iter().map(block).collect();
     paginate(&blocks, room(report, budget)).len().max(1)
 }
 
@@ -101,21 +102,21 @@ fn room(report: &Report, budget: Option<usize>) -> Option<usize> {
 /// Page `number` of `report` within `budget` bytes.
 pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> Page {
     let footer = footer(report);
-    let blocks: Vec<String> = report.changes.iter().map(block).collect();
+    let blocks: Vec<Vec<u8>> = report.changes.iter().map(block).collect();
     let room = room(report, budget);
     let pages = paginate(&blocks, room);
     let count = pages.len().max(1);
     let shown = pages.get(number - 1).cloned().unwrap_or_default();
-    let mut body = String::new();
+    let mut body = Vec::new();
     let mut cut = false;
     for &index in &shown {
         match room {
             Some(room) if blocks[index].len() > room => {
                 let (text, left) = cut_block(&report.changes[index], room, &report.command);
-                body.push_str(&text);
+                body.extend_from_slice(&text);
                 cut |= left;
             }
-            _ => body.push_str(&blocks[index]),
+            _ => body.extend_from_slice(&blocks[index]),
         }
     }
     let later: usize = pages.iter().skip(number).map(Vec::len).sum();
@@ -159,11 +160,11 @@ pub fn page(report: &Report, number: usize, budget: Option<usize>, ms: u128) -> 
         number,
     );
     let size = head.len() + body.len() + rest.len() + 24;
+    let mut text = format!("{head}  ~{}tok {ms}ms\n", size.div_ceil(BYTES_PER_TOKEN)).into_bytes();
+    text.extend_from_slice(&body);
+    text.extend_from_slice(rest.as_bytes());
     Page {
-        text: format!(
-            "{head}  ~{}tok {ms}ms\n{body}{rest}",
-            size.div_ceil(BYTES_PER_TOKEN)
-        ),
+        text,
         left_out: cut || shown.len() < report.changes.len(),
     }
 }
@@ -175,7 +176,7 @@ fn header_room(report: &Report) -> usize {
 
 /// The pages: indexes of the blocks each holds, in order; every page
 /// holds at least one block.
-fn paginate(blocks: &[String], room: Option<usize>) -> Vec<Vec<usize>> {
+fn paginate(blocks: &[Vec<u8>], room: Option<usize>) -> Vec<Vec<usize>> {
     let mut pages: Vec<Vec<usize>> = Vec::new();
     let mut used = 0;
     for (index, block) in blocks.iter().enumerate() {
@@ -196,21 +197,24 @@ fn paginate(blocks: &[String], room: Option<usize>) -> Vec<Vec<usize>> {
 
 /// One file's lines: its path and counts, then its hunks under their
 /// definitions.
-fn block(file: &FileReport) -> String {
+fn block(file: &FileReport) -> Vec<u8> {
     let mut out = file_line(file);
     let mut heading: Option<&str> = None;
     for hunk in &file.hunks {
-        out.push_str(&hunk_text(hunk, &mut heading));
+        out.extend_from_slice(hunk_text(hunk, &mut heading).as_bytes());
     }
     out
 }
 
-fn file_line(file: &FileReport) -> String {
+/// `PATH  (N rewritten, M left alone)`, the path as its bytes.
+fn file_line(file: &FileReport) -> Vec<u8> {
     let mut counts = format!("{} rewritten", file.rewritten);
     if file.left_alone > 0 {
         counts.push_str(&format!(", {} left alone", file.left_alone));
     }
-    format!("{}  ({counts})\n", file.path)
+    let mut out = file.path_on_disk().to_vec();
+    out.extend_from_slice(format!("  ({counts})\n").as_bytes());
+    out
 }
 
 /// A hunk's lines, after its definition's heading when it differs from
@@ -240,7 +244,7 @@ fn hunk_text<'r>(hunk: &'r HunkReport, heading: &mut Option<&'r str>) -> String 
 /// A file's block cut to `room` bytes: the hunks that fit (at least one),
 /// then how many did not and the command that shows them all; and
 /// whether any was left out.
-fn cut_block(file: &FileReport, room: usize, command: &str) -> (String, bool) {
+fn cut_block(file: &FileReport, room: usize, command: &str) -> (Vec<u8>, bool) {
     let mut out = file_line(file);
     let mut heading: Option<&str> = None;
     let mut shown = 0;
@@ -249,15 +253,16 @@ fn cut_block(file: &FileReport, room: usize, command: &str) -> (String, bool) {
         if shown > 0 && out.len() + text.len() > room {
             break;
         }
-        out.push_str(&text);
+        out.extend_from_slice(text.as_bytes());
         shown += 1;
     }
     let left = file.hunks.len() - shown;
     if left > 0 {
-        out.push_str(&format!(
+        let more = format!(
             "  +{left} more {} in this file: {command} --budget-tokens 0\n",
             if left == 1 { "change" } else { "changes" }
-        ));
+        );
+        out.extend_from_slice(more.as_bytes());
     }
     (out, left > 0)
 }
@@ -376,6 +381,7 @@ mod tests {
             changes: (0..files)
                 .map(|i| FileReport {
                     path: format!("src/f{i:02}.rs"),
+                    path_bytes: None,
                     lines: vec![3],
                     matches: 1,
                     rewritten: 1,
@@ -401,7 +407,7 @@ mod tests {
 
     #[test]
     fn a_page_shows_the_hunks_under_their_definition() {
-        let text = page(&report(1), 1, None, 5).text;
+        let text = String::from_utf8(page(&report(1), 1, None, 5).text).unwrap();
         assert!(
             text.starts_with("edit: $X.unwrap() => $X?  mode=structural lang=rust  files=1 matches=1 rewritten=1 left_alone=0  written  page=1/1  ~"),
             "{text}"
@@ -415,7 +421,7 @@ mod tests {
         let report = report(40);
         let first = page(&report, 1, Some(1200), 0);
         assert!(first.left_out);
-        let first = first.text;
+        let first = String::from_utf8(first.text).unwrap();
         assert!(first.len() <= 1200, "{} bytes", first.len());
         let shown = first.matches("rewritten)\n").count();
         assert!(shown > 0 && shown < 40);
@@ -436,8 +442,8 @@ mod tests {
             .unwrap();
         let total: usize = (1..=pages)
             .map(|p| {
-                page(&report, p, Some(1200), 0)
-                    .text
+                String::from_utf8(page(&report, p, Some(1200), 0).text)
+                    .unwrap()
                     .matches("rewritten)\n")
                     .count()
             })
@@ -460,7 +466,7 @@ mod tests {
             .collect();
         let page = page(&report, 1, Some(1000), 0);
         assert!(page.left_out);
-        let text = page.text;
+        let text = String::from_utf8(page.text).unwrap();
         assert!(
             text.contains("more changes in this file: scout edit --last --budget-tokens 0"),
             "{text}"

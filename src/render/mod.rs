@@ -19,6 +19,14 @@ use crate::page::query::Query;
 use crate::page::tally::{Quote, Ranked};
 use crate::page::{Omitted, PageSpan};
 
+/// How a footer names a file's lines over MCP when the grep call is too
+/// long to write.
+pub const FILE_LINES_BY_TOOL: &str = "the grep tool with this search's pattern, on FILE";
+
+/// How a footer names a file's lines on the command line when the rg
+/// command is too long to write.
+pub const FILE_LINES_BY_COMMAND: &str = "the repro command with -n, on FILE";
+
 /// Characters of a query or question that a page's header repeats, at
 /// most: a longer one (a pasted log, say) would spend the budget on the
 /// page's first lines. The JSON document keeps it whole.
@@ -89,6 +97,9 @@ pub struct Report<'a> {
     /// The rg command that prints every matching line of one file, with
     /// `FILE` standing for the file.
     pub file_command: String,
+    /// Bytes a footer's command may take (the search settings' footer
+    /// room, the same on every surface).
+    pub footer_room: usize,
     /// How this search was asked for (the command without `--page`, or
     /// the tool call), for the footer's other pages.
     pub command: Asked,
@@ -165,9 +176,22 @@ impl Report<'_> {
             .collect()
     }
 
-    /// The command for page `n`, as the footer writes it.
+    /// The command for page `n`, as the footer writes it: in words when
+    /// it is longer than the footer's room.
     pub fn page_command(&self, n: usize) -> String {
-        self.command.page(n)
+        self.command.page_within(n, self.footer_room)
+    }
+
+    /// The command for a file's lines, as the footer writes it: in words
+    /// when it is longer than the footer's room.
+    pub fn file_command_shown(&self) -> String {
+        if self.file_command.len() <= self.footer_room {
+            return self.file_command.clone();
+        }
+        match &self.command {
+            Asked::Tool(_) => FILE_LINES_BY_TOOL.to_string(),
+            Asked::Command(_) => FILE_LINES_BY_COMMAND.to_string(),
+        }
     }
 }
 

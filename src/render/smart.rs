@@ -139,7 +139,7 @@ fn footer(out: &mut Styled, page: &Page, left_out: usize) {
 pub fn hit(hit: &Hit) -> Styled {
     let mut out = Styled::with_capacity(256);
     let _ = write!(out, "{:2}. ", hit.rank);
-    out.push_styled(Role::Path, hit.path.as_bytes());
+    out.push_styled(Role::Path, &hit.raw_path);
     out.push(b":");
     out.write_styled(Role::LineNumber, format_args!("{}", hit.line));
     if let Some(def) = &hit.def {

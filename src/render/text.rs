@@ -52,7 +52,6 @@ use super::scope::plural;
 use super::style::{Role, Styled};
 use super::{braces, Code, Report};
 use crate::defs::Def;
-use crate::page::call::Asked;
 use crate::page::group::group;
 use crate::page::tally::{FileTally, Quote, Score};
 use crate::page::{chosen_quotes, tokens};
@@ -370,9 +369,17 @@ fn choose_listings(blocks: &mut [Block<'_>], collapsed: u64) {
     }
 }
 
-/// The footer lines of a page (everything after the file blocks).
-pub fn footer(report: &Report<'_>) -> Vec<u8> {
+/// The footer lines of a page (everything after the file blocks), and
+/// the bytes its commands take beyond the footer's room (negative: less):
+/// the page weighed with every command at that room is the same on every
+/// surface.
+fn footer(report: &Report<'_>) -> (Vec<u8>, isize) {
     let mut out = Vec::new();
+    let mut beyond = 0;
+    let mut weigh = |command: String| {
+        beyond += command.len() as isize - report.footer_room as isize;
+        command
+    };
     let omitted = &report.omitted;
     let pages = report.pages.len();
     if omitted.files > 0 {
@@ -381,14 +388,14 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
                 out,
                 "+{} not shown: {}",
                 plural(omitted.files as u64, "file", "files"),
-                report.page_command(report.page + 1)
+                weigh(report.page_command(report.page + 1))
             );
         } else {
             let _ = writeln!(
                 out,
                 "+{} on earlier pages: {}",
                 plural(omitted.files as u64, "file", "files"),
-                report.page_command(1)
+                weigh(report.page_command(1))
             );
         }
     }
@@ -397,7 +404,7 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
             out,
             "+{} not quoted in these files: {}",
             plural(omitted.lines, "line", "lines"),
-            report.file_command
+            weigh(report.file_command_shown())
         );
     }
     if !omitted.def_files.is_empty() {
@@ -457,7 +464,7 @@ pub fn footer(report: &Report<'_>) -> Vec<u8> {
     }
     out.extend_from_slice(report.scope_text.as_bytes());
     let _ = writeln!(out, "repro: {}", report.repro);
-    out
+    (out, beyond)
 }
 
 /// What the header and footer of a page are made of, known before layout.
@@ -466,8 +473,8 @@ pub struct Frame<'a> {
     pub query: &'a str,
     pub fallback: Option<&'a str>,
     pub repro: &'a str,
-    pub file_command: &'a str,
-    pub command: &'a Asked,
+    /// Bytes each footer command may take (the search's footer room).
+    pub room: usize,
     /// Paths of the files holding a definition, in rank order.
     pub def_paths: Vec<&'a [u8]>,
     /// A structural search: its header is longer.
@@ -489,11 +496,9 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
         } else {
             0
         };
-    // The page number's one digit (`--page 1`) gives way to room for one
-    // of the numbers; the other is the count of files.
-    let next =
-        "+ files on earlier pages: \n".len() + (frame.command.page(1).len() - 1) + 2 * NUMBERS;
-    let lines = "+ lines not quoted in these files: \n".len() + frame.file_command.len() + NUMBERS;
+    // Room for the count of files and the page number.
+    let next = "+ files on earlier pages: \n".len() + frame.room + 2 * NUMBERS;
+    let lines = "+ lines not quoted in these files: \n".len() + frame.room + NUMBERS;
     let note = if frame.def_paths.is_empty() {
         0
     } else {
@@ -564,7 +569,15 @@ pub struct Page {
     /// Estimated tokens of the page without its elapsed time (so that it
     /// is the same for identical searches).
     pub tokens: usize,
+    /// The page's bytes as the budget weighs them: without its elapsed
+    /// time, its estimate at [`ESTIMATE_DIGITS`] digits (or more) and each footer
+    /// command at the footer's room, at least its plain bytes and the
+    /// same on every surface (#54 item 9).
+    pub weight: usize,
 }
+
+/// Digits the budget weighs a page's token estimate at.
+pub const ESTIMATE_DIGITS: usize = 6;
 
 /// Renders the whole page.
 pub fn page(report: &Report<'_>) -> Page {
@@ -593,16 +606,22 @@ pub fn page(report: &Report<'_>) -> Page {
     for block in &blocks {
         file_block(&mut body, block);
     }
-    body.push_styled(Role::Frame, &footer(report));
-    let draft = header(report, 0, None).len() + body.len();
-    let estimate = tokens(draft + tokens(draft).to_string().len() - 1);
+    let (footer, beyond) = footer(report);
+    body.push_styled(Role::Frame, &footer);
+    let timeless = header(report, 0, None).len() + body.len();
+    let estimate = tokens(timeless + tokens(timeless).to_string().len() - 1);
     let header = header(report, estimate, Some(report.elapsed_ms));
     let mut out = Styled::with_capacity(header.len() + body.len());
     out.push_styled(Role::Frame, &header);
     out.append(&body);
+    // The estimate's digits weighed at six: like the commands, they
+    // differ between surfaces by a byte or two.
+    let digits = estimate.to_string().len().max(ESTIMATE_DIGITS);
+    let weight = (timeless + digits - 1).saturating_add_signed(-beyond);
     Page {
         text: out,
         tokens: estimate,
+        weight,
     }
 }
 

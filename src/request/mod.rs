@@ -1400,7 +1400,8 @@ fn edit_answer(request: EditRequest, ctx: &Context, served: &Served) -> Result<A
                 crate::page::budget_bytes(budget),
                 started.elapsed().as_millis(),
             );
-            (Some(page.text), page.left_out)
+            // JSON holds text: a path that is not UTF-8 is decoded lossily.
+            (Some(lossy(&page.text)), page.left_out)
         }
         (None, true) => (Some(document.clone()), false),
         _ => (None, false),

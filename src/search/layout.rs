@@ -217,13 +217,10 @@ pub fn fit(
         let report = parts.report(settings, started, pages, index, Vec::new());
         let elapsed_ms = report.elapsed_ms;
         let page = render::text::page(&report);
-        // Its bytes with the milliseconds weighed at six digits, so that
-        // neither the time nor the cut depends on how long it took.
-        let shown_ms = format!(" {elapsed_ms}ms").len();
-        let timeless = page.text.plain().len().saturating_sub(shown_ms)
-            + " 999999ms".len()
-            + ALREADY_SHOWN_RESERVE;
-        if timeless <= budget {
+        // Its weight (the same on every surface) with the milliseconds
+        // weighed at six digits, so that neither the time, nor the
+        // surface, nor how the command was spelled decides the cut.
+        if page.weight + " 999999ms".len() + ALREADY_SHOWN_RESERVE <= budget {
             return Some((page, elapsed_ms));
         }
         // Lines beyond the first go first, from the last file up; then

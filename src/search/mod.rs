@@ -55,7 +55,7 @@ use anyhow::{Context, Result};
 
 use crate::defs::Def;
 use crate::exit::ExitStatus;
-use crate::page::call::{Asked, ToolCall};
+use crate::page::call::ToolCall;
 use crate::page::query::Query;
 use crate::page::tally::{FileTally, Plain, Ranked};
 use crate::page::{omitted, PageSpan};
@@ -270,12 +270,11 @@ pub fn present(
     };
     // What every page prints besides its files, for the budget's reserve;
     // `command` is the base of its next-page command.
-    let frame_of = |command| render::text::Frame {
+    let frame_of = || render::text::Frame {
         query: &settings.query.text,
         fallback: fallback.as_deref(),
         repro: &repro,
-        file_command: &file_command,
-        command,
+        room: settings.footer_room(),
         def_paths: ranked
             .iter()
             .filter(|r| r.tally.def_lines > 0)
@@ -284,17 +283,13 @@ pub fn present(
         structural: structural.is_some(),
         scope: &scope_text,
     };
-    // Pages are cut as if `--again` were typed, so that a page re-run
-    // with it (to see what the memory collapsed) holds the same files.
-    let (command, ranked_command) = (
-        as_again(settings, settings.asked()),
-        as_again(settings, settings.asked_ranked()),
-    );
-    let frame = frame_of(&command);
+    // The frame weighs each footer command at the search's footer room,
+    // so a page re-run with `--again` (to see what the memory collapsed),
+    // or asked on another surface, holds the same files.
+    let frame = frame_of();
     let index = settings.page - 1;
     let (mut pages, mut held) = if settings.files_only {
-        let ranked_frame = frame_of(&ranked_command);
-        layout::paginate_listing(settings, &ranked, &frame, &ranked_frame)?
+        layout::paginate_listing(settings, &ranked, &frame, &frame)?
     } else {
         (layout::paginate(settings, &ranked, &frame)?, Vec::new())
     };
@@ -332,24 +327,29 @@ pub fn present(
         page
     });
     // The page is shown as the memory collapses it; whether it or rg's
-    // lines are printed is decided on its bytes without the memory:
+    // lines are printed is decided on its weight without the memory:
     // collapsing what the session saw must not turn rg's lines into a
     // page (nor `--again` the other way).
     let (page, unremembered_len) = if report.already_shown() > 0 {
         let bare = bare.unwrap_or_else(|| {
             render::text::page(&parts.report(settings, started, &pages, index, Vec::new()))
         });
-        (render::text::page(&report), bare.text.plain().len())
+        (
+            render::text::page(&report),
+            weighed_len(&bare, report.elapsed_ms),
+        )
     } else {
         let page = bare.unwrap_or_else(|| render::text::page(&report));
-        let len = page.text.plain().len();
+        let len = weighed_len(&page, report.elapsed_ms);
         (page, len)
     };
+    // The code attached spends what the page left, as weighed (with its
+    // time at six digits): the same on every surface.
     report.code = attach::attach_code(
         &report,
         settings
             .budget_bytes
-            .map(|b| b.saturating_sub(page.text.len())),
+            .map(|b| b.saturating_sub(page.weight + " 999999ms".len())),
     );
     let outputs = Outputs {
         page,
@@ -571,20 +571,19 @@ fn emit(
         // The text the command would print follows (#25); it is what the
         // agent reads, and what is remembered.
     }
-    // Weighed as if `--again` were typed (its footer names the command),
-    // and without the memory, so that neither turns a page into rg's
-    // lines or back; but a page that holds every file (one page) names
-    // the files rg's lines do, and is printed as the memory collapses it
-    // when that is the smaller.
-    let again = again_footer_bytes(settings, report);
-    let fits = |len: usize, plain: &Plain| page_fits(len + again, report.elapsed_ms, plain.bytes);
+    // Weighed without the memory (and with every footer command at the
+    // footer's room, so `--again` weighs the same), so that neither turns
+    // a page into rg's lines or back; but a page that holds every file
+    // (one page) names the files rg's lines do, and is printed as the
+    // memory collapses it when that is the smaller.
+    let fits = |len: usize, plain: &Plain| page_fits(len, report.elapsed_ms, plain.bytes);
     let whole = report.pages.len() == 1 && report.already_shown() > 0;
     let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
         !(report.ranked.is_empty()
             || settings.files_only
             || settings.explain
             || fits(unremembered_len, plain)
-            || (whole && fits(page.text.len(), plain)))
+            || (whole && fits(weighed_len(&page, report.elapsed_ms), plain)))
     }) else {
         warn_changed(&changed, err)?;
         return emit_page(settings, report, &page, &code, &painter, out, err);
@@ -622,7 +621,8 @@ fn emit(
 /// they are printed.
 struct Outputs<'f> {
     page: render::text::Page,
-    /// The page's bytes as it would be shown without the memory.
+    /// The page's weight as it would be shown without the memory
+    /// ([`weighed_len`]).
     unremembered_len: usize,
     changed: Vec<Vec<u8>>,
     rg: Option<(&'f SearchFlags, Plain)>,
@@ -653,28 +653,10 @@ fn emit_page(
     Ok(remember::shown_on_page(settings, report))
 }
 
-/// `asked` (a search as typed, or its tool call) as if `--again` were
-/// given too.
-fn as_again(settings: &SearchSettings, asked: Asked) -> Asked {
-    match settings.again {
-        true => asked,
-        false => asked.again(),
-    }
-}
-
-/// The bytes ` --again` would add to the footer of `report`'s page (its
-/// next-page command) when it was not typed.
-fn again_footer_bytes(settings: &SearchSettings, report: &Report<'_>) -> usize {
-    if settings.again || report.omitted.files == 0 {
-        return 0;
-    }
-    let next = match report.page < report.pages.len() {
-        true => report.page + 1,
-        false => 1,
-    };
-    let typed = report.command.page(next).len();
-    let again = as_again(settings, report.command.clone()).page(next).len();
-    again.saturating_sub(typed)
+/// A page's weight with its header's time as shown: what [`page_fits`]
+/// weighs.
+fn weighed_len(page: &render::text::Page, elapsed_ms: u64) -> usize {
+    page.weight + format!(" {elapsed_ms}ms").len()
 }
 
 /// Whether a text page of `page_len` bytes, whose header shows
@@ -728,6 +710,7 @@ impl<'a> Parts<'a> {
             elapsed_ms: started.elapsed().as_millis() as u64,
             repro: self.repro.clone(),
             file_command: self.file_command.clone(),
+            footer_room: settings.footer_room(),
             command: settings.asked(),
             explain: settings.explain,
             files_only: settings.files_only,

@@ -84,11 +84,12 @@ fn refine_span(
     span: &mut PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
 ) -> Refined {
-    let Refined { defs, modified } = parse_page(settings, ranked, span, known);
+    let (Refined { defs, modified }, read) = parse_page(settings, ranked, span, known);
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
     };
-    for (slot, file_defs) in span.slots.iter().zip(&defs) {
+    let parsed = span.slots.iter().zip(&defs).zip(read);
+    for ((slot, file_defs), _) in parsed.filter(|(_, read)| *read) {
         apply_parser(
             &mut ranked[slot.file],
             file_defs,
@@ -110,17 +111,20 @@ fn refine_span(
 const PARSE_BUDGET_BYTES: u64 = 256 * 1024;
 
 /// Definitions of the files on a page (aligned with its slots), from the
-/// cache or the parser; empty for files without a parser, and for files
-/// past the page's parse budget (they keep the lexical verdict and show
-/// their lines without headings).
+/// cache or the parser, and whether the parser read each file (its
+/// verdict, even "no definition here", then overrules the lexical one).
+/// Files without a parser and files past the page's parse budget are not
+/// read: they keep the lexical verdict and show their lines without
+/// headings.
 fn parse_page(
     settings: &SearchSettings,
     ranked: &[Ranked],
     span: &PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
-) -> Refined {
+) -> (Refined, Vec<bool>) {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
+    let mut read = vec![false; span.slots.len()];
     let mut modified = BTreeMap::new();
     let (mut slots, mut files, mut metas, mut needs) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -134,6 +138,7 @@ fn parse_page(
         }
         if let Some(parsed) = known.get(&tally.path) {
             defs[i] = parsed.clone();
+            read[i] = true;
             continue;
         }
         let path = path_of(&tally.path);
@@ -167,10 +172,11 @@ fn parse_page(
         // times read before it are stale, and verify reads them again.
         modified.clear();
     }
-    for (i, file_defs) in slots.into_iter().zip(found.defs) {
+    for ((i, file_defs), was_read) in slots.into_iter().zip(found.defs).zip(found.read) {
         defs[i] = file_defs;
+        read[i] = was_read;
     }
-    Refined { defs, modified }
+    (Refined { defs, modified }, read)
 }
 
 /// Lets the parser overrule the lexical rules on a shown file: lines the
@@ -178,11 +184,10 @@ fn parse_page(
 /// read from the file when the fold did not keep them); lexical guesses it
 /// contradicts are not. A file the parser could not read keeps the lexical
 /// verdict. With `-i` (`ignore_case`), a definition of the name in any
-/// ASCII case counts, spelled as the file spells it.
+/// ASCII case counts, spelled as the file spells it. `defs` are the
+/// parser's whole verdict on the file: none means none (a name only in a
+/// comment, a docstring or a string is not defined there).
 fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool) {
-    if defs.is_empty() {
-        return;
-    }
     let mut spellings: Vec<&str> = vec![name];
     if ignore_case {
         for def in defs {

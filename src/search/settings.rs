@@ -10,6 +10,38 @@ use crate::rg::{Rg, SearchFlags};
 use crate::session::Session;
 use crate::structural::StructuralPattern;
 
+/// [`SearchSettings::footer_room`]'s bytes for the words around the values
+/// (`scout search`, `--budget-tokens 1500`, `--page 12`, `"page":`,
+/// `rg -n --no-heading -F -e`, `FILE`, `"output_mode":"content"`).
+const ROOM_BASE: usize = 48;
+
+/// The most [`SearchSettings::footer_room`] gives: past it every footer
+/// command is named in words (`the same command with --page 2`).
+const ROOM_MAX: usize = 200;
+
+/// [`SearchSettings::footer_room`] for commands named in words: the
+/// longest of those words.
+const ROOM_IN_WORDS: usize = 56;
+
+// The least room computed holds the words too.
+const _: () = assert!(ROOM_IN_WORDS <= ROOM_BASE + ROOM_PER_VALUE);
+
+/// [`SearchSettings::footer_room`]'s bytes for a flag or a key beside
+/// its value (` --glob `, `"glob":,`).
+const ROOM_PER_VALUE: usize = 12;
+
+/// The longest of a value's spellings in a footer: shell-quoted (`'`
+/// written `'\''`), a JSON string, a JSON string of it as an escaped
+/// regular expression (`a\\.b`).
+fn longest_spelling(value: &[u8]) -> usize {
+    let count = |set: &[u8]| value.iter().filter(|b| set.contains(b)).count();
+    let shell = value.len() + 2 + 3 * count(b"'");
+    let json = value.len() + 2 + count(b"\"\\") + 5 * value.iter().filter(|b| **b < 0x20).count();
+    // A regex escape doubles each meta character, and JSON its backslash.
+    let escaped = json + 2 * count(b"\\.+*?()|[]{}^$#&-~");
+    shell.max(json).max(escaped)
+}
+
 /// A search, ready to run.
 #[derive(Debug)]
 pub struct SearchSettings {
@@ -170,8 +202,73 @@ impl SearchSettings {
         }
     }
 
+    /// Bytes each command a footer names (the next page's, a file's
+    /// lines') may take: a longer one is named in words. A function of
+    /// what is asked, never of how it was spelled or of the surface it
+    /// came through (a command line, `scout call`, an MCP tool call): the
+    /// page is weighed with each of its commands at this room, so every
+    /// surface cuts the same pages (#54 item 9). Each value is counted in
+    /// its longest spelling (shell-quoted, JSON, a pattern's escaped JSON)
+    /// with a flag's or a key's overhead.
+    pub fn footer_room(&self) -> usize {
+        let values: usize = [self.query.text.as_str()]
+            .into_iter()
+            .chain(self.flags.globs.iter().map(String::as_str))
+            .chain(self.flags.types.iter().map(String::as_str))
+            .chain(self.graph.iter().map(|g| g.target.spec.as_str()))
+            .map(|v| longest_spelling(v.as_bytes()) + ROOM_PER_VALUE)
+            .chain(
+                self.flags
+                    .paths
+                    .iter()
+                    .map(|p| longest_spelling(p.as_encoded_bytes()) + ROOM_PER_VALUE),
+            )
+            .sum();
+        // A structural search's file lines are a structural search:
+        // `--structural --lang javascript --budget-tokens 0 -m 10000`.
+        let structural = if self.structural.is_some() { 64 } else { 0 };
+        match ROOM_BASE + structural + values {
+            // Commands this long are named in words, whose room is less.
+            room if room > ROOM_MAX => ROOM_IN_WORDS,
+            room => room,
+        }
+    }
+
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
         self.session.is_some() && self.remember
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::call::ToolCall;
+
+    #[test]
+    fn the_room_in_words_holds_every_command_named_in_words() {
+        let tool = Asked::Tool(ToolCall {
+            name: "search".into(),
+            arguments: serde_json::Map::new(),
+        });
+        let command = Asked::Command("scout search x".into());
+        let words = [
+            tool.page_within(999, 0),
+            command.page_within(999, 0),
+            crate::render::FILE_LINES_BY_TOOL.to_string(),
+            crate::render::FILE_LINES_BY_COMMAND.to_string(),
+        ];
+        for text in words {
+            assert!(text.len() <= ROOM_IN_WORDS, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_is_counted_in_its_longest_spelling() {
+        assert_eq!(longest_spelling(b"load"), 6);
+        // Shell: 'it'\''s' (9 + 2); JSON 6 + 2.
+        assert_eq!(longest_spelling(b"it's"), 9);
+        // a\\.b in JSON: the escape's backslash doubled.
+        assert_eq!(longest_spelling(b"a.b"), 7);
     }
 }

@@ -119,7 +119,10 @@ impl MeaningSettings {
 /// A file that was read and parsed.
 #[derive(Debug)]
 pub struct Parsed {
+    /// The path as JSON and the scores read it (lossily decoded).
     pub path: String,
+    /// The path's bytes, as a text page prints them (#54 item 14).
+    pub raw: Vec<u8>,
     pub prior: Option<Prior>,
     /// The file's score in the choice of files to read.
     pub file_score: f32,
@@ -247,6 +250,7 @@ pub fn answer(
         ));
         parsed.push(Parsed {
             path,
+            raw: raw.clone(),
             prior: *prior,
             file_score: *file_score,
             counts: candidates.files[*i].counts.clone(),
@@ -394,7 +398,7 @@ impl Joined<'_, '_> {
     /// file when it is not among the parsed ones yet.
     fn unit_at(&mut self, path: &[u8], line: u32) -> Option<usize> {
         let shown = String::from_utf8_lossy(path);
-        let file = match self.parsed.iter().position(|p| p.path == shown) {
+        let file = match self.parsed.iter().position(|p| p.raw == path) {
             Some(file) => file,
             None => {
                 let on_disk = path_of(path);
@@ -407,6 +411,7 @@ impl Joined<'_, '_> {
                     .extend(units::units(file, &shown, &source, &defs, self.matcher));
                 self.parsed.push(Parsed {
                     path: shown.into_owned(),
+                    raw: path.to_vec(),
                     prior: None,
                     file_score: 0.0,
                     counts: vec![0.0; self.concepts],

@@ -178,6 +178,7 @@ impl Page {
                 Hit {
                     rank: rank + 1,
                     path: path.clone(),
+                    raw_path: answer.parsed[unit.file].raw.clone(),
                     line: unit.line,
                     def: unit.def.clone(),
                     score: (s.score * 1000.0).round() as u64,
@@ -262,6 +263,7 @@ mod tests {
     fn parsed(path: &str, concepts: usize) -> Parsed {
         Parsed {
             path: path.into(),
+            raw: path.as_bytes().to_vec(),
             prior: None,
             file_score: 0.0,
             counts: vec![1.0; concepts],

@@ -381,12 +381,15 @@ impl<'s> Walk<'s> {
     }
 
     /// Whether a definition named `name` has its name on `line` (a
-    /// variable holding a function, which the definitions count).
+    /// variable holding a function or a class, which the definitions
+    /// count). A module's constant or variable is a binding all the
+    /// same: its value's type is what its name means.
     pub(super) fn defines(&self, name: &str, line: u32) -> bool {
-        self.facts
-            .defs
-            .iter()
-            .any(|d| d.name_line == line && d.short == name)
+        self.facts.defs.iter().any(|d| {
+            d.name_line == line
+                && d.short == name
+                && !matches!(d.kind, defs::DefKind::Constant | defs::DefKind::Variable)
+        })
     }
 
     /// The type bound to the plain name `node` where it stands (a typed

@@ -265,6 +265,12 @@ fn last(name: &str) -> &str {
     name.rsplit(['.', ':']).next().unwrap_or(name)
 }
 
+/// A constant or a variable: a name bound to a value, whose meaning is
+/// the value's (the file's bindings), not the definition's.
+fn is_binding(kind: DefKind) -> bool {
+    matches!(kind, DefKind::Constant | DefKind::Variable)
+}
+
 fn is_type_like(kind: DefKind) -> bool {
     matches!(
         kind,
@@ -455,10 +461,9 @@ impl<'a> Resolver<'a> {
             let file_level = binding.from <= 1 && binding.to == u32::MAX;
             let redefined = file_level
                 && !binding.ty.is_empty()
-                && facts
-                    .defs
-                    .iter()
-                    .any(|d| d.short == name && parent_of(&facts.defs, d).is_none());
+                && facts.defs.iter().any(|d| {
+                    d.short == name && !is_binding(d.kind) && parent_of(&facts.defs, d).is_none()
+                });
             if !redefined {
                 if binding.ty.is_empty() {
                     return Meaning::Value;
@@ -481,7 +486,9 @@ impl<'a> Resolver<'a> {
         }
         // A definition visible here: top level, or nested in a definition
         // holding the line; members only where the language lets a bare
-        // name reach them (not here: see `bare`).
+        // name reach them (not here: see `bare`). A constant or variable
+        // is what its binding says it holds, above, not a definition to
+        // call into.
         let in_python_function = lang == Lang::Python
             && facts
                 .defs
@@ -491,6 +498,7 @@ impl<'a> Resolver<'a> {
             .defs
             .iter()
             .filter(|d| d.short == name && d.kind != DefKind::Method && d.kind != DefKind::Impl)
+            .filter(|d| !is_binding(d.kind))
             .filter(|d| match parent_of(&facts.defs, d) {
                 None => true,
                 // Java's nested classes are members, named from anywhere

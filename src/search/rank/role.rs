@@ -135,7 +135,11 @@ fn is_primary(defs: &[Def], def: &Def) -> bool {
             // (Rust's `mod tests`).
             holds && (outer.kind != DefKind::Module || matches!(&outer.short[..], "tests" | "test"))
         }),
-        DefKind::Method | DefKind::Impl | DefKind::Property | DefKind::Constant => false,
+        DefKind::Method
+        | DefKind::Impl
+        | DefKind::Property
+        | DefKind::Constant
+        | DefKind::Variable => false,
     }
 }
 
