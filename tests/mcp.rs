@@ -1151,3 +1151,290 @@ fn regression_54_every_surface_cuts_the_same_pages() {
     }
     assert!(compared > 30, "{compared} pages compared");
 }
+
+/// One cell of the README's exit-status table: a command line that exits
+/// with `code`, and the same request over `scout call` and MCP where
+/// those transports can say it.
+struct Cell {
+    command: &'static str,
+    code: i32,
+    argv: Vec<&'static str>,
+    /// The `scout call` request.
+    call: Option<Value>,
+    /// The MCP tool and its arguments.
+    tool: Option<(&'static str, Value)>,
+    /// Run with an rg that does not finish (and a 1-second timeout).
+    slow: bool,
+    /// Run in an agent session.
+    session: bool,
+}
+
+fn cell(command: &'static str, code: i32, argv: &[&'static str]) -> Cell {
+    Cell {
+        command,
+        code,
+        argv: argv.to_vec(),
+        call: None,
+        tool: None,
+        slow: false,
+        session: false,
+    }
+}
+
+impl Cell {
+    fn call(mut self, request: Value) -> Cell {
+        self.call = Some(request);
+        self
+    }
+
+    fn tool(mut self, name: &'static str, arguments: Value) -> Cell {
+        self.tool = Some((name, arguments));
+        self
+    }
+}
+
+/// The README's per-command exit table: command -> the codes it gives
+/// (cells that are not `—`).
+fn readme_exit_table() -> std::collections::BTreeMap<String, Vec<i32>> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("| command | 0 | 1 | 2 | 3 |")
+        .expect("the exit table");
+    let mut table = std::collections::BTreeMap::new();
+    for row in readme[start..].lines().skip(2) {
+        if !row.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let codes: Vec<i32> = (0..4)
+            .filter(|&c| cells[c as usize + 1].trim_end_matches(" |") != "—")
+            .collect();
+        for name in cells[0].trim_start_matches("| ").split(", ") {
+            table.insert(name.trim_matches('`').to_string(), codes.clone());
+        }
+    }
+    table
+}
+
+/// #54: the README's table of exit codes, per command and transport,
+/// is what the binary does: every cell it fills is run here (on the
+/// command line, and through `scout call` and MCP where they can ask it),
+/// and every code run here is in the table.
+#[test]
+fn exit_codes_are_the_readme_table() {
+    let mut fx = Fixture::new();
+    fx.write(
+        "src/app.py",
+        "def load(x):\n    return x\n\nclass Store:\n    def put(self):\n        pass\n",
+    );
+    fx.write("src/use.py", "load(1)\n");
+    fx.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0\0binary");
+    let search = |q: &str| json!({"mode": "search", "query": q});
+    let cells = vec![
+        cell("search", 0, &["search", "load"]).call(search("load")).tool("search", json!({"query": "load"})),
+        cell("search", 1, &["search", "zzz"]).call(search("zzz")).tool("search", json!({"query": "zzz"})),
+        cell("search", 2, &["search", "(", "--kind", "regex"])
+            .call(json!({"mode": "search", "query": "(", "kind": "regex"}))
+            .tool("search", json!({"query": "(", "kind": "regex"})),
+        cell("search", 2, &["search", "load", "-g", "none/**"])
+            .call(json!({"mode": "search", "query": "load", "glob": "none/**"}))
+            .tool("search", json!({"query": "load", "glob": "none/**"})),
+        cell("search", 3, &["search", "load", "src", "nope"])
+            .call(json!({"mode": "search", "query": "load", "path": ["src", "nope"]}))
+            .tool("search", json!({"query": "load", "path": ["src", "nope"]})),
+        cell("smart", 0, &["smart", "load things", "--words-only"]),
+        cell("smart", 1, &["smart", "zzqq wwxx", "--words-only"]),
+        cell("smart", 2, &["smart", "the of"])
+            .call(json!({"mode": "smart", "query": "the of"}))
+            .tool("smart", json!({"query": "the of"})),
+        cell("smart", 3, &["smart", "load things", "--words-only", "src", "nope"]),
+        cell("grep", 0, &["grep", "load"])
+            .call(json!({"mode": "content", "pattern": "load"}))
+            .tool("grep", json!({"pattern": "load"})),
+        cell("grep", 1, &["grep", "zzz"])
+            .call(json!({"mode": "content", "pattern": "zzz"}))
+            .tool("grep", json!({"pattern": "zzz"})),
+        cell("grep", 1, &["grep", "load", "--output-mode", "content", "--offset", "9"])
+            .call(json!({"mode": "content", "pattern": "load", "output_mode": "content", "offset": 9}))
+            .tool("grep", json!({"pattern": "load", "output_mode": "content", "offset": 9})),
+        cell("grep", 2, &["grep", "("])
+            .call(json!({"mode": "content", "pattern": "("}))
+            .tool("grep", json!({"pattern": "("})),
+        Cell {
+            slow: true,
+            ..cell("grep", 3, &["grep", "load", "--timeout", "1"])
+                .call(json!({"mode": "content", "pattern": "load", "timeout": 1}))
+                .tool("grep", json!({"pattern": "load"}))
+        },
+        cell("files", 0, &["files", "*.py"])
+            .call(json!({"mode": "files", "pattern": "*.py"}))
+            .tool("files", json!({"pattern": "*.py"})),
+        cell("files", 1, &["files", "*.zz"])
+            .call(json!({"mode": "files", "pattern": "*.zz"}))
+            .tool("files", json!({"pattern": "*.zz"})),
+        cell("files", 2, &["files", "*.py", "nope"])
+            .call(json!({"mode": "files", "pattern": "*.py", "path": "nope"}))
+            .tool("files", json!({"pattern": "*.py", "path": "nope"})),
+        Cell {
+            slow: true,
+            ..cell("files", 3, &["files", "*.py", "--timeout", "1"])
+                .call(json!({"mode": "files", "pattern": "*.py", "timeout": 1}))
+                .tool("files", json!({"pattern": "*.py"}))
+        },
+        cell("read", 0, &["read", "src/app.py", "--symbol", "load"])
+            .call(json!({"mode": "read", "path": "src/app.py", "symbol": "load"}))
+            .tool("read", json!({"path": "src/app.py", "symbol": "load"})),
+        cell("read", 1, &["read", "src/app.py", "--symbol", "nope"])
+            .call(json!({"mode": "read", "path": "src/app.py", "symbol": "nope"}))
+            .tool("read", json!({"path": "src/app.py", "symbol": "nope"})),
+        cell("read", 2, &["read", "logo.png"])
+            .call(json!({"mode": "read", "path": "logo.png"}))
+            .tool("read", json!({"path": "logo.png"})),
+        cell("edit", 0, &["edit", "--old", "return x", "--new", "return x", "--dry-run", "src/app.py"])
+            .call(json!({"mode": "edit", "old": "return x", "new": "return x", "dry_run": true, "path": "src/app.py"})),
+        cell("edit", 1, &["edit", "--old", "zzz", "--new", "y", "src/app.py"])
+            .call(json!({"mode": "edit", "old": "zzz", "new": "y", "path": "src/app.py"})),
+        cell("edit", 2, &["edit", "--old", "x", "--new", "y", "src/app.py", "nope.py"])
+            .call(json!({"mode": "edit", "old": "x", "new": "y", "path": ["src/app.py", "nope.py"]})),
+        // `index` 0 needs the encoder's weights: tests/encoder.rs.
+        cell("index", 2, &["index", "nope"]),
+        Cell {
+            session: true,
+            ..cell("memory", 0, &["memory", "show"])
+        },
+        cell("memory", 2, &["memory", "show"]),
+        cell("doctor", 2, &["doctor", "--bogus"]),
+        cell("setup", 0, &["setup", "agents-md"]),
+        cell("setup", 2, &["setup", "bogus"]),
+        cell("hook", 0, &["hook", "PreToolUse"]),
+        cell("man", 0, &["man"]),
+        cell("man", 2, &["man", "--bogus"]),
+        cell("completions", 0, &["completions", "bash"]),
+        cell("completions", 2, &["completions", "nope"]),
+        cell("call", 2, &["call", "{\"mode\": \"bogus\"}"]),
+        cell("mcp", 2, &["mcp", "--bogus"]),
+    ];
+    // Cells checked elsewhere, with the test that runs them.
+    let elsewhere = [
+        (
+            "index",
+            0,
+            "encoder.rs: index_embeds_what_changed_and_smart_uses_what_it_has",
+        ),
+        (
+            "doctor",
+            0,
+            "doctor.rs: doctor's checks in a sound environment",
+        ),
+        ("doctor", 1, "doctor.rs: a failing check"),
+        ("mcp", 0, "below: a client that closes the session"),
+    ];
+    let table = readme_exit_table();
+    let mut run_here: std::collections::BTreeSet<(String, i32)> = cells
+        .iter()
+        .map(|c| (c.command.to_string(), c.code))
+        .collect();
+    run_here.extend(elsewhere.iter().map(|(c, code, _)| (c.to_string(), *code)));
+    // `call` answers as its modes' commands do: every code.
+    run_here.extend((0..4).map(|code| ("call".to_string(), code)));
+    for (command, codes) in &table {
+        for &code in codes {
+            assert!(
+                run_here.contains(&(command.clone(), code)),
+                "the README says `{command}` exits {code}: no cell runs it"
+            );
+        }
+    }
+    for (command, code) in &run_here {
+        assert!(
+            table.get(command).is_some_and(|codes| codes.contains(code)),
+            "`{command}` exits {code}, which the README's table does not say"
+        );
+    }
+    let slow_rg = fx.root().join("slow-rg");
+    let real = util::rg_dir().join("rg");
+    std::fs::write(
+        &slow_rg,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in *--version*) exec {0} \"$@\";; esac\n{0} \"$@\"\nsleep 30\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&slow_rg, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut client = Client::start(&fx, json!({}));
+    fx.set_env("SCOUT_RG", &slow_rg);
+    fx.set_env("SCOUT_TIMEOUT_SECONDS", "1");
+    let mut slow_client = Client::start(&fx, json!({}));
+    fx.env.clear();
+    for cell in &cells {
+        let mut fx_env = Vec::new();
+        if cell.slow {
+            fx_env.push(("SCOUT_RG", slow_rg.clone().into_os_string()));
+        }
+        if cell.session {
+            fx_env.push(("SCOUT_SESSION_ID", "exit-table".into()));
+        }
+        let what = format!("`{}` {:?}", cell.command, cell.argv);
+        let mut command = fx.command(&cell.argv);
+        command.envs(fx_env.iter().cloned());
+        let output = command.stdin(Stdio::null()).output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(cell.code),
+            "{what}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        if let Some(request) = &cell.call {
+            let mut command = fx.command(&["call", &request.to_string()]);
+            command.envs(fx_env.iter().cloned());
+            let output = command.output().unwrap();
+            let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(cell.code),
+                "{what} by call: {answer}"
+            );
+            assert_eq!(answer["exit"], cell.code, "{what} by call: {answer}");
+        }
+        if let Some((tool, arguments)) = &cell.tool {
+            let client = if cell.slow {
+                &mut slow_client
+            } else {
+                &mut client
+            };
+            let result = client.call(tool, arguments.clone());
+            assert_eq!(
+                result["structuredContent"]["exit"], cell.code,
+                "{what} over MCP: {result}"
+            );
+            assert_eq!(
+                result["isError"],
+                cell.code == 2,
+                "{what} over MCP: {result}"
+            );
+        }
+    }
+    // `mcp` 0: a client that closes the session after the handshake.
+    let mut child = fx
+        .command(&["mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "scout-tests", "version": "0"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    writeln!(stdin, "{init}\n{initialized}").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "scout mcp after the client closed stdin"
+    );
+}

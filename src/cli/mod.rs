@@ -52,14 +52,13 @@ translations, data and generated files ranked down unless asked for).
 
 With the sentence encoder installed (./install.sh fetches it; `scout doctor`
 says whether it is there), the question is also compared by meaning with every
-definition of the tree's code (its name, doc comment and path, embedded once
-per file change and cached); the closest join the candidates and the two
-rankings are fused, lightly. The header says how much of the tree had vectors;
-definitions not embedded yet are embedded for up to --embed-budget-ms (250 ms),
-those the words ranked first, then the candidate files' others, and `scout
-index` embeds the rest. A tree of over 2,000 files that `scout index` has not
-run on is not even listed at the default budget: only its candidates are
-compared. Without
+definition of a set the question and the tree choose (--meaning-units, 256:
+those the words ranked first, then whole files, the candidates first), from
+each definition's name, doc comment and path, embedded once per file change
+and cached; the closest join the candidates and the two rankings are fused,
+lightly. The header says how much of the tree was compared; the cache changes
+how long a question takes, never its answer (`scout index` fills it ahead).
+A tree of over 2,000 files is compared among its candidates only. Without
 the encoder, or with --words-only, the ranking is by words alone and the
 header says so.
 No network, ever.
@@ -494,8 +493,12 @@ pub struct SmartArgs {
     #[arg(long)]
     pub words_only: bool,
 
-    /// With the encoder: how long to embed the definitions whose vectors are not cached yet, the definitions the words ranked first, then the candidate files; 0 uses only the cached ones (`scout index` embeds them all) [default: 250].
-    #[arg(long, value_name = "MS")]
+    /// With the encoder: how many definitions are compared by meaning, those the words ranked first, then whole files, the candidates first; their vectors come from the cache or are embedded now (`scout index` embeds them ahead); 0 compares none [default: 256].
+    #[arg(long, value_name = "N")]
+    pub meaning_units: Option<usize>,
+
+    /// Removed: a time budget made the answer depend on the machine's load; --meaning-units bounds the work by a count.
+    #[arg(long, value_name = "MS", hide = true)]
     pub embed_budget_ms: Option<u64>,
 }
 

@@ -32,6 +32,9 @@ impl SmartSettings {
         if args.max_results == 0 {
             bail!("--max-results must be at least 1");
         }
+        if args.embed_budget_ms.is_some() {
+            bail!("--embed-budget-ms is gone: a time budget made the answer depend on the machine's load; --meaning-units N bounds the work by a count of definitions instead (default {})", crate::smart::meaning::MEANING_UNITS);
+        }
         let (paths, missing) = crate::paths::existing_paths(args.paths)?;
         Ok(SmartSettings {
             rg: ctx.rg()?,
@@ -54,7 +57,7 @@ impl SmartSettings {
                 encoder_dir: (!args.words_only)
                     .then(|| crate::dirs::encoder_dir_in(ctx.env))
                     .flatten(),
-                budget: args.embed_budget_ms.map(std::time::Duration::from_millis),
+                units: args.meaning_units,
                 words_only: args.words_only,
             },
         })

@@ -14,7 +14,7 @@ use crate::encoder::Encoder;
 use crate::exit::ExitStatus;
 use crate::rg::{Rg, SearchFlags};
 use crate::smart::listing::tree_files;
-use crate::smart::meaning::{embed_missing, Clock, Embedded, Embedder};
+use crate::smart::meaning::{embed_missing, Embedded, Embedder};
 use crate::smart::vectors::{Key, VectorStore};
 
 /// How often a progress line is written on a pipe.
@@ -59,7 +59,6 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     // Listed now, whatever is remembered: the listing smart then finds.
     let files = tree_files(&rg, &flags, cache_dir.as_deref())?.files;
     let store = VectorStore::new(cache_dir.clone());
-    store.mark_indexed(files.iter().map(|f| f.key.root.as_deref()));
     let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
     let mut covered = vec![false; files.len()];
     let stored = store.read(&keys, |i, _| covered[i] = true);
@@ -80,7 +79,6 @@ pub fn run(args: &IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         &files,
         &order,
         &mut covered,
-        &mut Clock::default(),
         |_, _| {},
         |so_far| {
             let now = Instant::now();

@@ -98,11 +98,9 @@ pub struct MeaningView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The tree's code files (`None`: the tree was not listed, as it is
-    /// large and `scout index` has not run on it; only candidates were
-    /// compared); of
-    /// those, with vectors for all their definitions; and those with
-    /// vectors for some of them (the definitions the words ranked first,
-    /// embedded within the budget).
+    /// large; only candidates were compared); of those, compared whole;
+    /// and those with some of their definitions compared (the words'
+    /// first ones).
     pub files: Option<usize>,
     /// When the tree was not listed: the candidates' code files, which
     /// `covered` and `partly` then count.
@@ -110,7 +108,9 @@ pub struct MeaningView {
     pub candidate_files: Option<usize>,
     pub covered: usize,
     pub partly: usize,
-    /// Definitions with a vector, and of those, embedded by this run.
+    /// Definitions compared; and of those, embedded by this run (the
+    /// rest came from the cache): like `elapsed_ms`, the one figure that
+    /// depends on the cache, so the text page leaves it out.
     pub units: usize,
     pub embedded: usize,
 }

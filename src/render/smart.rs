@@ -64,16 +64,13 @@ fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
     );
 }
 
-/// `meaning: ...`: what the meaning search covered, or that the ranking
-/// is by words only, and why.
+/// `meaning: ...`: what the meaning search compared, or that the ranking
+/// is by words only, and why. Nothing here depends on the cache (how
+/// much of it was embedded now is in the JSON only).
 fn meaning_line(m: &MeaningView) -> String {
     if let Some(reason) = &m.reason {
         return format!("meaning: off, ranked by {reason}");
     }
-    let embedded = match m.embedded {
-        0 => String::new(),
-        n => format!(", {n} embedded now"),
-    };
     let definitions = plural(m.units as u64, "definition", "definitions");
     let Some(files) = m.files else {
         let candidates = plural(
@@ -82,12 +79,10 @@ fn meaning_line(m: &MeaningView) -> String {
             "candidate code files",
         );
         return if m.covered + m.partly == 0 {
-            format!(
-                "meaning: on, no definition compared: this tree is not indexed, and the budget embedded none of its {candidates} (scout index embeds them)"
-            )
+            format!("meaning: on, no definition compared of its {candidates}")
         } else {
             format!(
-                "meaning: on, {definitions} of {} of {candidates} ({} of them whole){embedded}; this tree is not indexed, so no other file was compared (scout index embeds them)",
+                "meaning: on, {definitions} of {} of {candidates} ({} of them whole); a tree this large is compared among its candidates",
                 m.covered + m.partly,
                 m.covered
             )
@@ -100,16 +95,11 @@ fn meaning_line(m: &MeaningView) -> String {
         } else {
             format!("all {code_files}")
         };
-        format!("meaning: on, {definitions} of {all}{embedded}")
-    } else if m.partly > 0 {
-        format!(
-            "meaning: on, {definitions} of {} of {code_files} ({} of them whole){embedded}; the other definitions were not compared (scout index embeds them)",
-            m.covered + m.partly,
-            m.covered
-        )
+        format!("meaning: on, {definitions} of {all}")
     } else {
         format!(
-            "meaning: on, {definitions} of {} of {code_files}{embedded}; the other files' definitions were not compared (scout index embeds them)",
+            "meaning: on, {definitions} of {} of {code_files} ({} of them whole); the others were not compared (--meaning-units sets how many are)",
+            m.covered + m.partly,
             m.covered
         )
     }
@@ -258,20 +248,16 @@ mod tests {
     #[test]
     fn the_meaning_line_says_whether_the_tree_or_only_its_candidates_were_compared() {
         assert_eq!(
-            meaning_line(&on(Some(200), None, 23, 0, 64, 64)),
-            "meaning: on, 64 definitions of 23 of 200 code files, 64 embedded now; the other files' definitions were not compared (scout index embeds them)"
+            meaning_line(&on(Some(200), None, 20, 3, 256, 64)),
+            "meaning: on, 256 definitions of 23 of 200 code files (20 of them whole); the others were not compared (--meaning-units sets how many are)"
         );
         assert_eq!(
-            meaning_line(&on(None, Some(40), 0, 23, 50, 50)),
-            "meaning: on, 50 definitions of 23 of 40 candidate code files (0 of them whole), 50 embedded now; this tree is not indexed, so no other file was compared (scout index embeds them)"
-        );
-        assert_eq!(
-            meaning_line(&on(None, Some(1), 1, 0, 1, 1)),
-            "meaning: on, 1 definition of 1 of 1 candidate code file (1 of them whole), 1 embedded now; this tree is not indexed, so no other file was compared (scout index embeds them)"
+            meaning_line(&on(None, Some(40), 5, 18, 256, 0)),
+            "meaning: on, 256 definitions of 23 of 40 candidate code files (5 of them whole); a tree this large is compared among its candidates"
         );
         assert_eq!(
             meaning_line(&on(None, Some(40), 0, 0, 0, 0)),
-            "meaning: on, no definition compared: this tree is not indexed, and the budget embedded none of its 40 candidate code files (scout index embeds them)"
+            "meaning: on, no definition compared of its 40 candidate code files"
         );
     }
 
@@ -282,16 +268,20 @@ mod tests {
             "meaning: on, 1 definition of its one code file"
         );
         assert_eq!(
-            meaning_line(&on(Some(4), None, 4, 0, 9, 2)),
-            "meaning: on, 9 definitions of all 4 code files, 2 embedded now"
+            meaning_line(&on(None, Some(1), 1, 0, 1, 1)),
+            "meaning: on, 1 definition of 1 of 1 candidate code file (1 of them whole); a tree this large is compared among its candidates"
+        );
+    }
+
+    #[test]
+    fn the_meaning_line_is_the_same_whatever_was_embedded_now() {
+        assert_eq!(
+            meaning_line(&on(Some(4), None, 4, 0, 9, 9)),
+            meaning_line(&on(Some(4), None, 4, 0, 9, 0))
         );
         assert_eq!(
-            meaning_line(&on(Some(1), None, 0, 1, 1, 1)),
-            "meaning: on, 1 definition of 1 of 1 code file (0 of them whole), 1 embedded now; the other definitions were not compared (scout index embeds them)"
-        );
-        assert_eq!(
-            meaning_line(&on(Some(5), None, 1, 0, 1, 0)),
-            "meaning: on, 1 definition of 1 of 5 code files; the other files' definitions were not compared (scout index embeds them)"
+            meaning_line(&on(Some(4), None, 4, 0, 9, 0)),
+            "meaning: on, 9 definitions of all 4 code files"
         );
     }
 }

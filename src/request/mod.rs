@@ -1460,6 +1460,7 @@ fn smart_args(request: &SmartRequest) -> SmartArgs {
         budget_tokens: request.budget_tokens.unwrap_or(DEFAULT_SMART_BUDGET_TOKENS),
         agent: false,
         words_only: false,
+        meaning_units: None,
         embed_budget_ms: None,
     }
 }

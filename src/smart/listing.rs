@@ -154,58 +154,9 @@ pub fn candidate_files(paths: &[&[u8]]) -> Listing {
     }
 }
 
-/// The trees `flags` searches, each as a real absolute path with the root
-/// of the repository holding it: what `scout index` must have run on for
-/// a large tree to be listed ([`VectorStore::indexed_for`]). `None` when
-/// links may be followed (`-L`, or an rg configuration file that could
-/// say it: they lead anywhere) or a path cannot be resolved.
-///
-/// [`VectorStore::indexed_for`]: super::vectors::VectorStore::indexed_for
-pub fn searched_trees(flags: &SearchFlags) -> Option<Vec<(PathBuf, Option<PathBuf>)>> {
-    if follows_links(&flags.file_list().args) || config_follows_links() {
-        return None;
-    }
-    let cwd = std::env::current_dir().ok()?;
-    let paths: Vec<PathBuf> = if flags.paths.is_empty() {
-        vec![cwd.clone()]
-    } else {
-        flags.paths.iter().map(|p| cwd.join(p)).collect()
-    };
-    let mut places = Places::default();
-    paths
-        .into_iter()
-        .map(|path| {
-            // A file's directory resolved, not the file: its key names
-            // a link as the link (`Places::real`).
-            let (real, dir) = if path.is_dir() {
-                let real = fs::canonicalize(&path).ok()?;
-                (real.clone(), real)
-            } else {
-                let real = places.real(&path)?;
-                (real.clone(), real.parent()?.to_path_buf())
-            };
-            let root = places.root_of(&dir).map(|r| r.to_path_buf());
-            Some((real, root))
-        })
-        .collect()
-}
-
 /// Whether rg's arguments `args` follow links.
 fn follows_links(args: &[OsString]) -> bool {
     args.iter().any(|a| a == "-L" || a == "--follow")
-}
-
-/// Whether rg's configuration file (`RIPGREP_CONFIG_PATH`) may follow
-/// links: it names `-L` or `--follow`, or cannot be read.
-fn config_follows_links() -> bool {
-    match std::env::var_os("RIPGREP_CONFIG_PATH").filter(|p| !p.is_empty()) {
-        None => false,
-        Some(path) => fs::read(path).map_or(true, |text| {
-            text.split(|&b| b == b'\n')
-                .map(|line| line.trim_ascii())
-                .any(|line| line == b"-L" || line.starts_with(b"--follow"))
-        }),
-    }
 }
 
 /// [`tree_files`], started at `started`: what changed since may be

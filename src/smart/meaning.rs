@@ -1,7 +1,8 @@
-//! Search by meaning: the question's vector against every unit vector of
-//! the tree's code, from [`vectors`]' cache, embedding what is missing
-//! within a time budget (the definitions the words ranked first, then
-//! the question's candidate files). The
+//! Search by meaning: the question's vector against the vectors of a set
+//! of units chosen by the question and the tree alone (the definitions the
+//! words ranked first, then whole files, the candidates first, up to a
+//! count), read from [`vectors`]' cache or embedded now: what the cache
+//! holds changes how long a question takes, never its answer (I5). The
 //! ranking it gives joins the lexical one in [`super::fuse`]; alone it
 //! ranks too many near-misses first (DESIGN.md, "Meaning search").
 //!
@@ -16,15 +17,14 @@
 //! [`units::texts`]: super::units::texts
 //! [`listing`]: super::listing
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
 use crate::defs::cache::DefsCache;
-use crate::encoder::{Encoder, DIM};
+use crate::encoder::Encoder;
 use crate::paths::path_of;
 use crate::smart::listing::{Listing, TreeFile};
 use crate::smart::units::texts;
@@ -32,15 +32,17 @@ use crate::smart::vectors::{Key, Query, UnitVector, VectorStore};
 
 /// Units the dense ranking hands to the fusion, at most.
 pub const DENSE_HITS: usize = 60;
-/// How long a question embeds missing vectors after its words' pass, by
-/// default (`--embed-budget-ms` not given). The words' first units are
-/// embedded first ([`UNITS_FIRST`]): with a fresh cache for every
-/// question (`bench/smart/score.py --cold`, the tuning split), 150 ms,
-/// 250 ms and 300 ms all ranked at file-level MRR@10 0.81, 500 ms and
-/// 1 s at 0.82, and the former default (whole files until 2 s after the
-/// question started) at 0.85; words alone 0.74. A first question costs
-/// its words' pass and a quarter second, on a monorepo too (#35).
-pub const EMBED_BUDGET: Duration = Duration::from_millis(250);
+/// Units a question compares by meaning, by default (`--meaning-units`):
+/// the words' first [`UNITS_FIRST`], then whole files, the candidates
+/// first. A count, not a time, so that the page is a function of the tree
+/// and the question (#54 item 12); what the cache lacks of them is
+/// embedded now (150-170 definitions a second on a 2-core machine). On
+/// the tuning questions of ripgrep and the Python library, each asked
+/// with an empty cache, 128, 192 and 256 ranked definitions at MRR@10
+/// 0.77, 0.82 and 0.87 on ripgrep (0.57 all three on the library), and a
+/// first question took 1.6-2.2 s (BENCHMARKS.md, "A page that does not
+/// depend on the cache").
+pub const MEANING_UNITS: usize = 256;
 
 /// Tokens of a unit's text embedded, at most: its name and path come
 /// first, so only the end of a long doc comment is cut. On the tuning
@@ -50,50 +52,19 @@ pub const EMBED_BUDGET: Duration = Duration::from_millis(250);
 ///
 /// [`TEXT_RULES`]: super::units::TEXT_RULES
 pub const UNIT_TOKENS: usize = 64;
-/// Texts parsed for and embedded as one group, about 0.4 s of work
-/// (with a deadline, [`CHUNK_TEXTS`]).
+/// Texts parsed for and embedded as one group, about 0.4 s of work.
 const GROUP_TEXTS: usize = 256;
-/// Texts embedded between two looks at the clock, at most (two of the
-/// encoder's batches, one for each core).
-const CHUNK_TEXTS: usize = 64;
-/// With a deadline, the first texts are embedded in a chunk this small,
-/// which times the encoder on this machine and under this load; each
-/// chunk after holds what fits in the time left, so a budget is overrun
-/// by about the time of a few texts (a file cut off by it is compared,
-/// not stored). Fewer than [`MIN_CHUNK`] are not worth a call.
-const FIRST_CHUNK: usize = 16;
-const MIN_CHUNK: usize = 4;
-
-/// With a deadline, the words' first this many units (the lexical
-/// ranking, spread over its files) are embedded before whole files are,
-/// so that a short budget compares the best units of many files rather
-/// than every unit of the first one or two. On the tuning questions,
-/// cold at 300 ms: 32, 64 and 128 all file-level MRR@10 0.81; whole
-/// files alone, 0.75-0.76 at 250 ms.
+/// The words' first this many units (the lexical ranking, spread over
+/// its files) are compared before whole files are, so that the count
+/// compares the best units of many files rather than every unit of the
+/// first one or two. On the tuning questions, cold at 300 ms: 32, 64 and
+/// 128 all file-level MRR@10 0.81; whole files alone, 0.75-0.76 at
+/// 250 ms.
 const UNITS_FIRST: usize = 64;
 
-/// When embedding stops, and how fast it has gone so far.
-#[derive(Debug, Default)]
-pub struct Clock {
-    /// `None`: when everything is embedded (`scout index`).
-    deadline: Option<Instant>,
-    /// How long a text took to embed, once a chunk was timed.
-    pace: Option<Duration>,
-}
-
-impl Clock {
-    /// Embedding stops at `deadline`.
-    pub fn until(deadline: Instant) -> Clock {
-        Clock {
-            deadline: Some(deadline),
-            pace: None,
-        }
-    }
-
-    fn passed(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
+/// Files too large for what is left of the count that a question passes
+/// over, at most, before it stops taking files.
+const MAX_SKIPPED: usize = 8;
 
 /// What [`embed_missing`] did.
 #[derive(Debug, Default, Clone, Copy)]
@@ -111,45 +82,30 @@ pub struct Embedder<'a> {
 }
 
 /// Embeds the files of `order` (indices into `files`) whose vectors are
-/// not `covered`, in that order, until the `clock`'s deadline; stores each file's
-/// vectors, marks it covered and hands its units to `each`. `progress` is
-/// told after each group. An error only when the encoder's weights cannot
-/// be read any more.
+/// not `covered`, in that order; stores each file's vectors, marks it
+/// covered and hands its units to `each`. `progress` is told after each
+/// group. An error only when the encoder's weights cannot be read any
+/// more.
 pub fn embed_missing(
     embedder: &Embedder<'_>,
     files: &[TreeFile],
     order: &[usize],
     covered: &mut [bool],
-    clock: &mut Clock,
     mut each: impl FnMut(usize, &[UnitVector]),
     mut progress: impl FnMut(Embedded),
 ) -> Result<Embedded> {
-    let Embedder {
-        encoder,
-        vectors: store,
-        defs,
-    } = *embedder;
     let mut done = Embedded::default();
     let missing: Vec<usize> = order.iter().copied().filter(|&i| !covered[i]).collect();
-    let group_texts = if clock.deadline.is_some() {
-        CHUNK_TEXTS
-    } else {
-        GROUP_TEXTS
-    };
     let mut at = 0;
     while at < missing.len() {
-        if clock.passed() {
-            break;
-        }
-        // A group: files until GROUP_TEXTS texts (or the deadline),
-        // parsed together.
+        // A group: files until GROUP_TEXTS texts, parsed together.
         let mut group: Vec<(usize, UnitTexts)> = Vec::new();
         let mut count = 0;
-        while at < missing.len() && count < group_texts && !(count > 0 && clock.passed()) {
+        while at < missing.len() && count < GROUP_TEXTS {
             let take = (missing.len() - at).min(4);
             let chunk = &missing[at..at + take];
             at += take;
-            for (i, unit_texts) in file_texts(defs, files, chunk) {
+            for (i, unit_texts) in file_texts(embedder.defs, files, chunk) {
                 match unit_texts {
                     Some(unit_texts) => {
                         count += unit_texts.len();
@@ -160,46 +116,56 @@ pub fn embed_missing(
                 }
             }
         }
-        let all: Vec<String> = group
-            .iter()
-            .flat_map(|(_, t)| t.iter().map(|(_, text)| text.clone()))
-            .collect();
-        let ids = token_ids(encoder, &all);
-        let vectors = embed_until(encoder, &ids, clock)?;
-        let cut_off = vectors.len() < ids.len();
-        let mut vectors = vectors.into_iter();
-        let mut whole: Vec<(usize, Vec<UnitVector>)> = Vec::new();
-        for (i, unit_texts) in group {
-            let units: Vec<UnitVector> = unit_texts
-                .iter()
-                .zip(vectors.by_ref())
-                .map(|((line, _), v)| UnitVector::quantise(*line, &v))
-                .collect();
-            if units.len() == unit_texts.len() {
-                whole.push((i, units));
-            } else if !units.is_empty() {
-                // Cut off by the deadline: compared, not stored.
-                done.units += units.len();
-                each(i, &units);
-            }
-        }
-        let records: Vec<(&Key, &[UnitVector])> = whole
-            .iter()
-            .map(|(i, units)| (&files[*i].key, units.as_slice()))
-            .collect();
-        store.append(&records);
-        for (i, units) in &whole {
+        for (i, units) in embed_files(embedder, files, group, &BTreeMap::new())? {
             done.files += 1;
             done.units += units.len();
-            covered[*i] = true;
-            each(*i, units);
+            covered[i] = true;
+            each(i, &units);
         }
         progress(done);
-        if cut_off {
-            break;
-        }
     }
     Ok(done)
+}
+
+/// Embeds the texts of whole files (one call: its batches of like length
+/// pad least), but for the units `known` already has a vector of (by
+/// file and line); stores each file's vectors and returns them.
+fn embed_files(
+    embedder: &Embedder<'_>,
+    files: &[TreeFile],
+    group: Vec<(usize, UnitTexts)>,
+    known: &BTreeMap<(usize, u32), UnitVector>,
+) -> Result<Vec<(usize, Vec<UnitVector>)>> {
+    let all: Vec<String> = group
+        .iter()
+        .flat_map(|(i, t)| {
+            t.iter()
+                .filter(|(line, _)| !known.contains_key(&(*i, *line)))
+                .map(|(_, text)| text.clone())
+        })
+        .collect();
+    let ids = token_ids(embedder.encoder, &all);
+    let mut vectors = embedder.encoder.embed_tokens(&ids)?.into_iter();
+    let whole: Vec<(usize, Vec<UnitVector>)> = group
+        .into_iter()
+        .map(|(i, unit_texts)| {
+            let units = unit_texts
+                .iter()
+                .filter_map(|(line, _)| match known.get(&(i, *line)) {
+                    Some(unit) => Some(unit.clone()),
+                    None => vectors.next().map(|v| UnitVector::quantise(*line, &v)),
+                })
+                .collect();
+            (i, units)
+        })
+        .collect();
+    let records: Vec<(&Key, &[UnitVector])> = whole
+        .iter()
+        .filter(|(_, units)| !units.is_empty())
+        .map(|(i, units)| (&files[*i].key, units.as_slice()))
+        .collect();
+    embedder.vectors.append(&records);
+    Ok(whole)
 }
 
 /// A file's unit texts, each with the line of its unit's hit.
@@ -249,65 +215,33 @@ fn token_ids(encoder: &Encoder, texts: &[String]) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The vectors of `ids`, in order, as many as fit before the `clock`'s
-/// deadline: with none, all of them in one call (its batches of like
-/// length pad least); with one, a first chunk of [`FIRST_CHUNK`] that
-/// times the encoder when no earlier chunk did, then chunks of what fits
-/// in the time left.
-fn embed_until(encoder: &Encoder, ids: &[Vec<u32>], clock: &mut Clock) -> Result<Vec<[f32; DIM]>> {
-    let mut vectors = Vec::with_capacity(ids.len());
-    while vectors.len() < ids.len() {
-        let left = ids.len() - vectors.len();
-        let take = match (clock.deadline, clock.pace) {
-            (None, _) => left,
-            (Some(_), None) => FIRST_CHUNK,
-            (Some(deadline), Some(pace)) => {
-                let time = deadline.saturating_duration_since(Instant::now());
-                let fits = (time.as_secs_f64() / pace.as_secs_f64().max(1e-6)) as usize;
-                if fits < MIN_CHUNK.min(left) {
-                    break;
-                }
-                fits.min(CHUNK_TEXTS)
-            }
-        }
-        .min(left);
-        let started = Instant::now();
-        let chunk = &ids[vectors.len()..vectors.len() + take];
-        vectors.extend(encoder.embed_tokens(chunk)?);
-        clock.pace = Some(started.elapsed() / take as u32);
+/// The unit of a file at the line of the words' hit: the file's one
+/// unit (at line 1) for a file without definitions, else the unit whose
+/// line it is; its index in `lines`.
+fn unit_at(lines: impl ExactSizeIterator<Item = u32> + Clone, line: u32) -> Option<usize> {
+    let mut all = lines.clone();
+    if lines.len() == 1 && all.next() == Some(1) {
+        return Some(0);
     }
-    Ok(vectors)
+    lines.clone().position(|l| l == line)
 }
 
-/// Embeds the units at `wanted` (paths as rg prints them, and the line
-/// of each unit's hit), in that order, until the `clock`'s deadline, and
-/// hands each vector to `each` with its file's index in `files`. Units
-/// of files already `covered` are skipped: their vectors were read from
-/// the store. A file all of whose units were embedded is stored and
-/// marked covered, as [`embed_missing`] would; the others' units are
-/// compared, not stored (a record holds a whole file). A file without
-/// definitions is one unit at line 1, whatever line the words' hit in it
-/// points at.
+/// Embeds the units at `wanted` (indices into `files`, and the line of
+/// each unit's hit), in that order, and hands each vector to `each` with
+/// its file's index. A file all of whose units were embedded is stored
+/// and marked covered, as [`embed_missing`] would; the others' units are
+/// compared, not stored (a record holds a whole file).
 fn embed_units(
     embedder: &Embedder<'_>,
     files: &[TreeFile],
     covered: &mut [bool],
-    wanted: &[(&[u8], u32)],
-    clock: &mut Clock,
+    wanted: &[(usize, u32)],
     mut each: impl FnMut(usize, &UnitVector),
 ) -> Result<()> {
-    let index_of = |path: &[u8]| {
-        files
-            .binary_search_by(|f| f.path.as_slice().cmp(path))
-            .ok()
-            .filter(|&i| !covered[i])
-    };
     let mut chosen: Vec<usize> = Vec::new();
-    for &(path, _) in wanted {
-        if let Some(i) = index_of(path) {
-            if !chosen.contains(&i) {
-                chosen.push(i);
-            }
+    for &(i, _) in wanted {
+        if !chosen.contains(&i) {
+            chosen.push(i);
         }
     }
     // Each chosen file's texts, as `units::texts` makes them.
@@ -317,21 +251,12 @@ fn embed_units(
         .collect();
     // The texts to embed, in the words' order: (file, text) indices.
     let mut order: Vec<(usize, usize)> = Vec::new();
-    for &(path, line) in wanted {
-        let Some(i) = index_of(path) else {
-            continue;
-        };
+    for &(i, line) in wanted {
         let Some(f) = file_texts.iter().position(|(file, _)| *file == i) else {
             continue;
         };
         let texts = &file_texts[f].1;
-        let whole_file = texts.len() == 1 && texts[0].0 == 1;
-        let at = if whole_file {
-            Some(0)
-        } else {
-            texts.iter().position(|(l, _)| *l == line)
-        };
-        if let Some(t) = at {
+        if let Some(t) = unit_at(texts.iter().map(|(l, _)| *l), line) {
             if !order.contains(&(f, t)) {
                 order.push((f, t));
             }
@@ -341,7 +266,9 @@ fn embed_units(
         .iter()
         .map(|&(f, t)| file_texts[f].1[t].1.clone())
         .collect();
-    let vectors = embed_until(embedder.encoder, &token_ids(embedder.encoder, &all), clock)?;
+    let vectors = embedder
+        .encoder
+        .embed_tokens(&token_ids(embedder.encoder, &all))?;
     let mut embedded: Vec<Vec<Option<UnitVector>>> = file_texts
         .iter()
         .map(|(_, texts)| vec![None; texts.len()])
@@ -458,15 +385,30 @@ impl Best {
     }
 }
 
+/// The units compared so far, and the best of them.
+struct Compared {
+    /// By file and line.
+    units: BTreeSet<(usize, u32)>,
+    best: Best,
+}
+
+impl Compared {
+    /// Compares a unit, once.
+    fn offer(&mut self, file: usize, line: u32, similarity: f32) {
+        if self.units.insert((file, line)) {
+            self.best.offer(similarity, file, line);
+        }
+    }
+}
+
 /// The tree's code files and what the store holds for them, scored
 /// against the question: the dense ranking's first half, which needs no
 /// candidate file and so runs beside the words' pass.
 pub struct Recalled {
     files: Vec<TreeFile>,
     store: VectorStore,
-    best: Best,
-    covered: Vec<bool>,
-    units: usize,
+    /// Per file, what the store holds: each unit's line and similarity.
+    stored: Vec<Option<Vec<(u32, f32)>>>,
     /// Every file the listing holds, of any kind: what the words' pass
     /// searched, when the tree is as listed.
     pub listed: u64,
@@ -482,110 +424,176 @@ pub struct Recalled {
 pub fn recall(listing: Listing, query: &Query, cache_dir: Option<PathBuf>) -> Recalled {
     let files = listing.files;
     let store = VectorStore::new(cache_dir);
-    let mut best = Best::new(DENSE_HITS);
-    let mut covered = vec![false; files.len()];
+    let mut stored = vec![None; files.len()];
     let keys: Vec<&Key> = files.iter().map(|f| &f.key).collect();
-    let reading = store.read(&keys, |i, stored| {
-        covered[i] = true;
-        for j in 0..stored.len() {
-            best.offer(stored.similarity(j, query), i, stored.line(j));
-        }
+    store.read(&keys, |i, units| {
+        let scored = (0..units.len())
+            .map(|j| (units.line(j), units.similarity(j, query)))
+            .collect();
+        stored[i] = Some(scored);
     });
     Recalled {
         files,
         store,
-        best,
-        covered,
-        units: reading.units,
+        stored,
         listed: listing.listed,
         remembered: listing.remembered,
         tree: listing.tree,
     }
 }
 
-/// The dense ranking for `query` (the question's vector): what
-/// [`recall`] found in the store, then the missing vectors embedded for
-/// up to `budget`: the units of `first_units` (the lexical ranking, by
-/// path as rg prints it and line), at most [`UNITS_FIRST`] of them, then
-/// whole files, those of `first` before the rest.
+/// The dense ranking for `query` (the question's vector) over the units
+/// the question and the tree choose, at most `limit` of them: the units
+/// of `first_units` (the lexical ranking, by path as rg prints it and
+/// line), at most [`UNITS_FIRST`], then whole files, those of `first`
+/// before the rest, until `limit` units are compared (the file that
+/// reaches it whole). A unit's vector comes from the store ([`recall`])
+/// or is embedded now; which does not change what is compared.
 pub fn rank(
     recalled: Recalled,
     encoder: &Encoder,
     query: &Query,
     first: &[&[u8]],
     first_units: &[(&[u8], u32)],
-    budget: Duration,
+    limit: usize,
     cache_dir: Option<PathBuf>,
 ) -> Result<Dense> {
     let Recalled {
         files,
         store,
-        mut best,
-        mut covered,
-        units: stored_units,
+        stored,
         tree,
         ..
     } = recalled;
-    let mut order: Vec<usize> = Vec::with_capacity(files.len());
-    for path in first {
-        if let Ok(i) = files.binary_search_by(|f| f.path.as_slice().cmp(path)) {
-            order.push(i);
-        }
-    }
+    let index_of = |path: &[u8]| files.binary_search_by(|f| f.path.as_slice().cmp(path)).ok();
+    let mut order: Vec<usize> = first.iter().filter_map(|p| index_of(p)).collect();
     let mut listed = vec![false; files.len()];
     order.retain(|&i| !std::mem::replace(&mut listed[i], true));
     order.extend((0..files.len()).filter(|&i| !listed[i]));
-    let started = Instant::now();
-    // Each unit given a vector now, by file and line.
-    let mut fresh: HashSet<(usize, u32)> = HashSet::new();
-    let embedded = if budget.is_zero() {
-        Embedded::default()
-    } else {
-        let defs = DefsCache::new(cache_dir);
-        let embedder = Embedder {
-            encoder,
-            vectors: &store,
-            defs: &defs,
+    let defs = DefsCache::new(cache_dir);
+    let embedder = Embedder {
+        encoder,
+        vectors: &store,
+        defs: &defs,
+    };
+    let mut covered: Vec<bool> = stored.iter().map(Option::is_some).collect();
+    let mut seen = Compared {
+        units: BTreeSet::new(),
+        best: Best::new(DENSE_HITS),
+    };
+    let mut embedded = Embedded::default();
+    // The words' first units: from the store, else embedded now.
+    let mut missing: Vec<(usize, u32)> = Vec::new();
+    let firsts = first_units.iter().take(limit.min(UNITS_FIRST));
+    for &(path, line) in firsts {
+        let Some(i) = index_of(path) else {
+            continue;
         };
-        let mut clock = Clock::until(started + budget);
-        // Each unit is offered once, though its file may be embedded
-        // whole after it was embedded alone.
-        let mut offer = |i: usize, unit: &UnitVector| {
-            if fresh.insert((i, unit.line)) {
-                best.offer(unit.similarity(query), i, unit.line);
+        match &stored[i] {
+            Some(units) => {
+                if let Some(u) = unit_at(units.iter().map(|u| u.0), line) {
+                    seen.offer(i, units[u].0, units[u].1);
+                }
+            }
+            None => missing.push((i, line)),
+        }
+    }
+    // Their vectors, which a file embedded whole after does not embed again.
+    let mut fresh: BTreeMap<(usize, u32), UnitVector> = BTreeMap::new();
+    embed_units(&embedder, &files, &mut covered, &missing, |i, unit| {
+        embedded.units += 1;
+        seen.offer(i, unit.line, unit.similarity(query));
+        fresh.insert((i, unit.line), unit.clone());
+    })?;
+    // Then whole files, each that fits in what is left of the limit:
+    // their units from the store, or parsed (a few files ahead, together)
+    // and embedded in one call. Past a few that do not fit, the rest is
+    // left out too.
+    let mut to_embed: Vec<(usize, UnitTexts)> = Vec::new();
+    let mut count = seen.units.len();
+    let mut skipped = 0;
+    let mut ahead: std::collections::VecDeque<(usize, Option<UnitTexts>)> = Default::default();
+    let mut at = 0;
+    while count < limit && at < order.len() && skipped <= MAX_SKIPPED {
+        let i = order[at];
+        at += 1;
+        if covered[i] && stored[i].is_none() {
+            // Every unit embedded with the words' first ones.
+            continue;
+        }
+        let lines: Vec<u32> = match &stored[i] {
+            Some(units) => units.iter().map(|u| u.0).collect(),
+            None => {
+                if ahead.is_empty() {
+                    let next: Vec<usize> = order[at - 1..]
+                        .iter()
+                        .copied()
+                        .filter(|&j| stored[j].is_none() && !covered[j])
+                        .take(4)
+                        .collect();
+                    ahead.extend(file_texts(&defs, &files, &next));
+                }
+                match ahead.pop_front() {
+                    // Unreadable: nothing to compare.
+                    Some((_, None)) => continue,
+                    Some((j, Some(texts))) => {
+                        debug_assert_eq!(i, j);
+                        let lines = texts.iter().map(|t| t.0).collect();
+                        to_embed.push((i, texts));
+                        lines
+                    }
+                    None => break,
+                }
             }
         };
-        embed_units(
-            &embedder,
-            &files,
-            &mut covered,
-            &first_units[..first_units.len().min(UNITS_FIRST)],
-            &mut clock,
-            &mut offer,
-        )?;
-        let mut whole = embed_missing(
-            &embedder,
-            &files,
-            &order,
-            &mut covered,
-            &mut clock,
-            |i, units| units.iter().for_each(|unit| offer(i, unit)),
-            |_| {},
-        )?;
-        whole.units = fresh.len();
-        whole
-    };
+        let new = lines
+            .iter()
+            .filter(|&&line| !seen.units.contains(&(i, line)))
+            .count();
+        if count + new > limit {
+            skipped += 1;
+            if stored[i].is_none() {
+                to_embed.pop();
+            }
+            continue;
+        }
+        count += new;
+        if let Some(units) = &stored[i] {
+            for &(line, similarity) in units {
+                seen.offer(i, line, similarity);
+            }
+        }
+    }
+    for (i, units) in embed_files(&embedder, &files, to_embed, &fresh)? {
+        covered[i] = true;
+        embedded.files += 1;
+        embedded.units += units
+            .iter()
+            .filter(|u| !fresh.contains_key(&(i, u.line)))
+            .count();
+        for unit in &units {
+            seen.offer(i, unit.line, unit.similarity(query));
+        }
+    }
     store.compact_stale();
-    let partly: HashSet<usize> = fresh
+    // Per file, its units compared: all of them (whole) where the store
+    // had it and every unit was compared, or where it was embedded whole.
+    let mut per_file: std::collections::BTreeMap<usize, usize> = Default::default();
+    for &(i, _) in &seen.units {
+        *per_file.entry(i).or_default() += 1;
+    }
+    let whole = per_file
         .iter()
-        .map(|&(i, _)| i)
-        .filter(|&i| !covered[i])
-        .collect();
-    let covered = covered.iter().filter(|&&c| c).count();
-    let units = stored_units + embedded.units;
-    let scored = best.into_sorted();
+        .filter(|&(&i, &n)| match &stored[i] {
+            Some(units) => n == units.len(),
+            None => covered[i],
+        })
+        .count();
+    let units = seen.units.len();
     Ok(Dense {
-        hits: scored
+        hits: seen
+            .best
+            .into_sorted()
             .into_iter()
             .map(|(similarity, i, line)| DenseHit {
                 path: files[i].path.clone(),
@@ -595,8 +603,8 @@ pub fn rank(
             .collect(),
         files: files.len(),
         tree,
-        covered,
-        partly: partly.len(),
+        covered: whole,
+        partly: per_file.len() - whole,
         units,
         embedded,
     })

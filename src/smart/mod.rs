@@ -15,9 +15,10 @@
 //! 5. **score** ([`score`]): BM25F per concept over the fields, IDF from
 //!    the pass, priors; the why names the fields and words that scored;
 //! 6. **meaning** ([`meaning`]), with the sentence encoder installed:
-//!    the question's vector against every unit vector of the tree (cached
-//!    per file by [`vectors`], the missing ones embedded within a time
-//!    budget; of a large tree not indexed, the candidates' only),
+//!    the question's vector against the unit vectors of a set the
+//!    question and the tree choose, up to a count (cached per file by
+//!    [`vectors`], the missing ones embedded now; of a large tree, among
+//!    the candidates only),
 //!    its best units joined to the candidates and the two rankings fused
 //!    ([`fuse`]);
 //! 7. **page** ([`page`]): the hits cut to the token budget by `scout
@@ -98,9 +99,9 @@ pub struct SmartSettings {
 pub struct MeaningSettings {
     /// `None` with `--words-only`, or when no directory can be named.
     pub encoder_dir: Option<PathBuf>,
-    /// `--embed-budget-ms`: how long to embed missing vectors; `None`
-    /// for [`meaning::EMBED_BUDGET`].
-    pub budget: Option<std::time::Duration>,
+    /// `--meaning-units`: how many units are compared by meaning; `None`
+    /// for [`meaning::MEANING_UNITS`].
+    pub units: Option<usize>,
     /// `--words-only` was given.
     pub words_only: bool,
 }
@@ -110,7 +111,7 @@ impl MeaningSettings {
     pub fn off() -> MeaningSettings {
         MeaningSettings {
             encoder_dir: None,
-            budget: Some(std::time::Duration::ZERO),
+            units: Some(0),
             words_only: true,
         }
     }
@@ -171,7 +172,7 @@ pub fn answer(
     if concepts.is_empty() {
         bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
     }
-    let budget = meaning.budget.unwrap_or(meaning::EMBED_BUDGET);
+    let limit = meaning.units.unwrap_or(meaning::MEANING_UNITS);
     // While rg makes the words' pass, the encoder loads and embeds the
     // question, and the tree's stored vectors are scored against it.
     let encoding = match &meaning.encoder_dir {
@@ -182,18 +183,15 @@ pub fn answer(
                 let encoder = crate::encoder::Encoder::load(&dir)?;
                 let query = Query::new(&encoder.embed(&[question])?.remove(0));
                 // The listing, remembered or made now beside the words'
-                // pass, which it slows less than it would delay after.
-                // Until `scout index` runs on the tree, its stores hold
-                // at most what questions' budgets stored, files among
-                // their candidates: with the default budget, only a small
-                // tree is listed.
+                // pass, which it slows less than it would delay after:
+                // of a small tree only. A larger one is compared among
+                // its candidates, indexed or not, so that the answer
+                // does not depend on what the cache holds.
                 let cache = cache_dir.as_deref();
                 let listing = match listing::remembered(&rg, &base, cache) {
-                    Some(listing) => Some(listing),
-                    None if budget > meaning::EMBED_BUDGET || may_be_indexed(&base, cache) => {
-                        Some(listing::tree_files(&rg, &base, cache)?)
-                    }
-                    None => listing::small_tree_files(&rg, &base, cache, LISTED_UNINDEXED)?,
+                    Some(listing) if listing.listed <= LISTED => Some(listing),
+                    Some(_) => None,
+                    None => listing::small_tree_files(&rg, &base, cache, LISTED)?,
                 };
                 let recalled = listing.map(|listing| meaning::recall(listing, &query, cache_dir));
                 Ok::<_, anyhow::Error>((encoder, query, recalled))
@@ -297,7 +295,10 @@ pub fn answer(
                 // the remembered listing holds: the tree changed where no
                 // watched stamp tells (listing.rs). List it now.
                 Some(recalled) if recalled.remembered && recalled.listed != candidates.searched => {
-                    recall(listing::tree_files(rg, base, cache_dir.as_deref())?)
+                    match listing::small_tree_files(rg, base, cache_dir.as_deref(), LISTED)? {
+                        Some(listing) => recall(listing),
+                        None => recall(listing::candidate_files(&first)),
+                    }
                 }
                 Some(recalled) => recalled,
                 None => recall(listing::candidate_files(&first)),
@@ -306,7 +307,7 @@ pub fn answer(
                 .iter()
                 .map(|h| {
                     let unit = &units[h.unit];
-                    (parsed[unit.file].path.as_bytes(), unit.line)
+                    (parsed[unit.file].raw.as_slice(), unit.line)
                 })
                 .collect();
             let dense = meaning::rank(
@@ -315,7 +316,7 @@ pub fn answer(
                 &query,
                 &first,
                 &first_units,
-                budget,
+                limit,
                 cache_dir.clone(),
             )?;
             let mut joined = Joined {
@@ -343,26 +344,15 @@ pub fn answer(
     })
 }
 
-/// With the default budget, a tree `scout index` has not run on is listed
-/// when it holds at most this many files (rg's walk is stopped at the
-/// next one): a budget that embeds every candidate then goes on to its
-/// files without the question's words. A larger tree's default budget
-/// ends among its candidates, which are all it compares; on a tree of
-/// 60,000 files the listing made beside the words' pass cost a first
-/// question a quarter second of its 1.25-1.42 s, and a question after
-/// one whose budget stored a file 0.2 s of its 1.0-1.1 s (BENCHMARKS.md):
-/// the few files questions store are among their candidates. A longer
-/// `--embed-budget-ms` lists any tree, to have the time to go further.
-const LISTED_UNINDEXED: u64 = 2_000;
-
-/// Whether `scout index` ran over the tree `flags` searches (or a
-/// repository in it), which is then worth listing for its stored vectors;
-/// `true` when rg follows links, which lead anywhere.
-fn may_be_indexed(flags: &SearchFlags, cache_dir: Option<&std::path::Path>) -> bool {
-    listing::searched_trees(flags).is_none_or(|trees| {
-        vectors::VectorStore::new(cache_dir.map(PathBuf::from)).indexed_for(&trees)
-    })
-}
+/// A tree is listed, and its files beyond the question's candidates
+/// compared, when it holds at most this many files (rg's walk is stopped
+/// at the next one). A larger tree is compared among its candidates only,
+/// whether `scout index` ran on it or not: its candidates hold more units
+/// than [`meaning::MEANING_UNITS`] anyway, and the answer must not depend
+/// on the cache. On a tree of 60,000 files, the listing made beside the
+/// words' pass cost a first question a quarter second of its 1.25-1.42 s
+/// (BENCHMARKS.md).
+const LISTED: u64 = 2_000;
 
 /// The rank constant of the fusion: a hit at rank r scores 1 / (K + r) in
 /// each ranking that holds it.

@@ -7,10 +7,8 @@
 //! nearest directory above a file with a `.git`), named for the FNV-1a 64
 //! hash of the root's real path in 16 hex digits, `.store`; files outside
 //! any repository share `outside.store`. A question opens one store per
-//! repository its tree spans, however many files it holds. `scout index`
-//! leaves an empty `NAME.indexed` beside each store it fills
-//! ([`VectorStore::mark_indexed`]): only then does a question list a
-//! large tree to compare all its stored vectors.
+//! repository its tree spans, however many files it holds. What a store
+//! holds changes how long a question takes, never what it compares.
 //!
 //! A store is a header (format, model, text and definition rules), then
 //! records appended one after another, one per file embedded: its
@@ -59,7 +57,8 @@ const FORMAT: u32 = 3;
 pub const SUBDIR: &str = "vectors";
 /// A store's file name ends so.
 pub const SUFFIX: &str = ".store";
-/// Beside a store, named as it is: `scout index` ran over files it holds.
+/// Beside a store, named as it is, the mark `scout index` left before
+/// questions compared a set of units of their own: pruned with the stores.
 const INDEXED_SUFFIX: &str = ".indexed";
 /// The store of the files outside any repository.
 const OUTSIDE: &str = "outside";
@@ -74,8 +73,6 @@ const MIN_BODY: usize = 4 + STAMP_BYTES + 4;
 /// largest embedded, has far fewer units).
 const MAX_BODY: usize = 64 << 20;
 const STAMP_BYTES: usize = 5 * 8;
-/// A record's path is no longer (Linux's `PATH_MAX`).
-const MAX_PATH: usize = 4096;
 /// Bytes a reader reads at a time, at least.
 const READ_BUFFER: usize = 1 << 20;
 /// A store is compacted when its superseded and outdated records pass
@@ -296,61 +293,6 @@ impl VectorStore {
             .filter(|e| e.file_name().as_bytes().ends_with(SUFFIX.as_bytes()))
             .filter_map(|e| e.metadata().ok())
             .fold((0, 0), |(bytes, n), m| (bytes + m.len(), n + 1))
-    }
-
-    /// Marks the stores of `roots` (repository roots, `None` for the
-    /// files outside any) as indexed: `scout index` ran over files they
-    /// hold, so a large tree of theirs is worth listing (smart lists a tree
-    /// of more than 2,000 files only then). Made before anything is
-    /// embedded, so that an index stopped midway counts; failures are
-    /// ignored.
-    pub fn mark_indexed<'r>(&self, roots: impl IntoIterator<Item = Option<&'r Path>>) {
-        let Some(dir) = &self.dir else {
-            return;
-        };
-        let _ = fs::create_dir_all(dir);
-        let mut marked = std::collections::HashSet::new();
-        for root in roots {
-            if let Some(store) = self.store_path(root).filter(|s| marked.insert(s.clone())) {
-                // Made anew, so dated now: what pruning goes by.
-                let _ = File::create(store.with_extension(&INDEXED_SUFFIX[1..]));
-            }
-        }
-    }
-
-    /// Whether `scout index` ran over files under one of `trees` (real
-    /// absolute paths, each with the root of the repository holding it,
-    /// `None` outside one), as the stores that could hold them say: the
-    /// store of that repository (of the files outside any, for a tree
-    /// outside one), or a store whose first record is a file under a tree
-    /// (a repository nested in it; every record of a store lies under its
-    /// repository's root), marked [indexed](Self::mark_indexed). One
-    /// directory read, and one small read of each other marked store.
-    pub fn indexed_for(&self, trees: &[(PathBuf, Option<PathBuf>)]) -> bool {
-        let Some(entries) = self.dir.as_ref().and_then(|d| fs::read_dir(d).ok()) else {
-            return false;
-        };
-        let own: Vec<PathBuf> = trees
-            .iter()
-            .filter_map(|(_, root)| self.store_path(root.as_deref()))
-            .collect();
-        entries.flatten().any(|entry| {
-            if !entry
-                .file_name()
-                .as_bytes()
-                .ends_with(INDEXED_SUFFIX.as_bytes())
-            {
-                return false;
-            }
-            let store = entry.path().with_extension(&SUFFIX[1..]);
-            if own.contains(&store) {
-                return true;
-            }
-            first_path(&store).is_some_and(|path| {
-                let path = Path::new(std::ffi::OsStr::from_bytes(&path));
-                trees.iter().any(|(tree, _)| path.starts_with(tree))
-            })
-        })
     }
 
     /// Streams the stores of `keys`' repositories, and calls `found(i,
@@ -580,23 +522,6 @@ fn header() -> Vec<u8> {
     }
     bytes.extend_from_slice(MODEL.as_bytes());
     bytes
-}
-
-/// The path of the first record of the store at `store`; `None` when it
-/// has none or is foreign.
-fn first_path(store: &Path) -> Option<Vec<u8>> {
-    let mut file = File::open(store).ok()?;
-    past_header(&mut file)?;
-    // The record's length, then its path's.
-    let mut lengths = [0u8; 8];
-    file.read_exact(&mut lengths).ok()?;
-    let path_len = u32::from_le_bytes(lengths[4..].try_into().ok()?) as usize;
-    if path_len > MAX_PATH {
-        return None;
-    }
-    let mut path = vec![0u8; path_len];
-    file.read_exact(&mut path).ok()?;
-    Some(path)
 }
 
 /// The format-2 entries (one file each) are no use to this build.
@@ -891,60 +816,6 @@ mod tests {
             q.similarity(&query_b)
         );
         assert!((q.similarity(&query_a) - 1.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn a_tree_is_indexed_when_its_repositorys_store_or_a_nested_ones_is_marked() {
-        let fx = Fixture::new();
-        let base = fs::canonicalize(fx.tree.path()).unwrap();
-        let (outer, nested, other) = (
-            base.join("outer"),
-            base.join("outer/lib"),
-            base.join("other"),
-        );
-        let file = |dir: &Path| {
-            let file = dir.join("a.py");
-            fs::create_dir_all(dir).unwrap();
-            fs::write(&file, "def a(): pass\n").unwrap();
-            file
-        };
-        let store_for = |file: &Path, root: Option<&Path>| {
-            fx.store()
-                .append(&[(&fx.key(file, root), &[unit(1, 0.0)][..])]);
-            fx.store().mark_indexed([root]);
-        };
-        let tree = |path: &Path, root: Option<&Path>| {
-            vec![(path.to_path_buf(), root.map(Path::to_path_buf))]
-        };
-        // Nothing stored; then a file stored by a question, not an index.
-        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
-        let question = file(&outer.join("q"));
-        fx.store()
-            .append(&[(&fx.key(&question, Some(&outer)), &[unit(1, 0.0)][..])]);
-        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
-        fs::remove_file(fx.store().store_path(Some(&outer)).unwrap()).unwrap();
-        // Another repository's store.
-        store_for(&file(&other), Some(&other));
-        assert!(!fx.store().indexed_for(&tree(&outer, Some(&outer))));
-        assert!(fx.store().indexed_for(&tree(&other, Some(&other))));
-        // A repository nested in the tree: its first record lies under it.
-        store_for(&file(&nested), Some(&nested));
-        assert!(fx.store().indexed_for(&tree(&outer, Some(&outer))));
-        assert!(!fx
-            .store()
-            .indexed_for(&tree(&outer.join("src"), Some(&outer))));
-        // A tree inside the repository whose store this is.
-        assert!(fx
-            .store()
-            .indexed_for(&tree(&nested.join("deep"), Some(&nested))));
-        // Files outside any repository: their store serves any tree
-        // outside one, and no tree inside one.
-        let loose = base.join("loose");
-        store_for(&file(&loose), None);
-        assert!(fx.store().indexed_for(&tree(&base.join("elsewhere"), None)));
-        assert!(!fx
-            .store()
-            .indexed_for(&tree(&outer.join("src"), Some(&outer))));
     }
 
     #[test]
