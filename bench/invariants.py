@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks scout's invariants I1-I6 (docs: DESIGN.md, "Invariants") on REPO.
+"""Checks scout's invariants I1-I6 (docs/design.md, "Invariants") on REPO.
 
     python3 bench/invariants.py REPO [--scout PATH] [--queries 200]
         [--seed 1] [--jobs 2] [--timeout 60] [--max-report 20]
@@ -75,7 +75,7 @@ def code_bytes(out):
 
 CUT_NOTE_RE = re.compile(rb"(\d+) of (\d+) matching lines")
 TOK_RE = re.compile(rb"~\d+tok\b")
-PASSTHROUGH_CAP = 100 * 1024  # bytes; DESIGN.md: "100 KB by default"
+PASSTHROUGH_CAP = 100 * 1024  # bytes; docs/design.md: "100 KB by default"
 INVARIANTS = ["I1", "I2", "I3", "I4", "I5", "I6", "RGJSON", "ERR", "PANIC",
               "EXIT", "CALL", "COLD", "BUDGET", "AGAIN", "REPEAT"]
 # --checks: CORE is the per-query I1-I6/RGJSON/CALL check (and --variants),
@@ -498,7 +498,7 @@ class Checker:
         elif hits:
             v.append(("I3", "scout printed nothing, rg has %d hits" % hits))
         if page.code:
-            # The attached code is a separate, marked section (DESIGN.md:
+            # The attached code is a separate, marked section (docs/design.md:
             # "their code follows the matches"); I2 weighs the evidence
             # before it, and the code's size is reported on its own.
             facts["code_bytes"] = code_bytes(t1.out)

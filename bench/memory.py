@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peak memory of `scout search` against `rg -n` on a tree with a million
-matches (DESIGN.md: memory is O(files), never O(matches)).
+matches (docs/design.md: memory is O(files), never O(matches)).
 
     python3 bench/memory.py [--scout PATH] [--files 200] [--lines 5000]
         [--keep]

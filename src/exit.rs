@@ -1,6 +1,6 @@
 //! The exit status: one enum, one conversion.
 
-/// How a run ended (the codes are documented in the README and DESIGN.md).
+/// How a run ended (the codes are documented in the README and docs/design.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {
     /// 0: something was shown.

@@ -4,7 +4,7 @@
 //!
 //! Every cache (definitions, the graph's facts, the encoder's vectors)
 //! and the session memory key what they keep by a stamp; deciding what
-//! to keep, and where, is theirs. DESIGN.md promises that a cache never
+//! to keep, and where, is theirs. docs/design.md promises that a cache never
 //! changes an answer: an entry may be used only for the very bytes it
 //! was made from. Size and modification time alone do not say that: a
 //! same-size file put in place with its old mtime (`cp -p`, `rsync -t`,

@@ -556,17 +556,7 @@ fn an_index_killed_midway_resumes_where_it_stopped() {
         );
     }
     age(&fx);
-    let vectors = fx.home.path().join("cache/scout/vectors");
-    let stored = || -> u64 {
-        std::fs::read_dir(&vectors)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".store"))
-            .filter_map(|e| e.metadata().ok())
-            .map(|m| m.len())
-            .sum()
-    };
+    let stored = || stored_bytes(&fx);
     let mut child = fx
         .command(&["index"])
         .stdout(std::process::Stdio::piped())
@@ -629,6 +619,18 @@ fn weights_without_their_vocabulary_are_an_error_naming_the_file() {
     ));
 }
 
+/// Bytes of the fixture's vector stores.
+fn stored_bytes(fx: &Fixture) -> u64 {
+    std::fs::read_dir(fx.home.path().join("cache/scout/vectors"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".store"))
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum()
+}
+
 fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
@@ -661,17 +663,7 @@ fn session_start_indexes_the_tree_in_the_background_once() {
     // The index is done when its store holds the four files, which it
     // appends as one group of about 1.8 KB (a question would embed what
     // is missing itself, and tell nothing).
-    let vectors = fx.home.path().join("cache/scout/vectors");
-    let stored = || -> u64 {
-        std::fs::read_dir(&vectors)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".store"))
-            .filter_map(|e| e.metadata().ok())
-            .map(|m| m.len())
-            .sum()
-    };
+    let stored = || stored_bytes(&fx);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while stored() < 1_500 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));

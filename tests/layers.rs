@@ -1,4 +1,4 @@
-//! The rooms of `src/` import only downward (DESIGN.md, "Layout"): each
+//! The rooms of `src/` import only downward (docs/design.md, "Layout"): each
 //! top-level module may name, by a `crate::` path, only the modules listed
 //! after it in [`LAYERS`]. Every `crate::NAME` in a room counts: `use`
 //! lines, paths in code, doc links and tests alike. A new upward import,

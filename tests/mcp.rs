@@ -1245,9 +1245,9 @@ fn exit_codes_are_the_readme_table() {
             .tool("search", json!({"query": "load", "path": ["src", "nope"]})),
         cell("smart", 0, &["smart", "load things", "--words-only"]),
         cell("smart", 1, &["smart", "zzqq wwxx", "--words-only"]),
-        cell("smart", 2, &["smart", "the of"])
-            .call(json!({"mode": "smart", "query": "the of"}))
-            .tool("smart", json!({"query": "the of"})),
+        cell("smart", 2, &["smart", "where is it?"])
+            .call(json!({"mode": "smart", "query": "where is it?"}))
+            .tool("smart", json!({"query": "where is it?"})),
         cell("smart", 3, &["smart", "load things", "--words-only", "src", "nope"]),
         cell("grep", 0, &["grep", "load"])
             .call(json!({"mode": "content", "pattern": "load"}))

@@ -1,6 +1,6 @@
 //! `scout search` against the real rg on fixture trees.
 //!
-//! One test per topic; the invariants of DESIGN.md (I1–I6) each have a test
+//! One test per topic; the invariants of docs/design.md (I1–I6) each have a test
 //! that fails when the invariant is broken.
 
 mod util;
@@ -707,10 +707,15 @@ fn one_line_not_quoted_is_one_line() {
 #[test]
 fn definitions_not_on_the_page_are_named_in_a_note() {
     let fx = Fixture::new();
-    for i in 0..60 {
+    // Files whose matching lines outweigh the page, so the page is
+    // printed (I2); few enough that their places fit in the note's
+    // room, a quarter of the budget (more would be named as one brace
+    // expression).
+    let calls = "    target(first_argument, second_argument, third_argument)\n".repeat(4);
+    for i in 0..20 {
         fx.write(
             format!("d{i:02}.py"),
-            format!("x = 1\ndef target():\n    return {i}\n"),
+            format!("x = 1\ndef target():\n    return {i}\n{calls}"),
         );
     }
     let run = fx.run(&["search", "target", "--budget-tokens", "300"]);
@@ -721,7 +726,7 @@ fn definitions_not_on_the_page_are_named_in_a_note() {
         .lines()
         .find(|l| l.starts_with("note: "))
         .unwrap_or_else(|| panic!("no note\n{}", run.describe()));
-    let rest = 60 - on_page.len();
+    let rest = 20 - on_page.len();
     assert!(
         note.starts_with(&format!(
             "note: {rest} more files define it, on other pages: "
@@ -739,6 +744,40 @@ fn definitions_not_on_the_page_are_named_in_a_note() {
             "{note}"
         );
     }
+}
+
+#[test]
+fn regression_54_a_small_budget_is_not_spent_on_naming_definitions_elsewhere() {
+    // 60 files define the name: the note naming those on other pages
+    // reserved 1 KB of a 1.2 KB budget, and the search was refused as
+    // too small for one line. The note now takes a quarter of it.
+    // Paths with no common shape, so that the note names them one by one
+    // (brace expressions would not be shorter).
+    let fx = Fixture::new();
+    let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+        "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra",
+        "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
+    ];
+    let calls = "    target(first_argument, second_argument, third_argument)\n".repeat(4);
+    for i in 0..60 {
+        let word = |k: usize| words[(i * k) % words.len()];
+        fx.write(
+            format!(
+                "{}_{}/{}{i}/handlers_{}.py",
+                word(1),
+                word(7),
+                word(3),
+                word(5)
+            ),
+            format!("def target():\n    return {i}\n{calls}"),
+        );
+    }
+    let run = fx.run(&["search", "target", "--budget-tokens", "300"]);
+    run.expect_code(0);
+    assert!(run.stdout().len() <= 1200, "{}", run.describe());
+    assert!(!run.files().is_empty(), "{}", run.describe());
+    assert!(run.stdout().contains("note: "), "{}", run.describe());
 }
 
 /// bash brace expansion of `a/{b,c}/{d,e}.rs` (no nesting).

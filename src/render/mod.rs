@@ -100,6 +100,8 @@ pub struct Report<'a> {
     /// Bytes a footer's command may take (the search settings' footer
     /// room, the same on every surface).
     pub footer_room: usize,
+    /// Bytes the footer's note naming definitions on other pages may take.
+    pub note_room: usize,
     /// How this search was asked for (the command without `--page`, or
     /// the tool call), for the footer's other pages.
     pub command: Asked,

@@ -29,7 +29,7 @@
 //! ` [cut K of M bytes]` after it (invariant I4). Everything after the
 //! files is footer: what was left out and how to see it. The note names
 //! definitions on other pages as `path:line`; when they are too many for
-//! [`NOTE_MAX_BYTES`], it names every file that defines the name as brace
+//! the note's room ([`NOTE_MAX_BYTES`] at most), it names every file that defines the name as brace
 //! expressions instead ([`braces`]), if they fit:
 //!
 //! ```text
@@ -57,17 +57,21 @@ use crate::page::tally::{FileTally, Quote, Score};
 use crate::page::{chosen_quotes, tokens};
 
 /// Bytes the footer's note may spend naming definitions on other pages,
-/// at most (about 250 tokens): enough to name a few dozen.
+/// at most (about 250 tokens): enough to name a few dozen. A page's note
+/// room is less where its budget is small (a quarter of it).
 pub const NOTE_MAX_BYTES: usize = 1000;
 
 /// Joins `items` (text, paths it names) with `, ` while they fit in
-/// [`NOTE_MAX_BYTES`] (the first always does); returns the text and the
-/// number of paths named.
-fn within_note<'a>(items: impl Iterator<Item = (&'a [u8], usize)>) -> (Vec<u8>, usize) {
+/// `room` bytes (the first always does); returns the text and the number
+/// of paths named.
+fn within_note<'a>(
+    items: impl Iterator<Item = (&'a [u8], usize)>,
+    room: usize,
+) -> (Vec<u8>, usize) {
     let mut text = Vec::new();
     let mut named = 0;
     for (item, paths) in items {
-        if named > 0 && text.len() + item.len() + 2 > NOTE_MAX_BYTES {
+        if named > 0 && text.len() + item.len() + 2 > room {
             break;
         }
         if named > 0 {
@@ -414,7 +418,8 @@ fn footer(report: &Report<'_>) -> (Vec<u8>, isize) {
             .map(|&i| def_place(&report.ranked[i].tally))
             .collect();
         let total = places.len();
-        let (mut names, mut named) = within_note(places.iter().map(|p| (&p[..], 1)));
+        let room = report.note_room;
+        let (mut names, mut named) = within_note(places.iter().map(|p| (&p[..], 1)), room);
         let mut everyone = None;
         if named < total {
             // Too many to name one by one. As brace expressions, without
@@ -428,7 +433,7 @@ fn footer(report: &Report<'_>) -> (Vec<u8>, isize) {
                 .collect();
             let fits = |paths: &[&[u8]]| {
                 braces::compress(paths)
-                    .map(|exprs| within_note(exprs.iter().map(|e| (&e.text[..], e.paths))))
+                    .map(|exprs| within_note(exprs.iter().map(|e| (&e.text[..], e.paths)), room))
             };
             if let Some((text, count)) = fits(&defining).filter(|f| f.1 == defining.len()) {
                 (names, everyone) = (text, Some(count));
@@ -475,6 +480,8 @@ pub struct Frame<'a> {
     pub repro: &'a str,
     /// Bytes each footer command may take (the search's footer room).
     pub room: usize,
+    /// Bytes the note naming definitions on other pages may take.
+    pub note_room: usize,
     /// Paths of the files holding a definition, in rank order.
     pub def_paths: Vec<&'a [u8]>,
     /// A structural search: its header is longer.
@@ -505,7 +512,7 @@ pub fn reserve(frame: &Frame<'_>) -> usize {
         let places: usize = frame.def_paths.iter().map(|p| p.len() + 2 + NUMBERS).sum();
         "note:  more files define it, on other pages: (+ more)\n".len()
             + 2 * NUMBERS
-            + places.min(NOTE_MAX_BYTES + 200)
+            + places.min(frame.note_room + 200)
     };
     let repro = "repro: \n".len() + frame.repro.len();
     header + next + lines + note + frame.scope.len() + repro

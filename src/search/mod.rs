@@ -28,7 +28,7 @@
 //! functions ([`present`]).
 //!
 //! A pattern with no literal anchor skips all of it: [`passthrough`].
-//! The invariants of DESIGN.md hold at the end: passthrough for patterns
+//! The invariants of docs/design.md hold at the end: passthrough for patterns
 //! without an anchor (I1), never larger than plain `rg -n` (I2), rg's
 //! exact counts (I3), byte-identical quotes (I4), deterministic output
 //! (I5), everything accounted for (I6).
@@ -275,6 +275,7 @@ pub fn present(
         fallback: fallback.as_deref(),
         repro: &repro,
         room: settings.footer_room(),
+        note_room: settings.note_room(),
         def_paths: ranked
             .iter()
             .filter(|r| r.tally.def_lines > 0)
@@ -711,6 +712,7 @@ impl<'a> Parts<'a> {
             repro: self.repro.clone(),
             file_command: self.file_command.clone(),
             footer_room: settings.footer_room(),
+            note_room: settings.note_room(),
             command: settings.asked(),
             explain: settings.explain,
             files_only: settings.files_only,

@@ -234,6 +234,17 @@ impl SearchSettings {
         }
     }
 
+    /// Bytes the footer's note naming definitions on other pages may take:
+    /// a quarter of the budget, at most [`NOTE_MAX_BYTES`], so that a small
+    /// budget is not spent naming files it cannot show.
+    ///
+    /// [`NOTE_MAX_BYTES`]: crate::render::text::NOTE_MAX_BYTES
+    pub fn note_room(&self) -> usize {
+        let most = crate::render::text::NOTE_MAX_BYTES;
+        self.budget_bytes
+            .map_or(most, |budget| (budget / 4).min(most))
+    }
+
     /// Whether this search adds what it shows to a session's memory.
     pub fn records_memory(&self) -> bool {
         self.session.is_some() && self.remember

@@ -47,17 +47,30 @@ pub fn concepts(question: &str) -> Vec<Concept> {
 /// question words, single letters and numbers dropped, one concept per
 /// stem, at most [`MAX_CONCEPTS`]; then the words past them, which are
 /// not looked for. A related form already a concept of its own is not
-/// repeated.
+/// repeated. A name made only of stop words and short words (one token,
+/// such as `other`, `IsA` or `get_it`) keeps them: they are what it asks
+/// for. A sentence of them (`where is it?`) has no concept.
 pub fn concepts_and_unused(question: &str) -> (Vec<Concept>, Vec<String>) {
+    let strict = concepts_with(question, true);
+    if !strict.0.is_empty() || question.split_whitespace().nth(1).is_some() {
+        return strict;
+    }
+    concepts_with(question, false)
+}
+
+/// [`concepts_and_unused`], dropping stop words and short words when
+/// `strict`, else only numbers and single letters.
+fn concepts_with(question: &str, strict: bool) -> (Vec<Concept>, Vec<String>) {
     let mut out: Vec<Concept> = Vec::new();
     split_words(question, |word| {
-        if word.chars().all(|c| c.is_numeric()) || is_stop_word(word) {
+        if word.chars().all(|c| c.is_numeric()) || (strict && is_stop_word(word)) {
             return;
         }
         let stem = stem(word).into_owned();
         // Two letters are a concept only when the vocabulary knows them
         // (`db`, `fd`): most are the halves of a split word (`\xFF`).
-        if word.chars().count() < 3 && vocab::related(&stem).is_empty() {
+        let short = word.chars().count() < 3 && vocab::related(&stem).is_empty();
+        if (strict && short) || word.chars().count() < 2 {
             return;
         }
         if out.iter().any(|c| c.forms[0].stem == stem) {
@@ -283,6 +296,20 @@ mod tests {
     }
 
     #[test]
+    fn a_name_of_stop_words_is_what_it_asks_for_and_a_sentence_of_them_is_nothing() {
+        let words = |question: &str| -> Vec<String> {
+            concepts(question).into_iter().map(|c| c.word).collect()
+        };
+        assert_eq!(words("other"), ["other"]);
+        assert_eq!(words("IsA"), ["is"]);
+        assert_eq!(words("get_it"), ["get", "it"]);
+        assert!(words("where is it?").is_empty());
+        assert!(words("123").is_empty());
+        // A name with a word of its own keeps only that word.
+        assert_eq!(words("get_request"), ["request"]);
+    }
+
+    #[test]
     fn a_phrase_spelled_out_is_also_its_term() {
         let forms = |question: &str, word: &str| -> Vec<String> {
             concepts(question)
@@ -440,8 +467,8 @@ mod tests {
         assert!(concepts("where is it?").is_empty());
         assert!(concepts("a 42 x").is_empty());
         assert!(
-            concepts("xFF").iter().all(|c| c.word != "ff"),
-            "two letters only when known"
+            concepts("decode xFF").iter().all(|c| c.word != "ff"),
+            "two letters only when known, in a question"
         );
         assert_eq!(concepts("db")[0].word, "db");
     }

@@ -4,7 +4,7 @@
 //! count), read from [`vectors`]' cache or embedded now: what the cache
 //! holds changes how long a question takes, never its answer (I5). The
 //! ranking it gives joins the lexical one in [`super::fuse`]; alone it
-//! ranks too many near-misses first (DESIGN.md, "Meaning search").
+//! ranks too many near-misses first (docs/design.md, "Meaning search").
 //!
 //! The units are the same as the lexical ranking's ([`units::texts`]), in
 //! the tree's code files ([`listing`]; of a large tree `scout index` has

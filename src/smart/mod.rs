@@ -170,7 +170,7 @@ pub fn answer(
 ) -> Result<Answer> {
     let (concepts, unused) = concepts::concepts_and_unused(question);
     if concepts.is_empty() {
-        bail!("the question {question:?} has no word to look for once stop and question words are dropped; describe what the code does");
+        bail!("the question {question:?} has no word to look for once stop and question words, numbers and single letters are dropped; describe what the code does");
     }
     let limit = meaning.units.unwrap_or(meaning::MEANING_UNITS);
     // While rg makes the words' pass, the encoder loads and embeds the

@@ -4,7 +4,7 @@
 //! cuts it to the budget; [`crate::render::smart`] writes it, as text or as
 //! one JSON document.
 //!
-//! What it shares with `scout search`'s pipeline (DESIGN.md, "Layout"):
+//! What it shares with `scout search`'s pipeline (docs/design.md, "Layout"):
 //! the budget is spent by the same stage, [`page::layout`], each
 //! hit a block of its rendered length after the frame's reserve; the
 //! token estimate is [`page::tokens`]; a hit's enclosing

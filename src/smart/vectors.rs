@@ -21,7 +21,7 @@
 //! ones. A store whose header differs from this build's is foreign: read
 //! as empty, started anew by the next writer.
 //!
-//! Writers (`scout index`, `scout smart` embedding within its budget)
+//! Writers (`scout index`, `scout smart` embedding what it compares)
 //! append under an exclusive lock on the store, after checking that what
 //! follows the last record they know is whole: a writer stopped mid-record
 //! (a kill, a full disk) leaves a torn tail, which readers stop at and the
@@ -30,8 +30,8 @@
 //! file renamed over it, so that a reader holding the old one reads it
 //! whole. A file whose stamp had not [settled](Stamp::settled) when it was
 //! read is embedded but not stored (#34). No failure of the store is an
-//! error, and deleting it changes no answer's correctness, only how much
-//! meaning a question compares before `scout index` runs again.
+//! error, and deleting it changes no answer, only how long the next
+//! questions take.
 //!
 //! [`units::texts`]: crate::smart::units::texts
 

@@ -660,7 +660,8 @@ impl<'a> Resolver<'a> {
     }
 
     /// The top-level `name` of the module at `place`: defined there, or
-    /// imported or re-exported into it (followed).
+    /// imported or re-exported into it (followed). A constant or variable
+    /// there is a value, not a definition to call into (`is_binding`).
     fn export(&self, place: &Place, name: &str, depth: u32) -> Option<Meaning> {
         let file = match place {
             Place::File(file) => file,
@@ -675,6 +676,7 @@ impl<'a> Resolver<'a> {
                 && d.name == d.short
                 && d.kind != DefKind::Impl
                 && d.kind != DefKind::Method
+                && !is_binding(d.kind)
         }) {
             return Some(Meaning::Def(file.clone(), def.clone()));
         }
@@ -723,11 +725,12 @@ impl<'a> Resolver<'a> {
             if package.is_some_and(|p| facts.package.as_deref() != Some(p)) {
                 continue;
             }
-            if let Some(def) = facts
-                .defs
-                .iter()
-                .find(|d| d.short == name && d.name == d.short && d.kind != DefKind::Method)
-            {
+            if let Some(def) = facts.defs.iter().find(|d| {
+                d.short == name
+                    && d.name == d.short
+                    && d.kind != DefKind::Method
+                    && !is_binding(d.kind)
+            }) {
                 if go::builds_here(file, facts.build.as_deref()) {
                     return Some(Meaning::Def(file.clone(), def.clone()));
                 }
