@@ -152,7 +152,7 @@ impl Lang {
 /// rg's file type for a `--type` or `--lang` NAME: a language's name or
 /// alias as [`Lang::from_name`] reads it becomes rg's type for it
 /// (`python` → `py`, `typescript` → `ts`); any other name is rg's own
-/// (`md`, `toml`, a type of the rg config) and is kept as given (#34).
+/// (`md`, `toml`, a type of the rg config) and is kept as given.
 pub fn rg_type_name(name: &str) -> String {
     Lang::from_name(name).map_or_else(|| name.to_string(), |lang| lang.rg_type().to_string())
 }

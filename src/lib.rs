@@ -84,7 +84,7 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
     }
     let cli = match cli::parse(&argv) {
         Ok(cli) => cli,
-        // A hook never fails, whatever its arguments (#14).
+        // A hook never fails, whatever its arguments.
         Err(e)
             if argv.get(1).is_some_and(|a| a == "hook")
                 && !matches!(

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use scout::exit::ExitStatus;
 
 /// Set in the environment, makes scout panic on purpose once the panic
-/// hook is in place, so the tests can see what a user would see (#15).
+/// hook is in place, so the tests can see what a user would see.
 /// Undocumented for users; it does nothing else.
 const PANIC_ENV: &str = "SCOUT_INTERNAL_TEST_PANIC";
 
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
 }
 
 /// A panic, on any thread, prints one line naming the version and the
-/// command to report, never a backtrace into an agent's context (#15);
+/// command to report, never a backtrace into an agent's context;
 /// `main` then exits 2.
 fn install_panic_hook(argv: &[std::ffi::OsString]) {
     static REPORTED: AtomicBool = AtomicBool::new(false);

@@ -1,5 +1,5 @@
 //! The manual: man pages generated from the clap definitions in [`crate::cli`],
-//! so they say what `--help` says (issue #16).
+//! so they say what `--help` says.
 //!
 //! [`pages`] makes `scout.1` and one page per subcommand (`scout-search.1`,
 //! `scout-memory-show.1`, ...), as `git` and `cargo` do. Each is what

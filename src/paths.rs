@@ -1,7 +1,7 @@
 //! Paths named on the command line (or in a JSON request) that can be
 //! searched or read: a regular file, a directory, or a symlink to one.
 //! A FIFO, a socket or a device is never handed to rg nor opened: rg
-//! (and a plain `read`) would wait on it forever (#26).
+//! (and a plain `read`) would wait on it forever.
 
 use std::ffi::OsString;
 use std::os::unix::fs::FileTypeExt;
@@ -217,7 +217,7 @@ pub fn special_kind(path: &Path) -> Option<&'static str> {
 }
 
 /// A requested path that is not searched: missing, or a FIFO, socket or
-/// device (which rg would wait on forever, #26). Named on stderr; the
+/// device (which rg would wait on forever). Named on stderr; the
 /// exit status is 3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {

@@ -169,8 +169,8 @@ pub struct Memory {
 }
 
 /// What was shown of one file, while it had this [`Stamp`] (its fields,
-/// one by one; those a memory written before #34 lacks read as 0, and
-/// so as another file).
+/// one by one; those a memory written before they were kept lacks read
+/// as 0, and so as another file).
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileMemory {
     /// Bytes.
@@ -405,7 +405,7 @@ mod tests {
         };
         assert_eq!(memory.seen("/x.rs", stamp), Some(&[(3, 5), (9, 9)][..]));
         assert_eq!(memory.seen("/x.rs", Stamp { size: 11, ..stamp }), None);
-        // Another inode, or a later status change (#34).
+        // Another inode, or a later status change.
         assert_eq!(memory.seen("/x.rs", Stamp { ino: 1, ..stamp }), None);
         assert_eq!(
             memory.seen(

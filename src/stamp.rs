@@ -8,10 +8,10 @@
 //! changes an answer: an entry may be used only for the very bytes it
 //! was made from. Size and modification time alone do not say that: a
 //! same-size file put in place with its old mtime (`cp -p`, `rsync -t`,
-//! `tar` or `unzip` of a reproducible archive, `touch -r`) keeps both
-//! (#34). The stamp adds what the file system sets itself and no program
-//! can set back: the inode (a file renamed into place is another inode)
-//! and the status-change time (any write or `touch` moves it to now).
+//! `tar` or `unzip` of a reproducible archive, `touch -r`) keeps both.
+//! The stamp adds what the file system sets itself and no program can
+//! set back: the inode (a file renamed into place is another inode) and
+//! the status-change time (any write or `touch` moves it to now).
 //!
 //! One gap is left, and the freshness rule closes it: a file system
 //! stores times at its clock's granularity (a kernel tick, a second or

@@ -80,7 +80,7 @@ impl GrepSettings {
 fn ensure_exists(path: &OsString) -> Result<()> {
     match Path::new(path).metadata() {
         Ok(_) => match crate::paths::special_kind(Path::new(path)) {
-            // rg would wait on it forever (#26).
+            // rg would wait on it forever.
             Some(kind) => bail!(
                 "{} is {kind}, not a file or directory; nothing to search",
                 shell::quote(path.as_encoded_bytes())

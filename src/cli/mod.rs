@@ -1109,7 +1109,7 @@ const PATTERN_COMMANDS: [(&str, &str); 4] = [
 ];
 
 /// `argv` with a query that starts with '-' made explicit (`-e QUERY`),
-/// or `None` when there is none (#34). A word starting with '-' that no
+/// or `None` when there is none. A word starting with '-' that no
 /// flag of the command spells, where the query is due (no positional and
 /// no `-e` before it), is the query: `'->where('`, `'-->'`, `-1`,
 /// `--force`, as a Search tool takes them, rather than clap's "unexpected
@@ -1212,7 +1212,7 @@ fn flag_of(command: &clap::Command, word: &str) -> Option<(String, bool)> {
 /// `scout search QUERY [PATH]...` with no flag: the arguments clap would
 /// give, without building clap's parser. Building it (every subcommand's
 /// arguments) cost a search ~0.3 ms and 60 page faults before rg could
-/// start, a quarter of scout's own time on a small tree (#11). Any other
+/// start, a quarter of scout's own time on a small tree. Any other
 /// argv (a flag, `--`, `-`, an empty or non-UTF-8 query) is `None`, for
 /// clap; tests check on generated argv that clap reads the same.
 pub fn plain_search(argv: &[OsString]) -> Option<SearchArgs> {
@@ -1584,7 +1584,7 @@ mod tests {
     }
 
     /// How flags go together is `resolve`'s to check, not clap's: a
-    /// request built from JSON never passes through clap (#37).
+    /// request built from JSON never passes through clap.
     #[test]
     fn argv_that_parse_and_resolve_refuses() {
         for (argv, said) in [

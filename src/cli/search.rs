@@ -62,7 +62,7 @@ impl SearchSettings {
         }
         if !args.structural && text.contains('\n') {
             // No line holds a line break: rg refuses the pattern, and the
-            // multi-word fallback must not run in its place (#34).
+            // multi-word fallback must not run in its place.
             bail!(
                 "the query {text:?} holds a line break\n{}",
                 crate::search::collect::MULTILINE_ADVICE
@@ -80,10 +80,10 @@ impl SearchSettings {
             types.append(&mut args.filter.langs);
         }
         // rg names the files unless it is given one path and that path is
-        // a file: it counts the paths typed, missing ones too (#34).
+        // a file: it counts the paths typed, missing ones too.
         let typed = paths.len();
         // scout's language names are rg's types too: --lang python is
-        // rg's --type py (#34).
+        // rg's --type py.
         let types: Vec<String> = types.iter().map(|t| crate::lang::rg_type_name(t)).collect();
         let (paths, missing) = existing_paths(paths)?;
         let one_file = paths.len() == 1 && Path::new(&paths[0]).is_file();
@@ -103,7 +103,7 @@ impl SearchSettings {
             with_filename: with_filename && one_file,
         };
         // A callers page's every attributed call is the answer: all are
-        // kept, and quoted while the budget holds (#54), not 8 a file.
+        // kept, and quoted while the budget holds, not 8 a file.
         let keep = args.output.max_count.map_or(
             if graph.is_some() {
                 MAX_KEEP
@@ -130,7 +130,7 @@ impl SearchSettings {
                 .then_some(args.output.passthrough_cap),
             // Without --json either: the text page and the JSON document
             // are laid out alike, so their footers must be the same size.
-            // Nor --color: colour must not change the layout (#16).
+            // Nor --color: colour must not change the layout.
             command: shell::join(
                 shell::words_without_any(argv, &["--page", "--color"])
                     .into_iter()

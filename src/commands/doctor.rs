@@ -323,7 +323,7 @@ fn session_check() -> Check {
     }
 }
 
-/// Where `scout mcp` is registered (#25): each client's files, project
+/// Where `scout mcp` is registered: each client's files, project
 /// and user, read as `scout setup mcp` writes them; a warning for an
 /// entry whose binary is gone or a file that does not parse.
 fn mcp_check() -> Check {
@@ -373,7 +373,7 @@ fn mcp_check() -> Check {
     )
 }
 
-/// The size on disk of `scout smart`'s vector stores (#35).
+/// The size on disk of `scout smart`'s vector stores.
 fn vectors_check(cache_dir: Option<PathBuf>) -> Check {
     use crate::smart::vectors::{VectorStore, SUBDIR};
     let Some(cache_dir) = cache_dir else {

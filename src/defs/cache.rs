@@ -38,7 +38,7 @@
 //! a miss, and the entry is rebuilt. A file whose stamp is not yet
 //! [settled](crate::stamp::Stamp::settled) (changed in the last two
 //! seconds) is parsed but not stored: a same-size rewrite within the
-//! file system's clock tick could leave its stamp as it is (#34). No
+//! file system's clock tick could leave its stamp as it is. No
 //! failure of the cache is ever an error: an unwritable directory means
 //! parsing every time. Entries of format 1 (JSON, `.json`, keyed by
 //! canonical path) are never read, nor those of format 2 (keyed by size
@@ -66,7 +66,7 @@ use crate::lang::Lang;
 use crate::stamp::Stamp;
 
 /// The version of the entry layout described in the module doc (3: the
-/// whole stamp, #34).
+/// whole stamp).
 pub const ENTRY_FORMAT: u32 = 3;
 /// The first bytes of every entry.
 const MAGIC: &[u8] = b"scout-defs\n";
@@ -220,7 +220,7 @@ impl Entry {
                 .ok_or(DecodeError::Kind(code))?;
             let (start_line, end_line, name_line) = (input.u32()?, input.u32()?, input.u32()?);
             // The page counts lines from start to end and slices the file
-            // by them: an entry that breaks their order is corrupt (#15).
+            // by them: an entry that breaks their order is corrupt.
             if !(1 <= start_line && start_line <= name_line && name_line <= end_line) {
                 return Err(DecodeError::Lines);
             }
@@ -696,7 +696,7 @@ impl Key {
 /// reads the same as its components, and so does `path` past a leading
 /// `./` (no empty or `.` component, no separator at the end). rg prints
 /// paths in that form, and the copy saves std's walk over every component
-/// of both (#11). `None` for any other path.
+/// of both. `None` for any other path.
 fn join_plain(cwd: &Path, path: &Path) -> Option<PathBuf> {
     let (cwd, path) = (cwd.as_os_str().as_bytes(), path.as_os_str().as_bytes());
     let path = path.strip_prefix(b"./").unwrap_or(path);
@@ -911,9 +911,9 @@ mod tests {
         assert_eq!(Entry::decode(&entry.encode()), Ok(entry));
     }
 
-    /// Found by the property tests of #15: an entry whose lines were out
-    /// of order (start 0, or end before start) decoded, and the page
-    /// would count `end - start + 1` lines of it.
+    /// Found by the property tests: an entry whose lines were out of
+    /// order (start 0, or end before start) decoded, and the page would
+    /// count `end - start + 1` lines of it.
     #[test]
     fn regression_an_entry_with_lines_out_of_order_is_corrupt() {
         for (start, end, name) in [(0, 3, 1), (2, 1, 1), (2, 5, 1), (2, 5, 6)] {
@@ -973,7 +973,7 @@ mod tests {
         assert_eq!(entries(cache.dir().unwrap()).len(), 1);
     }
 
-    /// #34: the entry was served for a file with new bytes of the same
+    /// The entry had been served for a file with new bytes of the same
     /// size under the same mtime, written in place or renamed into place.
     #[test]
     fn regression_a_same_size_rewrite_under_the_same_mtime_is_a_miss() {
@@ -995,7 +995,7 @@ mod tests {
         assert_eq!(names(&cache.defs(&source, Lang::Rust)), ["alpha"]);
     }
 
-    /// #34: an entry written within the file system's clock tick could
+    /// An entry written within the file system's clock tick could
     /// outlive a same-size rewrite in the same tick, which leaves every
     /// field of the stamp as it was.
     #[test]

@@ -212,7 +212,7 @@ pub fn extract(lang: Lang, source: &[u8]) -> Vec<Def> {
 }
 
 /// [`extract`], with the syntax tree the definitions were read from, for
-/// a caller that walks the same tree again (the code graph, #23): one
+/// a caller that walks the same tree again (the code graph): one
 /// parse, not two. For the graph, a function held in a local variable
 /// (`const onSave = () => ...` in a component) is a definition too: a
 /// target of its own, whose calls in the function around bind to it. The
@@ -232,7 +232,7 @@ pub fn extract_with_tree(lang: Lang, source: &[u8]) -> (Vec<Def>, Option<Tree>) 
 /// The definitions holding any of `lines` (1-based, ascending) in a file
 /// already parsed with `grammar(lang)`, as [`extract`] gives them, and
 /// some beside them: for the structural search, which parses every file
-/// once and reuses that tree for the headings of its matches (#13). The
+/// once and reuses that tree for the headings of its matches. The
 /// walk enters only the nodes holding one of the lines, so it costs the
 /// paths down to the matches, not the whole tree; every definition
 /// holding a line is on such a path. `None` where the tree cannot serve

@@ -623,7 +623,7 @@ fn last_segment_drops_owners_and_generic_arguments() {
 }
 
 /// The structural search reads only the definitions around its matches
-/// off the tree (#13): for any set of lines, each line's enclosing
+/// off the tree: for any set of lines, each line's enclosing
 /// definition is the one the whole walk gives.
 #[test]
 fn definitions_around_lines_enclose_them_as_all_definitions_do() {

@@ -19,7 +19,7 @@ use crate::stamp::Stamp;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileStamp {
     /// Size, times, device and inode: a file replaced by another, or
-    /// written again under its old mtime, has another stamp (#34).
+    /// written again under its old mtime, has another stamp.
     pub stamp: Stamp,
     /// Permission bits (`st_mode & 0o7777`), kept on the new file.
     pub mode: u32,

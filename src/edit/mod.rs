@@ -1,4 +1,4 @@
-//! `scout edit` (#33): a search that writes. One pipeline for every kind
+//! `scout edit`: a search that writes. One pipeline for every kind
 //! of edit:
 //!
 //! 1. **plan** ([`settings`]): which edit, resolved; a structural one

@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(old, b"a\nb");
     }
 
-    /// #51: a one-line `--old` with a multi-line `--new` wrote bare `\n`s
+    /// A one-line `--old` with a multi-line `--new` had written bare `\n`s
     /// into a CRLF file.
     #[test]
     fn a_multi_line_new_takes_the_crlf_of_the_file_whatever_the_old() {

@@ -15,7 +15,7 @@
 //! The Unicode classes are the reference's own: `unicode_categories`'
 //! Unicode 9 tables, in which a character assigned since is no control,
 //! mark or punctuation but part of a word (tests/tokenizer.rs checks scout
-//! against the reference on real text, #37). Code is ASCII nearly always,
+//! against the reference on real text). Code is ASCII nearly always,
 //! and ASCII takes a path of its own with no tables.
 
 use std::collections::HashMap;
@@ -279,7 +279,7 @@ mod tests {
             "retry", "with", "back", "##off", "cafe", "naive", "hello", "(", ")", ",", "!", "x",
             "退", "避", "##s", "un", "##able",
         ]);
-        // For the cases where scout parted from the reference (#37).
+        // For the cases where scout parted from the reference.
         vocab.extend([
             "[",
             "]",
@@ -349,8 +349,7 @@ mod tests {
 
     // The expected pieces of the tests below are the reference's:
     // Hugging Face tokenizers 0.23.3 over this same vocabulary, with
-    // tokenizer.json's BertNormalizer, BertPreTokenizer and added tokens
-    // (#37).
+    // tokenizer.json's BertNormalizer, BertPreTokenizer and added tokens.
 
     #[test]
     fn special_tokens_written_in_the_text_are_their_own_ids() {

@@ -16,8 +16,9 @@
 //! a torn or foreign file among them, is a miss and the entry is rebuilt.
 //! A file whose stamp has not [settled](Stamp::settled) (modified or
 //! changed in the last two seconds) is parsed but not stored: another
-//! write within the clock's tick could leave its stamp as it is (#34). No failure of the
-//! cache is an error: an unwritable directory means parsing every time.
+//! write within the clock's tick could leave its stamp as it is. No
+//! failure of the cache is an error: an unwritable directory means
+//! parsing every time.
 //!
 //! Entries are written, marked used and pruned as every cache of scout's
 //! ([`crate::cache`]).
@@ -36,7 +37,7 @@ use crate::stamp::Stamp;
 /// The version of [`facts::extract`]'s rules: bump it whenever a change
 /// there can change what a file yields.
 pub const FACTS_RULES: u32 = 18;
-/// The layout of an entry (3: the whole stamp, #34).
+/// The layout of an entry (3: the whole stamp).
 const FORMAT: u32 = 3;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "graph";
@@ -187,7 +188,7 @@ mod tests {
     /// have settled by then.
     const LATER: Duration = Duration::from_secs(60);
 
-    /// #34: `--callers-of` reported a call on a line that now read
+    /// `--callers-of` had reported a call on a line that now read
     /// `y = 1`: the file had been renamed into place with the old one's
     /// size and mtime, and its entry was served.
     #[test]

@@ -48,7 +48,7 @@ use resolve::{Files, Resolver, Verdict};
 /// first, the rest counted and said on the page. A name spelled in fewer
 /// is read whole. Cold, on two cores, 418 Python files of a 1.3 GB tree
 /// took 2 s to read past rg's pass, and the 2,000 nearest of 4,828 files
-/// 8.5 s (BENCHMARKS.md, #35).
+/// 8.5 s (BENCHMARKS.md).
 pub const FILES_BUDGET: usize = 1000;
 
 /// Whether the graph binds calls in `lang`.
@@ -500,7 +500,7 @@ pub fn tallies(scope: &mut Scope, matcher: Option<&Matcher>, keep: usize) -> Vec
             let Some(line) = lines.get(site.line as usize - 1) else {
                 continue;
             };
-            // Matched without its `\r`, quoted with it (I4, #34).
+            // Matched without its `\r`, quoted with it (I4).
             let body = *line;
             let mut spans = Vec::new();
             match matcher {

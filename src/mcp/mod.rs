@@ -1,6 +1,6 @@
 //! `scout mcp`: the request layer ([`crate::request`]) as a Model
 //! Context Protocol server over stdio, on the official SDK (`rmcp`), for
-//! harnesses that give tools to a model only through MCP (#25).
+//! harnesses that give tools to a model only through MCP.
 //!
 //! Each tool call becomes one request of the request layer, answered in
 //! this process, on a thread of the runtime's blocking pool, which works
@@ -50,7 +50,7 @@ use roots::Roots;
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Serves MCP on stdin and stdout until the client closes the connection;
-/// with `allow_edit`, the edit tool too (#33).
+/// with `allow_edit`, the edit tool too.
 pub fn run(allow_edit: bool) -> Result<ExitStatus> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -1,5 +1,5 @@
 //! How a view was asked for, so that its page can name another page of
-//! it on the surface it is read on (#37): a command line on the CLI, a
+//! it on the surface it is read on: a command line on the CLI, a
 //! call of the tool it came through on MCP (`search {"query": "x",
 //! "page": 2}`), which a model that only has tools can make as it is.
 

@@ -75,7 +75,7 @@ pub struct FileReport {
     /// The path, lossily decoded where it is not UTF-8.
     pub path: String,
     /// The path's bytes, only where they are not UTF-8 (`path` cannot
-    /// name the file then): what the text page prints (#54 item 14).
+    /// name the file then): what the text page prints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path_bytes: Option<Vec<u8>>,
     /// The lines the file's matches start on (1-based, in order, each

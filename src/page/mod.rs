@@ -198,7 +198,7 @@ pub fn omitted(ranked: &[Ranked], page: &PageSpan) -> Omitted {
 mod tests {
     use super::*;
 
-    /// #54: 2^62 tokens were multiplied into a budget of 0 bytes.
+    /// 2^62 tokens had been multiplied into a budget of 0 bytes.
     #[test]
     fn a_budget_too_large_for_any_page_is_no_limit() {
         assert_eq!(budget_bytes(0), None);
@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(budget_bytes(u64::MAX), None);
     }
 
-    /// #54: a callers page names every file it can before it quotes a
+    /// A callers page names every file it can before it quotes a
     /// file's further lines.
     #[test]
     fn a_spread_layout_gives_every_file_a_line_first() {

@@ -14,7 +14,7 @@ pub struct Hit {
     pub rank: usize,
     /// The path in JSON (lossily decoded: JSON holds text).
     pub path: String,
-    /// The path's bytes, as the text page prints them (#54 item 14).
+    /// The path's bytes, as the text page prints them.
     #[serde(skip)]
     pub raw_path: Vec<u8>,
     pub line: u32,

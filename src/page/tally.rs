@@ -29,8 +29,7 @@ pub struct Quote {
     pub score: i32,
     /// The line defines the queried name.
     pub def: bool,
-    /// The definition is the name's own declaration (#24); only with
-    /// `def`.
+    /// The definition is the name's own declaration; only with `def`.
     pub primary: bool,
 }
 
@@ -54,8 +53,7 @@ pub struct FileTally {
     pub matches: u64,
     /// Matching lines that define the queried name.
     pub def_lines: u64,
-    /// Those of them that declare the name itself, not a member or a
-    /// local (#24).
+    /// Those of them that declare the name itself, not a member or a local.
     pub primary_def_lines: u64,
     /// Matching lines that assign the name in an indented block (weak
     /// definitions, often locals).
@@ -103,7 +101,7 @@ impl Plain {
     /// rg's lines, if every one was kept, file by file in the order of
     /// `rank` (a path's place on the pages; paths it lacks come last, by
     /// path), each file's lines by number: the page's order, definitions
-    /// first, not rg's (#24).
+    /// first, not rg's.
     pub fn into_ranked(mut self, rank: &BTreeMap<&[u8], usize>) -> Option<Plain> {
         if !self.complete {
             return None;
@@ -137,7 +135,7 @@ pub struct Ranked {
 }
 
 /// `line` without its `\n`: the text a quote holds. A `\r` before the
-/// `\n` is the file's, and rg prints it: a quote keeps it (I4, #34).
+/// `\n` is the file's, and rg prints it: a quote keeps it (I4).
 pub fn strip_newline(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\n").unwrap_or(line)
 }

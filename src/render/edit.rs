@@ -1,4 +1,4 @@
-//! `scout edit`'s report (#33): a page like every scout page, or one JSON
+//! `scout edit`'s report: a page like every scout page, or one JSON
 //! document with every change.
 //!
 //! The page:

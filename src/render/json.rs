@@ -42,14 +42,14 @@
 //!   the page attaches it (at most 2 definitions of at most 40 lines, and
 //!   nothing left out): per definition `path`, `symbol` and `lines` (each
 //!   with `line`, `text`, `cut_before`, `cut_after`).
-//! - A structural search (`--structural`, #13) has `"kind": "structural"`
+//! - A structural search (`--structural`) has `"kind": "structural"`
 //!   and two more fields, `"lang"` (the pattern's language, e.g. `"rust"`)
 //!   and `"parsed"` (files of that language searched: parsed, or skipped
 //!   for lacking a word the pattern spells out); its `matches` are
 //!   ast-grep's matches, its `hits` the lines they start on. A match over
 //!   several lines is quoted by its first line, with `"last_line"` (only
 //!   present then) its last. Text searches never have these fields.
-//! - `--callers-of` and `--impact` (#23) add `"scope"`, the code graph's
+//! - `--callers-of` and `--impact` add `"scope"`, the code graph's
 //!   account of the calls of the name, specified in [`super::scope`].
 
 use std::io::{self, Write};

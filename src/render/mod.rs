@@ -168,7 +168,7 @@ impl Report<'_> {
 
     /// Each file's place in the pages' order (the page shown as the
     /// parser reordered it), by path: the order rg's own lines follow
-    /// when they are printed instead of the page (#24).
+    /// when they are printed instead of the page.
     pub fn file_order(&self) -> std::collections::BTreeMap<&[u8], usize> {
         self.pages
             .iter()

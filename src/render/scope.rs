@@ -1,5 +1,5 @@
 //! What the code graph made of the calls of a name (`--callers-of`,
-//! `--impact`, #23), as the page's footer says it and as the JSON's
+//! `--impact`), as the page's footer says it and as the JSON's
 //! `scope` object.
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! Colour, for the person at a terminal: the one place that decides what
-//! is coloured and how (issue #16).
+//! is coloured and how.
 //!
 //! Renderers never write escape codes. They write a page as [`Styled`]
 //! text: its plain bytes, which are all that is counted (the budget, the
@@ -137,9 +137,8 @@ impl Styled {
         self.mark(start, role);
     }
 
-    /// Appends `n` in decimal, as `{}` writes it, with no role: without
-    /// the formatting machinery, since a page writes one for every line it
-    /// quotes (#11).
+    /// Appends `n` in decimal, as `{}` writes it, with no role: without the
+    /// formatting machinery, since a page writes one for every line it quotes.
     pub fn push_decimal(&mut self, n: u64) {
         let mut digits = [0u8; 20];
         let mut at = digits.len();

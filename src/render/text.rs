@@ -20,7 +20,7 @@
 //! quoted, since rg altered them); inside an agent session it ends with the
 //! count of lines already shown, collapsed, and the first
 //! [`SEEN_LISTED`] of them follow as `seen LINE: TEXT…`, their text cut
-//! short (#24). Quoted lines stand under the heading of
+//! short. Quoted lines stand under the heading of
 //! their innermost enclosing definition of more than one line
 //! (`KIND NAME (A-B)`), or under the file alone: a one-line definition is
 //! its own quoted line. A quoted line is `LINE: TEXT`, TEXT byte-identical
@@ -94,7 +94,7 @@ fn def_place(tally: &FileTally) -> Vec<u8> {
 
 /// Bytes a page's body is given room for at first: a page of the default
 /// budget (1,500 tokens) is about 6 KB, and growing it from nothing took
-/// a dozen copies (#11).
+/// a dozen copies.
 const PAGE_CAPACITY: usize = 8 * 1024;
 
 /// One file on a page, as the text page shows it.
@@ -114,7 +114,7 @@ pub struct Block<'a> {
     pub listing: Listing,
 }
 
-/// How a block lists the lines it collapsed (#24).
+/// How a block lists the lines it collapsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Listing {
     /// At most `lines` of them by number and text, the text cut after
@@ -186,7 +186,7 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
     if block.defs.is_empty() {
         // No definitions, no headings: the lines are one group, in order
         // (what `group` would make of them, without its vectors). Every
-        // block is laid out so before its file is parsed (#11).
+        // block is laid out so before its file is parsed.
         for quote in quotes {
             quote_line(out, "  ", quote);
         }
@@ -209,7 +209,7 @@ pub fn file_block(out: &mut Styled, block: &Block<'_>) {
 }
 
 /// Lines already shown that a collapsed block lists by number and text,
-/// at most (#24): enough for an agent to place what it saw without
+/// at most: enough for an agent to place what it saw without
 /// searching for it again.
 pub const SEEN_LISTED: usize = 8;
 
@@ -579,7 +579,7 @@ pub struct Page {
     /// The page's bytes as the budget weighs them: without its elapsed
     /// time, its estimate at [`ESTIMATE_DIGITS`] digits (or more) and each footer
     /// command at the footer's room, at least its plain bytes and the
-    /// same on every surface (#54 item 9).
+    /// same on every surface.
     pub weight: usize,
 }
 

@@ -15,7 +15,7 @@
 //! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `proven_only`, `cwd` | `scout search --json` |
 //! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
 //! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
-//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`, `proven_only`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` (#33) |
+//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`, `proven_only`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` |
 //!
 //! Every mode but `read` also takes `text` (a boolean): the answer then
 //! carries, as `text`, what the command prints (the page, rg's lines, the
@@ -1641,7 +1641,7 @@ mod tests {
             .collect()
     }
 
-    /// #54: the README's table and `scout call --help` had lost fields
+    /// The README's table and `scout call --help` had lost fields
     /// the binary accepts (`graph_files`, `proven_only`, the edit mode).
     #[test]
     fn the_documented_fields_are_the_accepted_ones() {
@@ -1843,7 +1843,7 @@ mod tests {
     }
 }
 
-/// Property tests of the request parser (#15): any text is a request or a
+/// Property tests of the request parser: any text is a request or a
 /// [`Problem`] naming what is wrong, never a panic. `PROPTEST_CASES` sets
 /// the count (64 by default).
 #[cfg(test)]

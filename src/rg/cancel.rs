@@ -1,5 +1,5 @@
 //! Stopping the rg processes of one request: an MCP tool call the client
-//! cancelled, served inside the server's process (#37). Each rg started
+//! cancelled, served inside the server's process. Each rg started
 //! for a cancellable request runs in a process group of its own (an rg
 //! wrapper script's children with it), and cancelling kills the groups
 //! still running. A search in a shell is never started so: its rg stays

@@ -31,7 +31,7 @@ pub struct SearchFlags {
     /// `--with-filename` in rg's plain lines (and the `repro:` line), for
     /// a search left with one file of the several paths typed (the others
     /// missing): rg names the files when it is given more than one path,
-    /// whether or not they exist (#34).
+    /// whether or not they exist.
     pub with_filename: bool,
 }
 
@@ -46,7 +46,7 @@ pub struct RgCommand {
     pub args: Vec<OsString>,
     /// The directory rg runs in; `None` is scout's own. rg anchors a
     /// `-g` glob holding a `/` at its working directory, so a listing
-    /// whose globs are anchored at PATH runs in PATH (#34).
+    /// whose globs are anchored at PATH runs in PATH.
     pub cwd: Option<OsString>,
 }
 
@@ -317,7 +317,7 @@ pub struct FilesFlags {
     /// The directory to list; `None` is the current directory. rg runs in
     /// it, with no path operand, so that a glob holding a `/` is anchored
     /// there (rg anchors `-g` globs at its working directory, not at the
-    /// path it is given, #34); [`FilesFlags::full_path`] puts it back in
+    /// path it is given); [`FilesFlags::full_path`] puts it back in
     /// front of what rg lists.
     pub path: Option<OsString>,
 }
@@ -591,7 +591,7 @@ mod tests {
             hidden: true,
             path: Some("sub".into()),
         };
-        // rg anchors the glob at its working directory (#34).
+        // rg anchors the glob at its working directory.
         for line in [
             flags.matching().shell_line(),
             flags.allowed().unwrap().shell_line(),

@@ -124,7 +124,7 @@ impl Matcher {
 /// Lines shorter than this (most source lines) are searched for a fixed
 /// string from each occurrence of its first byte: on so short a
 /// haystack, memmem's searcher costs more to set going (a rolling hash
-/// over every byte) than the comparisons do (#11).
+/// over every byte) than the comparisons do.
 const SHORT_LINE: usize = 64;
 
 #[cfg(test)]

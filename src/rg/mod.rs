@@ -97,7 +97,7 @@ macOS: `brew install ripgrep`, anywhere with Rust: `cargo install ripgrep`), \
 or set SCOUT_RG to the path of an rg binary";
 
 /// The oldest ripgrep major version scout does not warn about: 14 and
-/// 15 give the same pages as 13, faster (#26; BENCHMARKS.md).
+/// 15 give the same pages as 13, faster (BENCHMARKS.md).
 pub const CURRENT_MAJOR: u32 = 14;
 
 /// How to get a current ripgrep, for the warning about an old one.

@@ -4,9 +4,10 @@
 //! stderr goes to an anonymous file read after rg exits, so a chatty rg can
 //! never block on it and no thread is needed to drain it. Where no such
 //! file can be made, stderr is a pipe drained on its own thread, as
-//! STYLE.md's rule has it; the file does the rule's job for less (#11). Stopping early kills the child: that counts as success
-//! when rg had said nothing on stderr (BurntSushi/ripgrep
-//! `crates/cli/src/process.rs` treats an early close the same way).
+//! STYLE.md's rule has it; the file does the rule's job for less.
+//! Stopping early kills the child: that counts as success when rg had
+//! said nothing on stderr (BurntSushi/ripgrep `crates/cli/src/process.rs`
+//! treats an early close the same way).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Seek, SeekFrom};
@@ -83,7 +84,7 @@ impl RgOutcome {
 /// that does not compile, a literal line break in a pattern (without
 /// `-U`), an unknown file type, a malformed glob or flag. Unlike a file
 /// it could not read (after which it searched the rest), these are bad
-/// input: nothing was searched (#34).
+/// input: nothing was searched.
 const REFUSALS: [&str; 8] = [
     "regex parse error",
     "error parsing regex",

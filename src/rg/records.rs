@@ -62,7 +62,7 @@ impl RecordReader {
             // rg ends every line it prints with a newline, even the last
             // line of a file that has none: output that stops without one
             // was cut (rg killed mid-record), and its half line is not a
-            // record to count or quote (#15).
+            // record to count or quote.
             self.carry.extend_from_slice(line);
             self.carry_lines += 1;
             return None;
@@ -233,7 +233,7 @@ mod tests {
         ));
     }
 
-    /// #15: output cut inside a record (rg killed) left a half line that
+    /// Output cut inside a record (rg killed) had left a half line that
     /// was counted and quoted as if it were the file's line.
     #[test]
     fn regression_a_last_record_without_its_newline_is_unparsed() {

@@ -44,7 +44,7 @@ pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
             .skip(def.start_line as usize - 1)
             .take((def.end_line - def.start_line + 1) as usize)
             .map(|(i, line)| {
-                // Its `\r`, if any, is quoted too (I4, #34).
+                // Its `\r`, if any, is quoted too (I4).
                 let (text, cut_before, cut_after) = cut_around(line, (0, 0));
                 Quote {
                     line: i as u64 + 1,

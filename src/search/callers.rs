@@ -1,4 +1,4 @@
-//! Stage 2 of `--callers-of` and `--impact` (#23), in place of
+//! Stage 2 of `--callers-of` and `--impact`, in place of
 //! [`collect`](super::collect): the code graph ([`crate::graph`])
 //! attributes every call of the symbol's name in the files that spell it,
 //! then the search's own pattern is matched: a text pattern on the

@@ -206,7 +206,7 @@ fn fold_records<'s>(
     let mut complete = true;
     let outcome = run_plain(&settings.rg, &flags.records(), |line| {
         // A record read from one line has no newline in its path: only
-        // one joined from pieces is looked through for one (#11).
+        // one joined from pieces is looked through for one.
         let pieces = reader.holds_pieces();
         if let Some(record) = reader.feed(line) {
             complete = !(pieces && is_garbage(&record))
@@ -230,7 +230,7 @@ fn fold_records<'s>(
 
 /// Whether a record joined from several lines (a path with a newline)
 /// names no file: then a line of garbage came before a real record and
-/// would have become part of its path (#15); `--json` reads it apart.
+/// would have become part of its path; `--json` reads it apart.
 fn is_garbage(record: &Record<'_>) -> bool {
     use std::os::unix::ffi::OsStrExt;
     match record {
@@ -243,7 +243,7 @@ fn is_garbage(record: &Record<'_>) -> bool {
 
 /// Warns about what rg said on stderr and maps its exit code. A search rg
 /// refused before reading a file is bad input, never "no match" nor a
-/// partial page (#34): a regex it cannot compile (with a hint to use `-F`
+/// partial page: a regex it cannot compile (with a hint to use `-F`
 /// when the text reads like a literal), a line break in the pattern, an
 /// unknown file type, a malformed glob. A file it could not read is a
 /// warning, and the page holds the rest (exit 3).

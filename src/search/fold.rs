@@ -241,7 +241,7 @@ fn keep_best(
     if quotes.len() >= keep {
         // Lines arrive in order, so an equal score never displaces. Most
         // lines of a file displace nothing: that is settled first, by
-        // scores alone (#11).
+        // scores alone.
         if !quotes.iter().any(|q| q.score < score) {
             return;
         }

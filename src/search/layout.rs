@@ -47,7 +47,7 @@ pub fn paginate(
     Ok(pages)
 }
 
-/// `-l`'s pages (#24): each lists whole pages of the ranked view of the
+/// `-l`'s pages: each lists whole pages of the ranked view of the
 /// same search (cut as [`paginate`] cuts them without `-l`, `frame` being
 /// that view's), as many as fit the budget as paths, so that its files
 /// come in the very order those pages show them (the parser reorders
@@ -121,7 +121,7 @@ pub fn budget_for_a_line(
 }
 
 /// Fails when the page cannot show one line within its budget: every
-/// page would show nothing (#54: 20 tokens gave 90-token pages of no
+/// page would show nothing (20 tokens gave 90-token pages of no
 /// line, page after page). Says a budget that shows one.
 pub fn ensure_a_line_shown(
     settings: &SearchSettings,

@@ -22,7 +22,7 @@
 //! 8. **render** ([`crate::render`]): text, JSON, or rg's own lines when
 //!    they are smaller (I2); then what was shown is recorded.
 //!
-//! A structural search (`--structural`, #13) replaces stage 2 with
+//! A structural search (`--structural`) replaces stage 2 with
 //! [`structural`]: the files rg lists, parsed once each, their ast-grep
 //! matches folded into the same tallies; stages 3 to 8 are the same
 //! functions ([`present`]).
@@ -137,7 +137,7 @@ fn ranked(
     present(settings, &scorer, tallied, started, out, err)
 }
 
-/// `--callers-of` and `--impact` (#23): the code graph's attributed lines,
+/// `--callers-of` and `--impact`: the code graph's attributed lines,
 /// matched by the pattern ([`callers`]), then the same stages as a text
 /// search; the scope is said after the matches.
 fn graph_search(
@@ -230,7 +230,7 @@ pub struct Tallied<'f> {
     /// calls of the name.
     pub scope: Option<crate::graph::Scope>,
     /// When the search started, less [`verify::CLOCK_SLACK`]: a shown
-    /// file modified since is read again (#15).
+    /// file modified since is read again.
     pub since: SystemTime,
 }
 
@@ -365,7 +365,7 @@ pub fn present(
     if settings.exits_after {
         // The process exits once the page is out, and the kernel takes
         // its memory back at once: freeing the tallies, pages and
-        // definitions chunk by chunk would only delay the exit (#11).
+        // definitions chunk by chunk would only delay the exit.
         std::mem::forget((report, recalled, shown));
         std::mem::forget((memory, ranked, pages, defs, scope));
     }
@@ -429,7 +429,7 @@ fn smart_fallback(
     format!("{sentence}, ranked by meaning as scout smart ranks them")
 }
 
-/// One warning naming the files that changed under the search (#15).
+/// One warning naming the files that changed under the search.
 fn warn_changed(changed: &[Vec<u8>], err: &mut dyn Write) -> Result<()> {
     if changed.is_empty() {
         return Ok(());
@@ -538,7 +538,7 @@ fn grep_file_call(flags: &SearchFlags) -> Option<ToolCall> {
 /// print, chosen as below); nothing when nothing matched (the exit status
 /// says so); rg's own lines when there are some (`rg`) and
 /// they are smaller than the page (I2), after dropping those of files that
-/// changed (#15); else the text page. Warns, once, of the files that
+/// changed; else the text page. Warns, once, of the files that
 /// changed among those whose lines it prints. The attached code follows either of the
 /// last two. Every choice is made on the plain bytes; colour, when on, is
 /// added only as they are written ([`render::style`]). Returns what was
@@ -569,7 +569,7 @@ fn emit(
             warn_changed(&changed, err)?;
             return Ok(remember::shown_on_page(settings, report));
         }
-        // The text the command would print follows (#25); it is what the
+        // The text the command would print follows; it is what the
         // agent reads, and what is remembered.
     }
     // Weighed without the memory (and with every footer command at the
@@ -663,7 +663,7 @@ fn weighed_len(page: &render::text::Page, elapsed_ms: u64) -> usize {
 /// Whether a text page of `page_len` bytes, whose header shows
 /// `elapsed_ms`, is printed rather than rg's `plain_bytes` of lines (I2).
 /// The time is weighed as if it had six digits, so that how long the
-/// search took never decides which of the two is printed (I5; #15: a
+/// search took never decides which of the two is printed (I5; a
 /// page within a byte of rg's output came out ranked or plain by the
 /// digits of its milliseconds).
 fn page_fits(page_len: usize, elapsed_ms: u64, plain_bytes: u64) -> bool {

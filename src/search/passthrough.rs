@@ -219,7 +219,7 @@ impl Piece<'_> {
         };
         spans.clear();
         matcher.spans(strip_terminator(text), spans);
-        // A cut quotes the `\r` rg prints, as a ranked page does (#34).
+        // A cut quotes the `\r` rg prints, as a ranked page does.
         let (window, cut_before, cut_after) = cut_around(
             strip_newline(text),
             spans.first().copied().unwrap_or((0, 0)),

@@ -268,8 +268,8 @@ fn atom(chars: &[char], i: usize) -> (Option<char>, usize) {
 
 /// How many characters the escape at `chars[i]` (a `\`) spans: 2, or
 /// more for a code point (`\x41`, `\u{1F600}`) or a class (`\pL`,
-/// `\p{Greek}`), whose characters are not literals of the pattern (#15:
-/// `\x41bc` anchored on "41bc", which no match holds).
+/// `\p{Greek}`), whose characters are not literals of the pattern
+/// (`\x41bc` anchored on "41bc", which no match holds).
 fn escape_width(chars: &[char], i: usize) -> usize {
     let digits = match chars.get(i + 1) {
         Some('x') => 2,
@@ -335,7 +335,7 @@ fn after_construct(chars: &[char], i: usize, width: usize, runs: &mut Runs) -> u
                 + 1
         }
         // `(?i)` and friends change how everything after reads; `(?i:...)`
-        // and `(?:...)` are groups like any other (#15: `(?:abcd|x)` was
+        // and `(?:...)` are groups like any other (`(?:abcd|x)` was
         // anchored on "abcd").
         ('(', Some('?'))
             if chars
@@ -463,7 +463,7 @@ mod tests {
         }
     }
 
-    /// Found by the property tests of #15: the digits of `\x41` and the
+    /// Found by the property tests: the digits of `\x41` and the
     /// letter of `\pL` were read as literals of the pattern, and the
     /// alternatives of a `(?:...)` group as one run.
     #[test]

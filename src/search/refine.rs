@@ -27,7 +27,7 @@ pub struct Refined {
     /// [`verify`](crate::search::verify) need not stat it again. A
     /// `BTreeMap`, as every map of these stages: a `HashMap` seeds its
     /// hasher with a `getrandom` system call and hashes each key with
-    /// SipHash, for a few dozen keys (#11).
+    /// SipHash, for a few dozen keys.
     pub modified: BTreeMap<usize, SystemTime>,
 }
 
@@ -48,7 +48,7 @@ pub fn refine(
     refine_span(settings, ranked, span, known)
 }
 
-/// `-l`'s page (#24): each of the ranked view's pages it holds
+/// `-l`'s page: each of the ranked view's pages it holds
 /// ([`layout::paginate_listing`](crate::search::layout::paginate_listing))
 /// refined as that page is refined when shown, and `span`'s files put in
 /// their new order, page after page. No definitions are kept (a listing
@@ -225,7 +225,7 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool
             for (number, line) in source.split(|&b| b == b'\n').enumerate() {
                 let number = number as u64 + 1;
                 if missing.contains(&number) {
-                    // Its `\r`, if any, is quoted too (I4, #34).
+                    // Its `\r`, if any, is quoted too (I4).
                     let at = spellings
                         .iter()
                         .find_map(|s| find(line, s.as_bytes()))

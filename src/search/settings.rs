@@ -73,7 +73,7 @@ pub struct SearchSettings {
     /// base of the next-page command.
     pub command: String,
     /// `command` without `-l`: the ranked view of the same search, whose
-    /// pages `-l` lists whole (#24).
+    /// pages `-l` lists whole.
     pub ranked_command: String,
     /// The MCP tool call this search came through (set by the request
     /// layer): its pages then name tool calls, not commands.
@@ -92,7 +92,7 @@ pub struct SearchSettings {
     pub remember: bool,
     /// With `json`: the text the command would print follows the JSON
     /// document's line (set by the request layer for a request that asks
-    /// for `text`, #25); what the text shows is what is remembered.
+    /// for `text`); what the text shows is what is remembered.
     pub text_beside_json: bool,
     /// `--forget`: clear the memory first.
     pub forget: bool,
@@ -134,7 +134,7 @@ pub struct GraphRequest {
 /// The session from the process environment (read once), as this
 /// process should use it: a subagent's own memory when the hooks noted
 /// that agent running this scout, and none when two agents' commands
-/// could be the one running it (#14; see `session::pending`).
+/// could be the one running it (see `session::pending`).
 pub fn session_from_env() -> Option<Session> {
     let args: Vec<String> = std::env::args_os()
         .skip(1)
@@ -207,7 +207,7 @@ impl SearchSettings {
     /// what is asked, never of how it was spelled or of the surface it
     /// came through (a command line, `scout call`, an MCP tool call): the
     /// page is weighed with each of its commands at this room, so every
-    /// surface cuts the same pages (#54 item 9). Each value is counted in
+    /// surface cuts the same pages. Each value is counted in
     /// its longest spelling (shell-quoted, JSON, a pattern's escaped JSON)
     /// with a flag's or a key's overhead.
     pub fn footer_room(&self) -> usize {

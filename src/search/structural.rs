@@ -223,7 +223,7 @@ pub fn list_files(
     })?;
     let partial = check_rg(settings, &outcome, err)?;
     // No file of the language to parse is nothing searched (exit 2, as
-    // a glob that leaves no file), not "no match" (#54). A scope that
+    // a glob that leaves no file), not "no match". A scope that
     // attributes no call is another matter: that is no match.
     if only.is_none() && paths.is_empty() && partial.is_none() {
         anyhow::bail!(
@@ -311,7 +311,7 @@ fn tally(path: Vec<u8>, lang: Lang, found: &[Found], source: &[u8], keep: usize)
             .filter(|f| f.line == number)
             .min_by_key(|f| (f.span.0, std::cmp::Reverse(f.last_line)));
         let (span, last_line) = first.map_or(((0, 0), number), |f| (f.span, f.last_line));
-        // Its `\r`, if any, is quoted too (I4, #34).
+        // Its `\r`, if any, is quoted too (I4).
         let (text, cut_before, cut_after) = cut_around(line, span);
         quotes.push(Quote {
             line: number,

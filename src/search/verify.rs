@@ -1,5 +1,5 @@
 //! Stage 5b of the ranked search: files that changed between rg's pass and
-//! the page (#15).
+//! the page.
 //!
 //! rg read a file, then someone edited, truncated or deleted it before the
 //! page was printed. Each file on the shown page is stat'ed (on a warm
@@ -155,7 +155,7 @@ mod tests {
         };
         assert!(quote_holds(&quote, b"x\nabcdef\n"));
         assert!(!quote_holds(&quote, b"x\nabcXef\n"));
-        // A `\r` is part of the line a quote holds (#34).
+        // A `\r` is part of the line a quote holds.
         assert!(!quote_holds(&quote, b"x\nabcdef\r\n"));
         let crlf = Quote {
             cut_after: 2,

@@ -1,4 +1,4 @@
-//! The undo journal of `scout edit` (#33): what the last edit of an agent
+//! The undo journal of `scout edit`: what the last edit of an agent
 //! session (else of a working directory) replaced, kept in
 //! `$XDG_STATE_HOME/scout/edits/<hash of the key>/`, so that `scout edit
 //! --undo` can put every file back, even after an edit that was killed

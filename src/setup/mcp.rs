@@ -1,5 +1,5 @@
 //! `scout setup mcp --client NAME`: the entry that registers `scout mcp`
-//! with an MCP client, in the file and format that client reads (#25).
+//! with an MCP client, in the file and format that client reads.
 //!
 //! | client | file (default first) | servers under |
 //! |---|---|---|
@@ -87,7 +87,7 @@ impl Client {
     }
 
     /// How the client reads its file (JSON clients): VS Code's `mcp.json`
-    /// is JSON with comments and trailing commas (#37).
+    /// is JSON with comments and trailing commas.
     fn dialect(self) -> Dialect {
         match self {
             Client::Vscode => Dialect::Jsonc,
@@ -379,7 +379,7 @@ mod tests {
         );
     }
 
-    /// #37: VS Code reads its mcp.json as JSONC; scout edits it, every
+    /// VS Code reads its mcp.json as JSONC; scout edits it, every
     /// comment and the trailing-comma style kept.
     #[test]
     fn a_vscode_file_with_comments_and_trailing_commas_is_edited_not_refused() {

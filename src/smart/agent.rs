@@ -259,7 +259,7 @@ fn exchange(
 /// closed its input). Said as an error of its own, not as the write's
 /// broken pipe, which `main` reads as scout's own stdout closing (exit
 /// 0, nothing said): an agent that exits without reading was exit 0 in
-/// one run of three, as the race fell (#54).
+/// one run of three, as the race fell.
 fn not_reading(e: std::io::Error) -> anyhow::Error {
     anyhow!("the agent stopped reading its input before the exchange was over ({e}); it must read the question on stdin and answer in JSON lines (see `scout smart --help`)")
 }

@@ -190,7 +190,7 @@ pub fn collect(
         Flow::Continue
     })?;
     if let Some(reason) = outcome.rejection(&[]) {
-        // A glob or type rg cannot use: bad input, not a partial answer (#34).
+        // A glob or type rg cannot use: bad input, not a partial answer.
         bail!("rg refused the search:\n{reason}");
     }
     if let Some(why) = outcome.nothing_searched() {

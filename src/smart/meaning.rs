@@ -35,7 +35,7 @@ pub const DENSE_HITS: usize = 60;
 /// Units a question compares by meaning, by default (`--meaning-units`):
 /// the words' first [`UNITS_FIRST`], then whole files, the candidates
 /// first. A count, not a time, so that the page is a function of the tree
-/// and the question (#54 item 12); what the cache lacks of them is
+/// and the question; what the cache lacks of them is
 /// embedded now (150-170 definitions a second on a 2-core machine). On
 /// the tuning questions of ripgrep and the Python library, each asked
 /// with an empty cache, 128, 192 and 256 ranked definitions at MRR@10

@@ -81,7 +81,7 @@ pub struct SmartSettings {
     pub budget_bytes: Option<usize>,
     pub json: bool,
     /// With `json`: the text page follows the JSON document's line (for
-    /// the request layer, #25).
+    /// the request layer).
     pub text_beside_json: bool,
     pub cache_dir: Option<PathBuf>,
     /// `--agent`: hand the question to the agent of `SCOUT_SMART_AGENT`.
@@ -122,7 +122,7 @@ impl MeaningSettings {
 pub struct Parsed {
     /// The path as JSON and the scores read it (lossily decoded).
     pub path: String,
-    /// The path's bytes, as a text page prints them (#54 item 14).
+    /// The path's bytes, as a text page prints them.
     pub raw: Vec<u8>,
     pub prior: Option<Prior>,
     /// The file's score in the choice of files to read.
@@ -507,7 +507,7 @@ fn fuse(hits: Vec<Scored>, dense: &Dense, joined: &mut Joined<'_, '_>) -> Vec<Sc
 
 /// Hits of one file ranked before those of other files, at most: past
 /// them, a file's further hits come after every other file's first ones.
-/// On the tuning questions (#12), 3 lifted file-level hit@5 from 0.82 to
+/// On the tuning questions, 3 lifted file-level hit@5 from 0.82 to
 /// 0.88 and left definition-level MRR@10 at 0.53 (1 and 2 lost definition
 /// hits the right file held at ranks 2 and 3; 4 and 5 kept fewer files).
 pub const HITS_PER_FILE: usize = 3;

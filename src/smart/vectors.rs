@@ -1,6 +1,6 @@
 //! The store of each file's unit vectors (the sentence encoder's, one per
 //! unit of [`units::texts`]), so that a file is embedded once per change
-//! and a question reads a whole tree's vectors in a few file opens (#35).
+//! and a question reads a whole tree's vectors in a few file opens.
 //!
 //! This module owns `<cache>/vectors/` (with `<cache>` from
 //! [`crate::dirs::cache_dir`]): one store per repository root (the
@@ -29,7 +29,7 @@
 //! store's bytes, it is compacted: its current records copied to a new
 //! file renamed over it, so that a reader holding the old one reads it
 //! whole. A file whose stamp had not [settled](Stamp::settled) when it was
-//! read is embedded but not stored (#34). No failure of the store is an
+//! read is embedded but not stored. No failure of the store is an
 //! error, and deleting it changes no answer, only how long the next
 //! questions take.
 //!
@@ -51,7 +51,7 @@ use crate::hash::fnv1a64;
 use crate::smart::units::TEXT_RULES;
 use crate::stamp::Stamp;
 
-/// The layout of a store (3: one store per repository, #35).
+/// The layout of a store (3: one store per repository).
 const FORMAT: u32 = 3;
 /// Name of the subdirectory of scout's cache directory.
 pub const SUBDIR: &str = "vectors";
@@ -992,8 +992,8 @@ mod tests {
         assert_eq!(found(&fx.store(), &[&now]), [None]);
     }
 
-    /// #34: a file renamed into place with the old one's size and mtime
-    /// was served the old one's vectors.
+    /// A file renamed into place with the old one's size and mtime had
+    /// been served the old one's vectors.
     #[test]
     fn regression_a_file_renamed_into_place_with_its_size_and_mtime_misses() {
         let fx = Fixture::new();
@@ -1012,7 +1012,7 @@ mod tests {
         assert_eq!(found(&fx.store(), &[&renamed]), [None]);
     }
 
-    /// #35: a question opens one store per repository, however many
+    /// A question opens one store per repository, however many
     /// files the tree holds.
     #[test]
     fn files_are_stored_per_repository_and_read_in_one_open_each() {
@@ -1053,7 +1053,7 @@ mod tests {
         assert_eq!((reading.stores, reading.files), (2, 2));
     }
 
-    /// #35: a writer stopped mid-record leaves a torn tail: readers keep
+    /// A writer stopped mid-record leaves a torn tail: readers keep
     /// every whole record before it, and the next writer cuts it.
     #[test]
     fn a_torn_tail_is_skipped_by_readers_and_cut_by_the_next_writer() {

@@ -1,6 +1,6 @@
 //! The words a file must hold for a pattern to match in it, so that the
 //! structural search reads a file and skips parsing it when one is
-//! missing (#13): most files of a tree hold no `defer` and `Close`, and
+//! missing: most files of a tree hold no `defer` and `Close`, and
 //! parsing is nearly all of a structural search's time.
 //!
 //! The rule is ast-grep's matching with its default strictness (`smart`):

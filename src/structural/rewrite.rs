@@ -1,4 +1,4 @@
-//! Rewriting what a pattern matches (`scout edit --structural`, #33):
+//! Rewriting what a pattern matches (`scout edit --structural`):
 //! ast-grep's own replacement machinery ([`TemplateFix`]) fills a
 //! template's `$X` and `$$$X` with what the match captured, re-indented
 //! as ast-grep re-indents a multi-line replacement, over the byte range

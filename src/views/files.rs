@@ -8,7 +8,7 @@
 //! allow, and only files on both lists are kept. (globset plus a walk of
 //! our own would re-implement rg's glob and ignore semantics, and drift.)
 //! Both listings run in PATH, since rg anchors a glob holding a `/` at
-//! its working directory and the glob is to be anchored at PATH (#34).
+//! its working directory and the glob is to be anchored at PATH.
 //!
 //! Ordering, the cap and the time limit are this module's; rg's command
 //! lines are [`crate::rg::FilesFlags`]'.

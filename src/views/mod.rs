@@ -58,7 +58,7 @@ pub fn resolve_timeout(flag: Option<f64>, env: EnvLookup<'_>) -> Result<Option<D
         bail!("{source}: the time limit must be a number of seconds, 0 or more (0 = no limit)");
     }
     // A limit past a year is no different from one year, and one past
-    // `Duration` or `Instant` panicked (`--timeout 1e300`, #15).
+    // `Duration` or `Instant` panicked (`--timeout 1e300`).
     Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds.min(MAX_TIMEOUT_SECONDS))))
 }
 
@@ -142,7 +142,7 @@ pub fn rg_operand(cwd: &Path, path: &OsStr) -> Option<OsString> {
 /// `FLAG=N` (and `--color WHEN`) removed and `FLAG value` appended: the
 /// command for the next page.
 pub fn command_with(argv: &[OsString], flag: &str, value: &str) -> String {
-    // Without --color, which changes nothing shown (#16).
+    // Without --color, which changes nothing shown.
     let mut words = shell::words_without_any(argv, &[flag, "--color"]);
     words.push(flag.as_bytes());
     words.push(value.as_bytes());
@@ -222,7 +222,7 @@ mod tests {
         assert!(message.contains(TIMEOUT_ENV), "{message}");
     }
 
-    /// Found by the property tests of #15: `--timeout 1e300` (or a
+    /// Found by the property tests: `--timeout 1e300` (or a
     /// request's `"timeout":1e300`) panicked converting to a Duration.
     #[test]
     fn regression_a_huge_timeout_is_a_year_not_a_panic() {

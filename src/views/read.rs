@@ -45,7 +45,7 @@ pub struct ReadSettings {
     /// Whether the lines are coloured.
     pub color: Color,
     /// The agent session whose memory collapses lines already seen and
-    /// records what is shown (#14); `None` outside a session.
+    /// records what is shown; `None` outside a session.
     pub session: Option<crate::session::Session>,
     /// `--again`: show lines already seen, record nothing.
     pub again: bool,
@@ -178,7 +178,7 @@ pub fn load(path: &Path) -> Result<Vec<u8>> {
         );
     }
     if let Some(kind) = crate::paths::special_kind(path) {
-        // Reading it would wait forever, or never end (#26).
+        // Reading it would wait forever, or never end.
         bail!("{shown}: is {kind}; scout read reads regular files only");
     }
     if meta.len() > MAX_READ_BYTES {
@@ -200,7 +200,7 @@ pub fn load(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// The lines of `source`, without their `\n`: a `\r` before it is the
-/// file's and stays, as rg and a search page quote it (I4, #34). A final
+/// file's and stays, as rg and a search page quote it (I4). A final
 /// line without a terminator counts; an empty source has no lines.
 pub fn split_lines(source: &[u8]) -> Vec<&[u8]> {
     let mut lines: Vec<&[u8]> = source.split(|&b| b == b'\n').collect();

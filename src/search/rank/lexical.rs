@@ -52,7 +52,7 @@ pub fn defines(lang: Lang, line: &[u8], name: &[u8]) -> bool {
 
 /// [`defines`] for a `name` the caller has checked with [`is_identifier`]
 /// once, rather than once per line (the ranker asks it of every matching
-/// line, #11). Given any other `name`, the answer means nothing.
+/// line). Given any other `name`, the answer means nothing.
 pub fn defines_identifier(lang: Lang, line: &[u8], name: &[u8]) -> bool {
     let line = trim_newline(&line[..line.len().min(MAX_SCAN)]);
     let indent = line

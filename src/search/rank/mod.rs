@@ -18,10 +18,10 @@ use crate::page::tally::{FileTally, Ranked, Score};
 pub const DEF_FILE: i64 = 100_000;
 /// A defining file whose definition is the name's own declaration (a
 /// type, a free function: [`role`]) outranks the files where the name is
-/// only a member or a local (#24).
+/// only a member or a local.
 pub const PRIMARY_DEF_FILE: i64 = 20_000;
 /// A defining file among tests, test helpers, examples or fixtures ranks
-/// after every defining file of the source, primary or not (#24); it
+/// after every defining file of the source, primary or not; it
 /// still outranks every file that does not define the name.
 const PRIOR_TEST_DEF: i64 = -30_000;
 /// A file whose only "definitions" are indented assignments (`    x = ...`,
@@ -255,7 +255,7 @@ impl Scorer {
 }
 
 /// The prior on a file that defines the name, by its path: tests, test
-/// helpers, examples and fixtures define after the source does (#24).
+/// helpers, examples and fixtures define after the source does.
 pub fn test_def_prior(path: &[u8]) -> i64 {
     if !is_vendored(path) && (is_test(path) || is_test_helper(path)) {
         PRIOR_TEST_DEF

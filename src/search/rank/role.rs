@@ -2,7 +2,7 @@
 //! ([`super::lexical`]): whether a definition line is the name's own
 //! declaration (a type, a class, a free function: the *primary*
 //! definition) or only a member of another type or a local, and whether
-//! a line merely imports or re-exports the name (#24).
+//! a line merely imports or re-exports the name.
 //!
 //! Both are lexical guesses from one line, like the rules they refine;
 //! where the parser has read the file, [`primary_in`] answers from its
