@@ -50,11 +50,10 @@ first, then the scout variants, in a fixed order.
 2. smart: questions (--question, default three): `scout smart --words-only
    Q .` (warm), with the encoder also `scout smart Q .` cold (nothing in
    the cache), second (a fresh cache where the same question ran once,
-   untimed: what a second question meets; scout lists a tree over 2,000
-   files only once a store could hold one of its files, so this one lists
-   it when the first question stored a file, and not otherwise), warm,
-   and stored-only (`--embed-budget-ms 0`, warm: compares what the store
-   holds and embeds nothing, as a fully indexed tree's question does), vs
+   untimed: what a second question meets), and warm (the same question
+   again: everything it compares is in the store; a question compares the
+   same definitions cold or warm, a tree over 2,000 files among its
+   candidates), vs
    `rg -i -l -e W1 -e W2 ... .` with the W the question's own words as
    scout looks for them (each concept's stem in `scout smart --json
    --words-only Q .`); scout's own pass (its repro line, `rg -c -e REGEX
@@ -72,7 +71,7 @@ first, then the scout variants, in a fixed order.
 
 pair: two builds of scout (--before, --after), interleaved in each round
 with their order alternating, on the smart questions: cold (a fresh cache
-each run) and stored-only (the --state directory, `--embed-budget-ms 0`),
+each run) and warm (the --state directory, the question asked before),
 each median with its ratio to scout's own pass timed in the same rounds.
 For a change's effect on a machine whose speed drifts between runs.
 
@@ -593,9 +592,7 @@ def section_smart(b, args, report, dense):
             ask = [b.scout, "smart", q, "."]
             variants += [("cold", ask, b.cold_env),
                          ("second", ask, lambda ask=ask: b.primed_env(ask)),
-                         ("warm", ask, b.warm),
-                         ("stored-only", [b.scout, "smart", "--embed-budget-ms", "0", q, "."],
-                          b.warm)]
+                         ("warm", ask, b.warm)]
         got = b.rounds("smart", q, variants)
         rows.append((" ".join(shlex.quote(a) for a in rg), got["rg"], None))
         rows.append(("scout's own pass (its repro line) [rg-pass]", got["rg-pass"], got["rg"]))
@@ -761,15 +758,12 @@ def measure(args):
 def pair(args):
     """Two builds of scout, interleaved in each round (their order
     alternating), on the smart questions: cold (a fresh cache each run)
-    and stored-only (the warm state, no embedding budget); each median
+    and warm (the warm state, the question asked before); each median
     with its ratio to scout's own pass, timed in the same rounds."""
     if args.runs < 1:
         sys.exit("pair: --runs must be 1 or more")
     args.scout = args.after
     b = Bench(args)
-    if b.store_size()[0] == 0:
-        log("pair: nothing is stored in %s: stored-only compares nothing "
-            "(run `measure` without --skip-index first)" % b.state)
     builds = [("before", bl.find_scout(args.before)), ("after", b.scout)]
     print("# pair: %s\n\nbefore %s, after %s; %d rounds; warm state %s\n"
           % (b.tree, builds[0][1], builds[1][1], b.runs, b.state))
@@ -782,29 +776,29 @@ def pair(args):
         for _, scout in builds:
             # Untimed: whichever build runs first would otherwise remember
             # the listing for both.
-            b.once([scout, "smart", "--embed-budget-ms", "0", q, "."], b.warm)
+            b.once([scout, "smart", q, "."], b.warm)
         for r in range(b.runs):
             got["pass"].append(b.once(pass_argv, os.environ).secs)
             for name, scout in builds[::1 if r % 2 == 0 else -1]:
-                for mode in ("cold", "stored-only"):
+                for mode in ("cold", "warm"):
                     if mode == "cold":
                         env = b.cold_env()
                         t = b.once([scout, "smart", q, "."], env)
                         b.drop_cold(env)
                     else:
-                        t = b.once([scout, "smart", "--embed-budget-ms", "0", q, "."], b.warm)
+                        t = b.once([scout, "smart", q, "."], b.warm)
                     if t.timed_out or t.code not in (0, 1):
                         log("pair %s %s %r: exit %s%s" % (name, mode, q, t.code,
                                                        ", timed out" if t.timed_out else ""))
                     got.setdefault((mode, name), []).append(t.secs)
         own = statistics.median(got["pass"])
         cells = []
-        for mode in ("cold", "stored-only"):
+        for mode in ("cold", "warm"):
             for name, _ in builds:
                 m = statistics.median(got[(mode, name)])
                 cells.append("%.3f s (%.2f)" % (m, m / own))
         rows.append("| %s | %.3f s | %s |" % (q, own, " | ".join(cells)))
-    print("| question | own pass | cold before | cold after | stored-only before | stored-only after |")
+    print("| question | own pass | cold before | cold after | warm before | warm after |")
     print("|---|--:|--:|--:|--:|--:|")
     print("\n".join(rows))
 

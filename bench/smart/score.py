@@ -29,9 +29,8 @@ ranked lower within its file lost on the choice of definition.
 `--cold` runs each question of smart with a cache of its own, made empty
 for it and removed after (no vectors, definitions or listing from an
 earlier question): a first question on each tree, whose meaning search
-has only what its embedding budget embeds. `--smart-arg` passes one more
-argument to every `scout smart` (repeatable), e.g. `--smart-arg
---embed-budget-ms=500`.
+embeds everything it compares. `--smart-arg` passes one more argument to
+every `scout smart` (repeatable), e.g. `--smart-arg --meaning-units=128`.
 
 `--questions bench/smart/questions-fresh.jsonl` scores the fresh set
 (split `fresh`: written after tuning, by someone who had not seen the
