@@ -296,17 +296,19 @@ fn text_pairs_apply_in_order_and_a_count_that_does_not_hold_is_refused() {
 
 /// Rewrites every Python `print(X)` of `fx`'s tree to `log(X)`, which
 /// must succeed.
+/// `print(x)` -> `log(x)` in every Python file.
+const PRINT_TO_LOG: [&str; 7] = [
+    "edit",
+    "--structural",
+    "--lang",
+    "py",
+    "print($A)",
+    "-r",
+    "log($A)",
+];
+
 fn print_to_log(fx: &Fixture) {
-    fx.run(&[
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-    ])
-    .expect_code(0);
+    fx.run(&PRINT_TO_LOG).expect_code(0);
 }
 
 #[test]
@@ -578,17 +580,7 @@ fn pages_are_budgeted_and_last_shows_the_others() {
             format!("def f{i}():\n    print({i})\n"),
         );
     }
-    let run = fx.run(&[
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-        "--budget-tokens",
-        "300",
-    ]);
+    let run = fx.run(&[&PRINT_TO_LOG[..], &["--budget-tokens", "300"]].concat());
     run.expect_code(0)
         .expect_stdout_has("files=40 matches=40 rewritten=40")
         .expect_stdout_has(" files not shown: scout edit --last --budget-tokens 300 --page 2");
@@ -863,15 +855,7 @@ fn regression_51_a_hard_link_stays_a_link_and_one_file_is_edited_once() {
     std::os::unix::fs::symlink("a.py", fx.root().join("c.py")).unwrap();
     let inode = |name: &str| std::fs::metadata(fx.root().join(name)).unwrap().ino();
     let first = inode("a.py");
-    let run = fx.run(&[
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-    ]);
+    let run = fx.run(&PRINT_TO_LOG);
     run.expect_code(0)
         .expect_stderr_has("b.py is a.py (the same file by another name): edited once");
     assert_eq!((inode("a.py"), inode("b.py")), (first, first));
@@ -1009,15 +993,7 @@ fn regression_54_edit_pages_keep_their_budget_and_a_missing_page_is_an_error() {
     for i in 0..12 {
         fx.write(format!("m{i:02}.py"), format!("print({i})\nprint('{i}')\n"));
     }
-    let edit = [
-        "edit",
-        "--structural",
-        "--lang",
-        "py",
-        "print($A)",
-        "-r",
-        "log($A)",
-    ];
+    let edit = PRINT_TO_LOG;
     let run = fx.run(&[&edit[..], &["--budget-tokens", "100"]].concat());
     run.expect_code(0)
         .expect_stdout_has("scout edit --last --budget-tokens 100 --page 2");

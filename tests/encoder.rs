@@ -168,20 +168,9 @@ fn a_definition_sharing_no_word_with_the_question_is_found_by_meaning() {
         (Some(4), Some(0))
     );
     assert_eq!(
-        masked(&fx.run(&["smart", QUESTION]).stdout()),
-        masked(&text)
+        fx.run(&["smart", QUESTION]).stdout_masked(),
+        run.stdout_masked()
     );
-}
-
-/// A page with its milliseconds masked.
-fn masked(page: &str) -> String {
-    page.lines()
-        .map(|l| match l.rfind(" ~") {
-            Some(at) if l.ends_with("ms") => l[..at].to_string(),
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// [`tree`] with 2,000 more files, none of them code: too many to list.
@@ -227,7 +216,7 @@ fn a_large_tree_is_compared_among_its_candidates_indexed_or_not() {
     // `scout index` stores every file: the answer is the same.
     fx.run(&["index"]).expect_code(0);
     let indexed = fx.run(&["smart", QUESTION]);
-    assert_eq!(masked(&indexed.stdout()), masked(&first.stdout()));
+    assert_eq!(indexed.stdout_masked(), first.stdout_masked());
 }
 
 #[test]

@@ -14,7 +14,8 @@ use util::Fixture;
 /// A client connection to one `scout mcp` process.
 struct Client {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once the client closed the session.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Every line the server wrote, in order.
     seen: Vec<Value>,
@@ -48,7 +49,7 @@ impl Client {
         });
         let mut client = Client {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             seen: Vec::new(),
             next_id: 1,
@@ -65,8 +66,20 @@ impl Client {
     }
 
     fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
+        self.write_line(&message.to_string());
+    }
+
+    /// Writes one line to the server, as it is.
+    fn write_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("the session is open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the session (the server's stdin) and waits for the server.
+    fn close(mut self) -> std::process::ExitStatus {
+        self.stdin = None;
+        self.child.wait().unwrap()
     }
 
     /// Sends a request; returns its id.
@@ -452,16 +465,25 @@ fn a_repeated_search_in_one_connection_prints_only_what_is_new() {
 /// A fixture whose rg takes 30 seconds to start, leaving a marked
 /// `sleep` process while it waits.
 fn slow_rg(fx: &mut Fixture, marker: &str) {
+    let script = rg_script(fx, &format!("sleep {marker}\nexec RG \"$@\""));
+    fx.set_env("SCOUT_RG", script);
+}
+
+/// An rg in the fixture's root that runs `body` (`RG` standing for the
+/// real rg), and the real rg for `--version`.
+fn rg_script(fx: &Fixture, body: &str) -> std::path::PathBuf {
     let real = util::rg_dir().join("rg");
-    let script = fx.root().join("slow-rg");
+    let real = real.display().to_string();
+    let script = fx.root().join("fake-rg");
+    let body = body.replace("RG", &real);
     std::fs::write(
         &script,
-        format!("#!/bin/sh\ncase \"$*\" in *--version*) exec {} \"$@\";; esac\nsleep {marker}\nexec {} \"$@\"\n", real.display(), real.display()),
+        format!("#!/bin/sh\ncase \"$*\" in *--version*) exec {real} \"$@\";; esac\n{body}\n"),
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    fx.set_env("SCOUT_RG", script);
+    script
 }
 
 /// Whether a process whose command line holds `marker` is running.
@@ -1057,8 +1079,7 @@ fn regression_54_a_line_that_is_not_json_gets_a_parse_error() {
     let fx = Fixture::new();
     tree(&fx);
     let mut client = Client::start(&fx, json!({}));
-    writeln!(client.stdin, "this is not json {{").unwrap();
-    client.stdin.flush().unwrap();
+    client.write_line("this is not json {");
     let error = client.next(Duration::from_secs(10)).expect("an answer");
     assert_eq!(error["error"]["code"], -32700, "{error}");
     assert_eq!(error["id"], Value::Null, "{error}");
@@ -1352,18 +1373,8 @@ fn exit_codes_are_the_readme_table() {
             "`{command}` exits {code}, which the README's table does not say"
         );
     }
-    let slow_rg = fx.root().join("slow-rg");
-    let real = util::rg_dir().join("rg");
-    std::fs::write(
-        &slow_rg,
-        format!(
-            "#!/bin/sh\ncase \"$*\" in *--version*) exec {0} \"$@\";; esac\n{0} \"$@\"\nsleep 30\n",
-            real.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&slow_rg, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // An rg that prints its lines, then never ends.
+    let slow_rg = rg_script(&fx, "RG \"$@\"\nsleep 30");
     let mut client = Client::start(&fx, json!({}));
     fx.set_env("SCOUT_RG", &slow_rg);
     fx.set_env("SCOUT_TIMEOUT_SECONDS", "1");
@@ -1417,21 +1428,9 @@ fn exit_codes_are_the_readme_table() {
             );
         }
     }
-    // `mcp` 0: a client that closes the session after the handshake.
-    let mut child = fx
-        .command(&["mcp"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "scout-tests", "version": "0"}}});
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    writeln!(stdin, "{init}\n{initialized}").unwrap();
-    drop(stdin);
-    let status = child.wait().unwrap();
+    // `mcp` 0: a client that closes the session.
+    drop(slow_client);
+    let status = client.close();
     assert_eq!(
         status.code(),
         Some(0),

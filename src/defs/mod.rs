@@ -125,6 +125,12 @@ impl DefKind {
         }
     }
 
+    /// A constant or a variable: a name bound to a value, whose meaning
+    /// is the value's, not something to call into.
+    pub fn is_binding(self) -> bool {
+        matches!(self, DefKind::Constant | DefKind::Variable)
+    }
+
     /// Whether definitions inside this one are its members (qualified by
     /// its name, functions becoming methods).
     fn has_members(self) -> bool {

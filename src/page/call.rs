@@ -58,14 +58,6 @@ pub enum Asked {
 }
 
 impl Asked {
-    /// The same, as if `--again` (`"again": true`) were given too.
-    pub fn again(&self) -> Asked {
-        match self {
-            Asked::Command(command) => Asked::Command(format!("{command} --again")),
-            Asked::Tool(call) => Asked::Tool(call.with("again", true)),
-        }
-    }
-
     /// The footer's way to page `n`: the command or call itself, or,
     /// when it is longer than [`COMMAND_SHOWN`], a sentence saying what
     /// to add.
@@ -126,14 +118,9 @@ mod tests {
     fn a_command_gets_flags_and_a_tool_call_gets_arguments() {
         let command = Asked::Command("scout search x".into());
         assert_eq!(command.page(2), "scout search x --page 2");
-        assert_eq!(command.again().page(1), "scout search x --again --page 1");
         assert_eq!(command.next(3), json!("scout search x --json --page 3"));
         let call = search("x");
         assert_eq!(call.page(2), r#"search {"page":2,"query":"x"}"#);
-        assert_eq!(
-            call.again().page(1),
-            r#"search {"again":true,"page":1,"query":"x"}"#
-        );
         assert_eq!(call.next(3), json!({"query": "x", "page": 3}));
     }
 

@@ -58,9 +58,8 @@ pub fn paginate_listing(
     settings: &SearchSettings,
     ranked: &[Ranked],
     frame: &render::text::Frame<'_>,
-    ranked_frame: &render::text::Frame<'_>,
 ) -> Result<(Vec<PageSpan>, Vec<Vec<PageSpan>>)> {
-    let views = cut(settings, ranked, ranked_frame, false);
+    let views = cut(settings, ranked, frame, false);
     let body_bytes = settings
         .budget_bytes
         .map(|b| b.saturating_sub(render::text::reserve(frame)) * (100 - MARKS_SHARE) / 100);

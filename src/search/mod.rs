@@ -290,7 +290,7 @@ pub fn present(
     let frame = frame_of();
     let index = settings.page - 1;
     let (mut pages, mut held) = if settings.files_only {
-        layout::paginate_listing(settings, &ranked, &frame, &frame)?
+        layout::paginate_listing(settings, &ranked, &frame)?
     } else {
         (layout::paginate(settings, &ranked, &frame)?, Vec::new())
     };

@@ -218,12 +218,11 @@ fn token_ids(encoder: &Encoder, texts: &[String]) -> Vec<Vec<u32>> {
 /// The unit of a file at the line of the words' hit: the file's one
 /// unit (at line 1) for a file without definitions, else the unit whose
 /// line it is; its index in `lines`.
-fn unit_at(lines: impl ExactSizeIterator<Item = u32> + Clone, line: u32) -> Option<usize> {
-    let mut all = lines.clone();
-    if lines.len() == 1 && all.next() == Some(1) {
+fn unit_at(mut lines: impl ExactSizeIterator<Item = u32> + Clone, line: u32) -> Option<usize> {
+    if lines.len() == 1 && lines.clone().next() == Some(1) {
         return Some(0);
     }
-    lines.clone().position(|l| l == line)
+    lines.position(|l| l == line)
 }
 
 /// Embeds the units at `wanted` (indices into `files`, and the line of

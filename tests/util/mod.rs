@@ -360,7 +360,9 @@ impl Run {
     pub fn stdout_masked(&self) -> String {
         let text = self.stdout();
         match text.split_once('\n') {
-            Some((header, rest)) if header.starts_with("query: ") => {
+            Some((header, rest))
+                if header.starts_with("query: ") || header.starts_with("smart: ") =>
+            {
                 let masked: String = match header.rsplit_once(' ') {
                     Some((before, ms)) if ms.ends_with("ms") => format!("{before} _ms"),
                     _ => header.to_string(),

@@ -385,11 +385,10 @@ impl<'s> Walk<'s> {
     /// count). A module's constant or variable is a binding all the
     /// same: its value's type is what its name means.
     pub(super) fn defines(&self, name: &str, line: u32) -> bool {
-        self.facts.defs.iter().any(|d| {
-            d.name_line == line
-                && d.short == name
-                && !matches!(d.kind, defs::DefKind::Constant | defs::DefKind::Variable)
-        })
+        self.facts
+            .defs
+            .iter()
+            .any(|d| d.name_line == line && d.short == name && !d.kind.is_binding())
     }
 
     /// The type bound to the plain name `node` where it stands (a typed

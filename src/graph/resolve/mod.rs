@@ -265,12 +265,6 @@ fn last(name: &str) -> &str {
     name.rsplit(['.', ':']).next().unwrap_or(name)
 }
 
-/// A constant or a variable: a name bound to a value, whose meaning is
-/// the value's (the file's bindings), not the definition's.
-fn is_binding(kind: DefKind) -> bool {
-    matches!(kind, DefKind::Constant | DefKind::Variable)
-}
-
 fn is_type_like(kind: DefKind) -> bool {
     matches!(
         kind,
@@ -462,7 +456,7 @@ impl<'a> Resolver<'a> {
             let redefined = file_level
                 && !binding.ty.is_empty()
                 && facts.defs.iter().any(|d| {
-                    d.short == name && !is_binding(d.kind) && parent_of(&facts.defs, d).is_none()
+                    d.short == name && !d.kind.is_binding() && parent_of(&facts.defs, d).is_none()
                 });
             if !redefined {
                 if binding.ty.is_empty() {
@@ -498,7 +492,7 @@ impl<'a> Resolver<'a> {
             .defs
             .iter()
             .filter(|d| d.short == name && d.kind != DefKind::Method && d.kind != DefKind::Impl)
-            .filter(|d| !is_binding(d.kind))
+            .filter(|d| !d.kind.is_binding())
             .filter(|d| match parent_of(&facts.defs, d) {
                 None => true,
                 // Java's nested classes are members, named from anywhere
@@ -661,7 +655,7 @@ impl<'a> Resolver<'a> {
 
     /// The top-level `name` of the module at `place`: defined there, or
     /// imported or re-exported into it (followed). A constant or variable
-    /// there is a value, not a definition to call into (`is_binding`).
+    /// there is a value, not a definition to call into.
     fn export(&self, place: &Place, name: &str, depth: u32) -> Option<Meaning> {
         let file = match place {
             Place::File(file) => file,
@@ -676,7 +670,7 @@ impl<'a> Resolver<'a> {
                 && d.name == d.short
                 && d.kind != DefKind::Impl
                 && d.kind != DefKind::Method
-                && !is_binding(d.kind)
+                && !d.kind.is_binding()
         }) {
             return Some(Meaning::Def(file.clone(), def.clone()));
         }
@@ -729,7 +723,7 @@ impl<'a> Resolver<'a> {
                 d.short == name
                     && d.name == d.short
                     && d.kind != DefKind::Method
-                    && !is_binding(d.kind)
+                    && !d.kind.is_binding()
             }) {
                 if go::builds_here(file, facts.build.as_deref()) {
                     return Some(Meaning::Def(file.clone(), def.clone()));
