@@ -2,10 +2,12 @@
 """Side-by-side benchmark of `scout search` against `rg -n` (and peers).
 
 Derives queries from REPO (seeded, stratified by how many files rg finds
-them in), builds an independent definition oracle (universal-ctags, else a
-keyword regex run by rg), runs every tool on every query --runs times,
-interleaved per query, and reports per tool and stratum: stdout bytes and
-their ratio to rg's, def-recall and def-line recall of the first page, p50
+them in), builds an independent definition oracle (universal-ctags for the
+languages it knows, a declaration regex per language for Swift, Scala, Zig
+and Dart, else a keyword regex run by rg), runs every tool on every query
+--runs times, interleaved per query, and reports per tool and stratum:
+stdout bytes and their ratio to rg's, def-recall and def-line recall of
+the first page, the share of definition files shown under a heading, p50
 and p90 latency, and the median per-query latency ratio to rg.
 
     python3 bench/bench.py REPO [--queries 40] [--seed 1] [--runs 3]
@@ -147,6 +149,21 @@ def recall(out, defs, exists):
     return file_recall, hit / len(defs)
 
 
+def headed(out, defs, exists):
+    """(definition files on the page that show a heading, definition files
+    on the page with quoted lines): how often a file holding a definition
+    of the name groups its lines under their enclosing definition. None
+    when the oracle has none or the output is not a ranked page."""
+    if not defs:
+        return None
+    page = bl.parse_scout(out, exists)
+    if not page.ranked:
+        return None
+    dfiles = {p for p, _ in defs}
+    shown = [f[0] for f in page.files if f[0] in dfiles and f[3]]
+    return sum(1 for p in shown if p in page.headed), len(shown)
+
+
 def fmt(x, spec="%.2f"):
     return "-" if x is None else spec % x
 
@@ -214,6 +231,7 @@ def main():
             ff, fl = (first_defines(first.out, defs, exists)
                       if q.name else (None, None))
             mrr = def_rank(first.out, defs, exists) if q.name else None
+            heads = headed(first.out, defs, exists) if q.name else None
             row = {
                 "query": q.label(), "kind": q.kind, "group": group_of(q),
                 "rg_files": q.files, "tool": t.name,
@@ -230,6 +248,7 @@ def main():
                 "def_recall": fr, "def_line_recall": lr,
                 "first_file_defines": ff, "first_line_defines": fl,
                 "def_rr": mrr,
+                "headed": heads,
                 "ranked": first.out.startswith(b"query: "),
             }
             if row["errors"] or row["timeouts"]:
@@ -291,6 +310,8 @@ def summarize(rows, tools, queries):
             fl = [r["first_line_defines"] for r in rs
                   if r.get("first_line_defines") is not None]
             rr = [r["def_rr"] for r in rs if r.get("def_rr") is not None]
+            hd = [r["headed"] for r in rs if r.get("headed")]
+            hd_files = sum(n for _, n in hd)
             out.append({
                 "tool": t.name, "group": g, "queries": len(rs),
                 "bytes": byt, "bytes_vs_rg": byt / rg_byt if rg_byt else None,
@@ -301,6 +322,8 @@ def summarize(rows, tools, queries):
                 "first_file_defines": sum(ff) / len(ff) if ff else None,
                 "first_line_defines": sum(fl) / len(fl) if fl else None,
                 "def_mrr": sum(rr) / len(rr) if rr else None,
+                "headed": (sum(h for h, _ in hd) / hd_files
+                           if hd_files else None),
                 "p50_ms": bl.percentile(secs, 50) * 1000 if secs else None,
                 "p90_ms": bl.percentile(secs, 90) * 1000 if secs else None,
                 "median_time_vs_rg": bl.median(ratios) if ratios else None,
@@ -322,18 +345,18 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
     print()
     print("| tool | group | queries | stdout bytes | bytes vs rg | ranked "
           "| def-recall (n) | def-line recall | first file def "
-          "| first line def | def MRR | p50 ms | p90 ms "
+          "| first line def | def MRR | headed | p50 ms | p90 ms "
           "| median time vs rg | added ms p50 | timeouts/errors/nondet |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for s in summary:
-        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s | %s | %s | %s "
+        print("| %s | %s | %d | %d | %s | %d | %s (%d) | %s | %s | %s | %s | %s | %s | %s | %s "
               "| %s | %d/%d/%d |" % (
                   s["tool"], s["group"], s["queries"], s["bytes"],
                   fmt(s["bytes_vs_rg"], "%.3f"), s["ranked"],
                   fmt(s["def_recall"]), s["recall_queries"],
                   fmt(s["def_line_recall"]), fmt(s["first_file_defines"]),
                   fmt(s["first_line_defines"]), fmt(s["def_mrr"]),
-                  fmt(s["p50_ms"], "%.1f"),
+                  fmt(s.get("headed")), fmt(s["p50_ms"], "%.1f"),
                   fmt(s["p90_ms"], "%.1f"), fmt(s["median_time_vs_rg"]),
                   fmt(s["added_ms_p50"], "%.2f"), s["timeouts"], s["errors"], s["nondeterministic"]))
     print()
@@ -345,6 +368,8 @@ def print_report(summary, rows, tools, args, repo, oracle_name, versions,
           "first file (of the page, or of rg's plain lines) is a definition "
           "file, and whose first quoted line is within 2 lines of a "
           "definition line. "
+          "headed: of the oracle's definition files quoted on the first "
+          "page, the share that show an enclosing-definition heading. "
           "def MRR: the mean over those queries (identifiers, and -i "
           "queries looked up by the name in the tree's case) of 1/rank of "
           "the first definition file among the files printed, in order "

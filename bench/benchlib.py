@@ -1,8 +1,9 @@
 """Shared pieces of scout's benchmark scripts (Python 3 standard library only).
 
 Owns: running a command with a timeout (bytes in, bytes out, wall time),
-deriving queries from a tree, the definition oracle (universal-ctags or a
-keyword regex run by rg), and parsing scout's and rg's outputs.
+deriving queries from a tree, the definition oracle (universal-ctags, a
+declaration regex per language for Swift, Scala, Zig and Dart, or a keyword
+regex run by rg), and parsing scout's and rg's outputs.
 Leaves to the scripts: what to measure and how to report it.
 
 All outputs are handled as bytes; paths are bytes relative to the searched
@@ -327,16 +328,60 @@ def derive_queries(repo, n, seed=1, n_regex=None, n_icase=None,
 
 
 # ------------------------------------------------------------------- oracle
+#
+# The oracle says where each identifier is defined, independently of
+# scout: universal-ctags for the languages it parses, a declaration regex
+# per language (below) for Swift, Scala, Zig and Dart, which ctags 5.9 does
+# not parse, and the keyword regex DEF_WORDS when ctags is missing or
+# `--oracle regex` asks for it. Every answer is {identifier: {(path bytes,
+# 1-based line)}}.
 
 DEF_KINDS = {"class", "function", "func", "method", "struct", "enum",
              "interface", "typedef", "type", "talias", "alias",
              "implementation", "macro", "union", "generator", "getter",
              "setter", "constructor", "singletonMethod", "methodSpec",
              "trait", "module", "namespace", "member"}
+# Kinds that are definitions in one language only. Elixir: defcallback and
+# @callback, defdelegate, defexception, defguard(p), operators (defmacro
+# a <<< b), defprotocol, Record.defrecord. Not Elixir's `test` (an ExUnit
+# test's name is a string).
+LANG_DEF_KINDS = {"Elixir": {"callback", "delegate", "exception", "guard",
+                             "operator", "protocol", "record"}}
 # Kinds that mean something else in some languages: Python's namespace is
-# an import alias, C/C++/Go members are fields.
+# an import alias, C/C++/Go members are fields, and Elixir's implementation
+# (`defimpl Enumerable, for: MapSet`) is named after the protocol it
+# implements, which it does not define.
 NOT_DEF = {("Python", "namespace"), ("C", "member"), ("C++", "member"),
-           ("Go", "member"), ("Python", "module")}
+           ("Go", "member"), ("Python", "module"), ("Elixir", "implementation")}
+# Tags whose source line must look like the definition: ctags 5.9's Sh
+# parser also tags words of strings ("alias for" in a help text, "function
+# call :" in an error message) as aliases and functions. {name} is the
+# escaped tag name.
+TAG_LINE = {("Sh", "function"): r"^\s*(?:function\s+{name}\b|{name}\s*\(\s*\))",
+            ("Sh", "alias"): r"^\s*alias\s+{name}="}
+# Languages whose ctags parser reads a line at a time and so tags the
+# examples in documentation heredocs (@doc """ ... defmodule MyApp ...):
+# 16% of ctags 5.9's Elixir definitions in elixir-lang/elixir. Tags inside
+# a multi-line string are dropped.
+HEREDOC_LANGS = {"Elixir"}
+# Haskell's module tag is named after the first segment of the module's
+# name (`module PostgREST.Query` gives "PostgREST"): the oracle renames it
+# to the last, as ctags names Elixir's modules.
+HASKELL_MODULE_RE = re.compile(r"^\s*module\s+([\w.']+)")
+
+# Languages the declaration regexes know, by file extension. Swift, Scala,
+# Zig and Dart are parsed by them alone whenever ctags does not know the
+# language; Haskell and Elixir only add what ctags 5.9 misses there.
+DECL_EXTS = {".swift": "Swift", ".scala": "Scala", ".sbt": "Scala",
+             ".sc": "Scala", ".zig": "Zig", ".dart": "Dart",
+             ".hs": "Haskell", ".ex": "Elixir", ".exs": "Elixir"}
+SUPPLEMENTS = {"Haskell", "Elixir"}
+
+
+def decl_language(path):
+    """The declaration-regex language of a path (bytes or str), or None."""
+    ext = os.path.splitext(os.fsdecode(path))[1]
+    return DECL_EXTS.get(ext)
 
 
 def oracle_files(repo, idents, timeout=DEFAULT_TIMEOUT * 4):
@@ -350,18 +395,29 @@ def oracle_files(repo, idents, timeout=DEFAULT_TIMEOUT * 4):
     return sorted(strip_dot(p) for p in r.out.split(b"\n") if p)
 
 
-def ctags_oracle(repo, idents, log=None):
-    """{identifier: set of (path bytes, line)} from universal-ctags run on
-    the files that mention the identifiers. Returns None without ctags."""
+def find_ctags():
+    """Path of universal-ctags, or None (absent, or another ctags)."""
     ctags = shutil.which("ctags")
     if not ctags:
         return None
-    v = run([ctags, "--version"], cwd=repo)
-    if b"Universal Ctags" not in v.out:
-        return None
-    want = set(idents)
-    files = oracle_files(repo, idents)
-    defs = {t: set() for t in idents}
+    v = run([ctags, "--version"], cwd=".")
+    return ctags if b"Universal Ctags" in v.out else None
+
+
+def ctags_languages(ctags):
+    """Names of the languages this ctags parses (disabled ones left out)."""
+    r = run([ctags, "--list-languages"], cwd=".")
+    return {l.strip() for l in r.out.decode(errors="replace").split("\n")
+            if l.strip() and "[disabled]" not in l}
+
+
+def ctags_defs(repo, ctags, files, want):
+    """({identifier: {(path, line)}}, {language: definitions}) from
+    universal-ctags run over `files`, definition kinds only."""
+    defs, langs = {}, {}
+    code = {}  # path: its code lines, for HEREDOC_LANGS
+    if not files:
+        return defs, langs
     with tempfile.NamedTemporaryFile("wb", delete=False) as fh:
         fh.write(b"\n".join(files) + b"\n")
         listing = fh.name
@@ -377,48 +433,468 @@ def ctags_oracle(repo, idents, log=None):
             tag = json.loads(raw)
         except ValueError:
             continue
-        name = tag.get("name")
-        if name not in want or "line" not in tag:
+        name, kind, lang = tag.get("name"), tag.get("kind"), tag.get("language")
+        if "line" not in tag or (lang, kind) in NOT_DEF:
             continue
-        kind, lang = tag.get("kind"), tag.get("language")
-        if kind not in DEF_KINDS or (lang, kind) in NOT_DEF:
+        if kind not in DEF_KINDS and kind not in LANG_DEF_KINDS.get(lang, ()):
             continue
-        path = os.fsencode(tag.get("path", ""))
-        defs[name].add((strip_dot(path), int(tag["line"])))
-    if log:
-        log("oracle: universal-ctags over %d files; %d of %d identifiers "
-            "have a definition" % (len(files), sum(1 for v in defs.values() if v),
-                                   len(idents)))
-    return defs
+        pattern = tag.get("pattern", "")
+        pattern = pattern[2:-2] if pattern.startswith("/^") else pattern
+        if (lang, kind) == ("Haskell", "module"):
+            m = HASKELL_MODULE_RE.match(pattern)
+            name = m.group(1).rsplit(".", 1)[-1] if m else None
+        if name not in want:
+            continue
+        check = TAG_LINE.get((lang, kind))
+        if check and not re.match(check.format(name=re.escape(name)), pattern):
+            continue
+        path = strip_dot(os.fsencode(tag.get("path", "")))
+        if lang in HEREDOC_LANGS:
+            if path not in code:
+                text = read_text(repo, path) or ""
+                code[path] = {no for no, _ in code_lines(text, TRIPLE_QUOTES[lang])}
+            if int(tag["line"]) not in code[path]:
+                continue
+        defs.setdefault(name, set()).add((path, int(tag["line"])))
+        langs[lang] = langs.get(lang, 0) + 1
+    return defs, langs
 
 
 DEF_WORDS = (r"(?:def|class|fn|func|function|struct|enum|trait|interface|type"
              r"|impl|union|module|mod|typedef|macro_rules!)")
 
 
-def regex_oracle(repo, idents, log=None):
-    """Fallback oracle: lines where a definition keyword precedes the name."""
+def keyword_defs(repo, idents, skip_exts=()):
+    """{identifier: {(path, line)}}: lines where a definition keyword
+    precedes the name, files ending in `skip_exts` left out (one rg call
+    per identifier)."""
     defs = {}
+    globs = []
+    for ext in sorted(skip_exts):
+        globs += ["-g", "!*" + ext]
     for t in idents:
         pat = (r"(?:^|[^\w.])%s(?:<[^>]*>)?\s+(?:\([^)]*\)\s*)?\*?%s\b"
                % (DEF_WORDS, re.escape(t)))
-        r = run(["rg", "-n", "--no-heading", "-e", pat, "."], cwd=repo)
-        defs[t] = {(p, n) for p, n, _ in parse_plain(r.out)}
-    if log:
-        log("oracle: keyword regex via rg; %d of %d identifiers have a "
-            "definition" % (sum(1 for v in defs.values() if v), len(idents)))
+        r = run(["rg", "-n", "--no-heading"] + globs + ["-e", pat, "."],
+                cwd=repo)
+        found = {(p, n) for p, n, _ in parse_plain(r.out)}
+        if found:
+            defs[t] = found
     return defs
 
 
+# --------------------------------------------- declaration regexes
+#
+# Written from each language's grammar, not from scout's parsers. A file is
+# read line by line; each line is matched on its own (a declaration's name
+# is on its first line in formatted code). A line's *parent* is the nearest
+# earlier line with less indentation, skipping blank lines, comments,
+# preprocessor and attribute-only lines, the insides of multi-line strings
+# and continuation lines (starting with a closer `)]}`, an opener `{`, an
+# operator, `.`, `,`, `:`, `where`, `extends`, `with`). Functions, methods
+# and types count wherever they are; a binding (let, var, val, const,
+# final) counts only at file level (no parent) or as a member of a type
+# (its parent declares a type), so locals inside function bodies and
+# closures do not. Enum cases count when their parent is an enum.
+
+# A declaration parser takes (the stripped line, its parent's scope) and
+# returns (names declared, this line's scope). A scope is None for a line
+# that opens no type, else (kind, name) with kind "type", "enum" or
+# "class"; the parent is FILE_LEVEL at file level.
+FILE_LEVEL = ("file", None)
+
+SKIP_LINE_RE = re.compile(
+    r"^(?://|/\*|\*|--|\{-|#|\\\\|@[\w.]+(?:\(.*\))?\s*$"
+    r"|[)\]}{.,:;?|&+*/%<>=!~^-]|where\b|extends\b|with\b|implements\b)")
+# A name, bare or in backquotes (Swift's `default`, Scala's `type`).
+WORD = r"(?:`(?=[A-Za-z_]\w*`))?([A-Za-z_]\w*)`?"
+
+
+def strip_nested(text):
+    """text without string literals and without what bracket pairs hold."""
+    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', '""', text)
+    prev = None
+    while prev != text:
+        prev = text
+        text = re.sub(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|\{[^{}]*\}", "", text)
+    return text
+
+
+def case_names(rest):
+    """Names of `a, b(Int), c = 3`: an enum's cases on one line."""
+    rest = strip_nested(re.sub(r"//.*$", "", rest))
+    names = []
+    for part in rest.split(","):
+        m = re.match(r"\s*" + WORD + r"\s*(?:=.*)?$", part)
+        if m:
+            names.append(m.group(1))
+    return names
+
+
+def binding_allowed(parent):
+    """A binding counts at file level (FILE_LEVEL) or in a type (a scope)."""
+    return parent is not None
+
+
+def scope_kind(parent):
+    """"file", "type", "enum", "class", or None (a body, not a type)."""
+    return parent[0] if parent else None
+
+
+SWIFT_ATTR = r"@[\w.]+(?:\((?:[^()]|\([^()]*\))*\))?"
+SWIFT_MODS = (r"(?:public|private|fileprivate|internal|open|package)(?:\(set\))?"
+              r"|static|class|final|override|mutating|nonmutating|lazy|weak"
+              r"|unowned(?:\((?:safe|unsafe)\))?|convenience|required|dynamic"
+              r"|indirect|nonisolated(?:\(unsafe\))?|optional|prefix|postfix"
+              r"|infix|distributed|consuming|borrowing|isolated|__consuming")
+SWIFT_DECL_RE = re.compile(
+    r"^(?:(?:%s|%s)\s+)*(func|class|struct|enum|protocol|actor|extension"
+    r"|typealias|associatedtype|let|var|case|init|macro)\b\s*(.*)$"
+    % (SWIFT_ATTR, SWIFT_MODS))
+
+
+def swift_declares(line, parent):
+    m = SWIFT_DECL_RE.match(line)
+    if not m:
+        return [], None
+    kw, rest = m.group(1), m.group(2)
+    if kw == "func" or kw == "macro":
+        n = re.match(WORD + r"\s*[<(]", rest)
+        return ([n.group(1)] if n else []), None
+    if kw == "init":
+        return (["init"] if re.match(r"[?!]?\s*[<(]", rest) else []), None
+    if kw in ("let", "var"):
+        n = re.match(WORD + r"\s*(?:[:=,{]|$)", rest)
+        return ([n.group(1)] if n and binding_allowed(parent) else []), None
+    if kw == "case":
+        return (case_names(rest) if scope_kind(parent) == "enum" else []), None
+    if kw == "extension":
+        n = re.match(r"([\w.]+)", rest)
+        name = n.group(1).rsplit(".", 1)[-1] if n else None
+        return ([name] if name else []), ("type", name)
+    n = re.match(WORD, rest)
+    if not n:
+        return [], None
+    if kw in ("typealias", "associatedtype"):
+        return [n.group(1)], None
+    names = [n.group(1)]
+    one_line = re.search(r"\{\s*case\s+([^{}]*)\}", rest)
+    if kw == "enum" and one_line:  # enum State { case open, closed }
+        names += case_names(one_line.group(1))
+    return names, ("enum" if kw == "enum" else "type", n.group(1))
+
+
+SCALA_MODS = (r"(?:(?:private|protected)(?:\[[\w.]+\])?|override|final|sealed"
+              r"|abstract|implicit|lazy|inline|opaque|transparent|open|infix"
+              r"|case|erased|@[\w.]+(?:\((?:[^()]|\([^()]*\))*\))?)")
+SCALA_DECL_RE = re.compile(
+    r"^(?:%s\s+)*(def|val|var|class|trait|object|type|enum|given"
+    r"|package\s+object)\s+(.*)$" % SCALA_MODS)
+
+
+def scala_declares(line, parent):
+    m = SCALA_DECL_RE.match(line)
+    if not m:
+        if (line.startswith("case ") and "=>" not in line
+                and scope_kind(parent) == "enum"):
+            return case_names(line[5:]), None
+        return [], None
+    kw, rest = m.group(1), m.group(2)
+    if kw == "def":
+        n = re.match(WORD, rest)
+        return ([n.group(1)] if n and n.group(1) != "this" else []), None
+    if kw in ("val", "var"):
+        n = re.match(WORD + r"\s*(?:[:=,]|$)", rest)
+        return ([n.group(1)] if n and binding_allowed(parent) else []), None
+    if kw == "given":
+        n = re.match(WORD + r"\s*(?:\[[^\]]*\])?\s*(?:\(using[^)]*\)\s*)?:", rest)
+        return ([n.group(1)] if n else []), None
+    n = re.match(WORD, rest)
+    if not n:
+        return [], None
+    if kw == "type":
+        return [n.group(1)], None
+    return [n.group(1)], ("enum" if kw == "enum" else "type", n.group(1))
+
+
+ZIG_PREFIX = (r"^(?:pub\s+)?(?:(?:export|extern(?:\s+\"[^\"]*\")?|inline"
+              r"|noinline|threadlocal|comptime)\s+)*")
+ZIG_FN_RE = re.compile(ZIG_PREFIX + r"fn\s+([A-Za-z_]\w*)\s*\(")
+ZIG_BINDING_RE = re.compile(ZIG_PREFIX + r"(?:const|var)\s+([A-Za-z_]\w*)\s*"
+                            r"(?::[^=;]*)?(?:=\s*(.*)|;)")
+# `const std = @import("std");` and `const Allocator = std.mem.Allocator;`
+# are imports under another name, not definitions.
+ZIG_ALIAS_RE = re.compile(r"^(?:@import\([^)]*\)(?:\.\w+)*|[A-Za-z_]\w*(?:\.\w+)+)"
+                          r"\s*;")
+# A container whose body starts on the next line (`struct { bool, u8 }{`
+# in a `for` is a literal's type, closed on its own line).
+ZIG_CONTAINER_RE = re.compile(r"\b(struct|enum|union|opaque)\b\s*(\([^)]*\))?"
+                              r"\s*\{[^{}]*$")
+ZIG_ONE_LINE_ENUM_RE = re.compile(r"\benum\b\s*(?:\([^)]*\))?\s*\{([^{}]*)\}")
+ZIG_CASE_RE = re.compile(r"^([A-Za-z_]\w*)\s*(?:=\s*[^,]+)?,?\s*(?://.*)?$")
+
+
+def zig_declares(line, parent):
+    m = ZIG_FN_RE.match(line)
+    if m:
+        return [m.group(1)], None
+    m = ZIG_BINDING_RE.match(line)
+    names = []
+    if m and binding_allowed(parent) and not ZIG_ALIAS_RE.match(m.group(2) or ""):
+        names.append(m.group(1))
+    one_line = ZIG_ONE_LINE_ENUM_RE.search(line)
+    if one_line and m and names:  # const Mode = enum { fast, slow };
+        names += [n for n in case_names(one_line.group(1)) if n != "_"]
+    c = ZIG_CONTAINER_RE.search(line)
+    if c:
+        enum = c.group(1) == "enum"
+        return names, ("enum" if enum else "type", m.group(1) if m else None)
+    if (not m and scope_kind(parent) == "enum"
+            and not line.startswith(("pub ", "fn ", "const ", "var ", "test "))):
+        n = ZIG_CASE_RE.match(line)
+        if n and n.group(1) != "_":
+            return [n.group(1)], None
+    return names, None
+
+
+DART_TYPE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?(?:<[^;{}=()]*>)?\??"
+DART_ANNOTATIONS = r"^(?:@[\w.]+(?:\((?:[^()]|\([^()]*\))*\))?\s+)*"
+DART_TYPE_DECL_RE = re.compile(
+    r"^(?:(?:abstract|base|final|interface|sealed|mixin|augment|macro)\s+)*"
+    r"(class|mixin|enum|extension\s+type|extension)\s+(?:const\s+)?([\w$]+)")
+DART_TYPEDEF_RE = re.compile(r"^typedef\s+(?:%s\s+)?([\w$]+)\s*[=(<]" % DART_TYPE)
+DART_VAR_RE = re.compile(
+    r"^((?:(?:static|external|covariant|abstract|augment|late|final|const|var)\s+)+)"
+    r"(?:(%s)\s+)?([\w$]+)\s*(?:[=;,]|$)" % DART_TYPE)
+DART_ACCESSOR_RE = re.compile(
+    r"^(?:(?:static|external|abstract|augment|covariant)\s+)*(?:(%s)\s+)?"
+    r"(get|set)\s+([\w$]+)\s*(\(|=>|\{|;|async|$)" % DART_TYPE)
+DART_CTOR_RE = re.compile(r"^(?:(?:const|factory|external|augment)\s+)*"
+                          r"([\w$]+)(?:\.([\w$]+))?\s*\(")
+DART_ENUM_VALUE_RE = re.compile(r"^([\w$]+)\s*(?:<[^>]*>)?\s*(?:\(.*)?(?:[,;]\s*)?"
+                                r"(?://.*)?$")
+DART_FUNC_RE = re.compile(
+    r"^(?:(?:static|external|abstract|augment)\s+)*(?:(%s)\s+)?([\w$]+)\s*"
+    r"(?:<[^()]*>)?\s*\(" % DART_TYPE)
+# Words that start a statement or an expression, so `WORD NAME(` after them
+# is a call, not a declaration; and names that are not declarations.
+DART_NOT_TYPE = set("""return await throw new const final var else case yield
+is as in if for while switch do try catch on assert late super this get set
+operator factory import export part library typedef class enum mixin
+extension with implements required covariant when default sync async
+external static abstract print""".split())
+DART_NOT_NAME = set("""if for while switch catch return assert super this
+new throw await yield on when print operator Function""".split())
+
+
+def dart_declares(line, parent):
+    line = re.sub(DART_ANNOTATIONS, "", line)
+    at_member_level = binding_allowed(parent)
+    m = DART_TYPE_DECL_RE.match(line)
+    if m:
+        kw, name = m.group(1), m.group(2)
+        if kw == "extension" and name == "on":
+            return [], ("type", None)
+        names = [name]
+        if kw == "enum" and "{" in line and "}" in line:
+            body = line[line.index("{") + 1:line.rindex("}")]
+            names += case_names(body.split(";")[0])  # enum E { a, b }
+        # Classes and extension types have constructors; mixins and
+        # extensions do not.
+        scope = {"enum": "enum", "class": "class", "extension type": "class"}.get(
+            " ".join(kw.split()), "type")
+        return names, (scope, name)
+    m = DART_TYPEDEF_RE.match(line)
+    if m:
+        return [m.group(1)], None
+    if scope_kind(parent) == "enum":
+        # An enhanced enum's value: `name`, `name,`, `name(args),`, `name;`.
+        n = DART_ENUM_VALUE_RE.match(line)
+        if n and n.group(1) not in DART_NOT_TYPE:
+            return [n.group(1)], None
+    m = DART_VAR_RE.match(line)
+    if m and set(m.group(1).split()) & {"static", "late", "final", "const", "var"}:
+        ok = at_member_level and m.group(3) not in DART_NOT_NAME \
+            and (m.group(2) or "") not in DART_NOT_TYPE
+        return ([m.group(3)] if ok else []), None
+    m = DART_ACCESSOR_RE.match(line)
+    if m and (m.group(1) or "") not in DART_NOT_TYPE:
+        getter_ok = m.group(2) == "set" or m.group(4) != "("
+        return ([m.group(3)] if getter_ok else []), None
+    if scope_kind(parent) in ("class", "enum"):
+        m = DART_CTOR_RE.match(line)
+        if m and m.group(1) == parent[1]:
+            return [m.group(2) or m.group(1)], None
+    m = DART_FUNC_RE.match(line)
+    if m:
+        typ, name = m.group(1), m.group(2)
+        if name in DART_NOT_NAME or (typ and typ.rstrip("?") in DART_NOT_TYPE):
+            return [], None
+        if typ is None and not at_member_level:
+            return [], None  # `foo(x);` in a body is a call
+        if typ and not at_member_level and line.endswith((",", ")")):
+            return [], None  # a parameter of function type
+        return [name], None
+    return [], None
+
+
+HASKELL_CLASS_RE = re.compile(r"^class\s+(?:.*=>\s*)?([A-Z][\w']*)")
+HASKELL_SIG_RE = re.compile(r"^([a-z_][\w']*(?:\s*,\s*[a-z_][\w']*)*)\s*::")
+
+
+def haskell_declares(line, parent):
+    """What ctags 5.9 leaves out of Haskell: type classes and the method
+    signatures of their bodies."""
+    m = HASKELL_CLASS_RE.match(line)
+    if m and parent is FILE_LEVEL:
+        return [m.group(1)], ("class", m.group(1))
+    if scope_kind(parent) == "class":
+        m = HASKELL_SIG_RE.match(line)
+        if m:
+            return [n.strip() for n in m.group(1).split(",")], None
+    return [], None
+
+
+ELIXIR_GUARD_RE = re.compile(r"^defguardp?\s+([a-z_]\w*[?!]?)")
+ELIXIR_RECORD_RE = re.compile(r"^(?:Record\.)?defrecordp?\s*\(?\s*:([a-z_]\w*)")
+
+
+def elixir_declares(line, parent):
+    """What ctags 5.9 leaves out of Elixir: about half of the defguard(p)
+    lines and the defrecord(p) calls written without `Record.`."""
+    m = ELIXIR_GUARD_RE.match(line) or ELIXIR_RECORD_RE.match(line)
+    return ([m.group(1)] if m else []), None
+
+
+DECLARES = {"Swift": swift_declares, "Scala": scala_declares,
+            "Zig": zig_declares, "Dart": dart_declares,
+            "Haskell": haskell_declares, "Elixir": elixir_declares}
+# Multi-line string delimiters, whose insides are not code.
+TRIPLE_QUOTES = {"Swift": ('"""',), "Scala": ('"""',), "Dart": ('"""', "'''"),
+                 "Elixir": ('"""', "'''")}
+
+
+def code_lines(text, quotes=()):
+    """Yields (1-based line number, line without its newline) of the lines
+    of `text` (str) that are code: not inside a multi-line string (opened
+    and closed by one of `quotes`, such as triple double quotes),
+    nor inside a /* */ comment that spans lines. A line that opens a
+    string is code."""
+    in_string = in_comment = None
+    for no, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if in_string:
+            if stripped.count(in_string) % 2:
+                in_string = None
+            continue
+        if in_comment:
+            in_comment = "*/" not in stripped
+            continue
+        if stripped.startswith("/*") and "*/" not in stripped:
+            in_comment = True
+            continue
+        in_string = next((q for q in quotes if stripped.count(q) % 2), None)
+        yield no, line
+
+
+def scan_declarations(text, language):
+    """Yields (1-based line, name) of every declaration of `text` (str) in
+    `language`, by the parent rule described above. Tabs count 4 columns."""
+    declares = DECLARES[language]
+    stack = []  # (indent, scope) of possible parents, indents increasing
+    for no, line in code_lines(text, TRIPLE_QUOTES.get(language, ())):
+        line = line.expandtabs(4)
+        stripped = line.strip()
+        if not stripped or SKIP_LINE_RE.match(stripped):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1] if stack else FILE_LEVEL
+        names, scope = declares(stripped, parent)
+        for name in names:
+            yield no, name
+        stack.append((indent, scope))
+
+
+def read_text(repo, rel):
+    """A file of the tree as str (UTF-8, bad bytes replaced), or None."""
+    try:
+        with open(os.path.join(os.fsencode(repo), rel), "rb") as fh:
+            return fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def declaration_defs(repo, files, want):
+    """({identifier: {(path, line)}}, {language: definitions}) from the
+    declaration regexes over `files` (each of a DECL_EXTS language)."""
+    defs, langs = {}, {}
+    for rel in files:
+        language = decl_language(rel)
+        text = read_text(repo, rel)
+        if text is None:
+            continue
+        for no, name in scan_declarations(text, language):
+            if name in want:
+                defs.setdefault(name, set()).add((rel, no))
+                langs[language] = langs.get(language, 0) + 1
+    return defs, langs
+
+
+def merge_defs(into, more):
+    for name, places in more.items():
+        into.setdefault(name, set()).update(places)
+    return into
+
+
 def build_oracle(repo, idents, use="auto", log=None):
-    """Returns (name of the oracle used, defs)."""
-    if use in ("auto", "ctags"):
-        d = ctags_oracle(repo, idents, log)
-        if d is not None:
-            return "universal-ctags", d
-        if use == "ctags":
-            raise SystemExit("universal-ctags not found")
-    return "keyword-regex", regex_oracle(repo, idents, log)
+    """Returns (name of the oracle used, {identifier: {(path, line)}}),
+    every identifier a key.
+
+    use: "auto" (ctags when installed, else the keyword regex), "ctags"
+    (exit when it is missing), "regex" (no ctags). Either way a Swift,
+    Scala, Zig or Dart file whose language ctags does not list goes to its
+    declaration regex; with ctags, Haskell and Elixir files get the
+    declaration regex's additions too."""
+    ctags = find_ctags() if use in ("auto", "ctags") else None
+    if use == "ctags" and not ctags:
+        raise SystemExit("universal-ctags not found")
+    known = ctags_languages(ctags) if ctags else set()
+    want = set(idents)
+    files = oracle_files(repo, idents)
+
+    def by_regex(path):
+        lang = decl_language(path)
+        return lang is not None and lang not in SUPPLEMENTS and lang not in known
+    by_decl = [f for f in files if by_regex(f)]
+    if ctags:
+        rest = [f for f in files if not by_regex(f)]
+        defs, tagged = ctags_defs(repo, ctags, rest, want)
+        extra = [f for f in rest if decl_language(f) in SUPPLEMENTS]
+        more, added = declaration_defs(repo, extra, want)
+        merge_defs(defs, more)
+        first = "universal-ctags"
+    else:
+        skip = {e for e, l in DECL_EXTS.items() if l not in SUPPLEMENTS}
+        defs, tagged, added = keyword_defs(repo, idents, skip), {}, {}
+        first = "keyword-regex"
+    merge_defs(defs, declaration_defs(repo, by_decl, want)[0])
+    if log:
+        def names(langs):
+            return "/".join(sorted(langs))
+        said = first + (" for %s files" % names(tagged) if tagged else "")
+        if added:
+            said += " (with declaration-regex additions for %s)" % names(added)
+        if by_decl:
+            said += ", declaration regex for %s files" % names(
+                {decl_language(f) for f in by_decl})
+        log("oracle: %s; %d files; %d of %d identifiers have a definition"
+            % (said, len(files), sum(1 for t in idents if defs.get(t)),
+               len(idents)))
+    name = first + (" + declaration-regex" if by_decl else "")
+    return name, {t: defs.get(t, set()) for t in idents}
 
 
 # ------------------------------------------------------------------ parsing
@@ -429,6 +905,7 @@ SHOWN_RE = re.compile(rb"\bshown=(\d+)")
 FILE_RE = re.compile(rb"^(\S.*?)  \((\d+)x\)((?: \[[a-z]+\])*)$")
 QUOTE_RE = re.compile(rb"^\s+(\d+): (.*)$", re.S)
 CUT_RE = re.compile(rb"^(.*) \[cut (\d+) of (\d+) bytes\]$", re.S)
+HEADING_RE = re.compile(rb"^ +\S.* \(\d+-\d+\)$")
 ELLIPSIS = "\u2026".encode()
 MS_RE = re.compile(rb"\b\d+ms\b")
 
@@ -482,6 +959,9 @@ class Page:
         # (path, line or None) named by the footer's note on definitions
         # that are on other pages.
         self.noted = []
+        # Paths of the ranked page whose lines stand under at least one
+        # enclosing-definition heading ("  function f (30-120)").
+        self.headed = set()
 
     def named_paths(self):
         paths = {c[0] for c in self.code} | {p for p, _ in self.noted}
@@ -578,7 +1058,10 @@ def parse_scout(out, exists=None):
             cur[3].append((int(qm.group(1)), qm.group(2)))
             continue
         if raw[:1] in (b" ", b"\t") and cur is not None:
-            continue  # group heading such as "  function f (30-120)"
+            # A group heading such as "  function f (30-120)".
+            if HEADING_RE.match(raw):
+                page.headed.add(cur[0])
+            continue
         page.junk.append(raw)
     if not page.ranked:
         page.plain = list(parse_plain(b"\n".join(plain_part), exists))

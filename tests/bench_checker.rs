@@ -24,3 +24,18 @@ fn regression_28_invariants_checker_on_a_passthrough_page_of_one_file() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_definition_oracle_reads_the_languages_ctags_does_not() {
+    let bench = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/test_oracle.py");
+    let output = Command::new("python3")
+        .arg(bench)
+        .output()
+        .expect("python3 runs the oracle's tests");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "bench/test_oracle.py failed:\n{stderr}"
+    );
+    assert!(stderr.contains("OK"), "{stderr}");
+}
