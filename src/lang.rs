@@ -25,11 +25,19 @@ pub enum Lang {
     Php,
     Lua,
     Luau,
+    Swift,
+    Scala,
+    Elixir,
+    Haskell,
+    Zig,
+    /// Bash and POSIX sh (`.sh`, `.bash`).
+    Bash,
+    Dart,
 }
 
 impl Lang {
     /// Every language, in a fixed order (for `doctor` and tests).
-    pub const ALL: [Lang; 15] = [
+    pub const ALL: [Lang; 22] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -45,6 +53,13 @@ impl Lang {
         Lang::Php,
         Lang::Lua,
         Lang::Luau,
+        Lang::Swift,
+        Lang::Scala,
+        Lang::Elixir,
+        Lang::Haskell,
+        Lang::Zig,
+        Lang::Bash,
+        Lang::Dart,
     ];
 
     /// The language of a file, from its extension (bytes, since paths may
@@ -72,6 +87,13 @@ impl Lang {
             b"php" => Lang::Php,
             b"lua" => Lang::Lua,
             b"luau" => Lang::Luau,
+            b"swift" => Lang::Swift,
+            b"scala" | b"sbt" => Lang::Scala,
+            b"ex" | b"exs" => Lang::Elixir,
+            b"hs" | b"hsc" => Lang::Haskell,
+            b"zig" => Lang::Zig,
+            b"sh" | b"bash" => Lang::Bash,
+            b"dart" => Lang::Dart,
             _ => return None,
         };
         Some(lang)
@@ -98,6 +120,13 @@ impl Lang {
             "php" => Lang::Php,
             "lua" => Lang::Lua,
             "luau" => Lang::Luau,
+            "swift" => Lang::Swift,
+            "scala" => Lang::Scala,
+            "elixir" | "ex" | "exs" => Lang::Elixir,
+            "haskell" | "hs" => Lang::Haskell,
+            "zig" => Lang::Zig,
+            "bash" | "sh" => Lang::Bash,
+            "dart" => Lang::Dart,
             _ => return None,
         };
         Some(lang)
@@ -124,6 +153,13 @@ impl Lang {
             Lang::Php => "php",
             Lang::Lua => "lua",
             Lang::Luau => "luau",
+            Lang::Swift => "swift",
+            Lang::Scala => "scala",
+            Lang::Elixir => "elixir",
+            Lang::Haskell => "haskell",
+            Lang::Zig => "zig",
+            Lang::Bash => "sh",
+            Lang::Dart => "dart",
         }
     }
 
@@ -145,6 +181,13 @@ impl Lang {
             Lang::Php => "php",
             Lang::Lua => "lua",
             Lang::Luau => "luau",
+            Lang::Swift => "swift",
+            Lang::Scala => "scala",
+            Lang::Elixir => "elixir",
+            Lang::Haskell => "haskell",
+            Lang::Zig => "zig",
+            Lang::Bash => "bash",
+            Lang::Dart => "dart",
         }
     }
 }

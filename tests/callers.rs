@@ -1572,3 +1572,24 @@ fn regression_54_a_callers_page_quotes_every_call_its_budget_holds() {
         small.describe()
     );
 }
+
+#[test]
+fn a_language_scout_parses_without_reading_calls_is_refused_not_guessed() {
+    // Bash calls a function without parentheses: a match of `log(` would
+    // report no call, and one of the bare name every mention.
+    let fx = Fixture::new();
+    fx.write(
+        "deploy.sh",
+        "log() {\n  echo \"$1\"\n}\n\n# log is called below\nlog start\n",
+    );
+    fx.write("Sources/A.swift", "func load() {}\n\nload()\n");
+    for (spec, lang) in [("deploy.sh#log", "bash"), ("Sources/A.swift#load", "swift")] {
+        for mode in ["--callers-of", "--impact"] {
+            let run = fx.run(&["search", mode, spec]);
+            run.expect_code(2).expect_stderr_has(&format!(
+                "scout has no code graph for {lang} and does not guess its calls"
+            ));
+            assert_eq!(run.stdout(), "", "{}", run.describe());
+        }
+    }
+}

@@ -2097,3 +2097,93 @@ fn regression_54_nothing_searched_is_exit_2_everywhere() {
     fx.run(&["search", "load", "broken.py", "a.py"])
         .expect_code(3);
 }
+
+#[test]
+fn the_seven_new_languages_group_lines_under_their_definitions() {
+    // One file per language: the definition is found by the parser, the
+    // file comes first, and a line inside a definition stands under it.
+    let fx = Fixture::new();
+    let cases: [(&str, &str, &str, &str); 7] = [
+        (
+            "swift/Cart.swift",
+            "struct Cart {\n    var items: [Int] = []\n\n    func total() -> Int {\n        return items.count\n    }\n}\n",
+            "items",
+            "struct Cart (1-7)",
+        ),
+        (
+            "scala/Cart.scala",
+            "object Cart {\n  def total(items: List[Int]): Int = {\n    val n = items.size\n    n\n  }\n}\n",
+            "items",
+            "method Cart.total (2-5)",
+        ),
+        (
+            "elixir/cart.ex",
+            "defmodule Shop.Cart do\n  def total(items) do\n    length(items)\n  end\nend\n",
+            "items",
+            "method Shop.Cart.total (2-4)",
+        ),
+        (
+            "haskell/Cart.hs",
+            "module Cart where\n\ntotal :: [Int] -> Int\ntotal items =\n  length items\n",
+            "items",
+            "function total (3-5)",
+        ),
+        (
+            "zig/cart.zig",
+            "const Cart = struct {\n    fn total(items: []const u32) usize {\n        return items.len;\n    }\n};\n",
+            "items",
+            "method Cart.total (2-4)",
+        ),
+        (
+            "bash/cart.sh",
+            "total() {\n  local items=$1\n  echo \"$items\"\n}\n",
+            "items",
+            "function total (1-4)",
+        ),
+        (
+            "dart/cart.dart",
+            "class Cart {\n  int total(List<int> items) {\n    return items.length;\n  }\n}\n",
+            "items",
+            "method Cart.total (2-4)",
+        ),
+    ];
+    for (path, source, _, _) in &cases {
+        fx.write(path, source);
+    }
+    for (path, _, word, heading) in cases {
+        let dir = path.split('/').next().unwrap();
+        let run = fx.run(&["search", word, dir]);
+        run.expect_code(0)
+            .expect_stdout_has(&format!("  {heading}\n"));
+    }
+    // `read --symbol` takes the language's qualified names.
+    for (path, symbol, first) in [
+        ("elixir/cart.ex", "Shop.Cart.total", "  def total(items) do"),
+        (
+            "zig/cart.zig",
+            "Cart.total",
+            "    fn total(items: []const u32) usize {",
+        ),
+        (
+            "dart/cart.dart",
+            "Cart.total",
+            "  int total(List<int> items) {",
+        ),
+    ] {
+        fx.run(&["read", path, "--symbol", symbol])
+            .expect_code(0)
+            .expect_stdout_has(first);
+    }
+    // The definition comes first, before a file rg lists before it.
+    fx.write(
+        "elixir/a_use.ex",
+        "defmodule Use do\n  def go, do: Shop.Cart.total([])\nend\n",
+    );
+    let run = fx.run(&["search", "total", "elixir"]);
+    assert!(
+        run.stdout()
+            .starts_with("elixir/cart.ex:2:  def total(items) do\n"),
+        "{}",
+        run.describe()
+    );
+}

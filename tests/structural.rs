@@ -423,7 +423,7 @@ fn text_flags_and_bad_languages_are_refused_saying_why() {
     }
     let unknown = structural(&fx, "cobol", "$X");
     unknown.expect_code(2);
-    unknown.expect_stderr_has("unknown language \"cobol\"; the languages are rust, python, javascript, typescript, tsx, go, ruby, java, kotlin, csharp, c, cpp, php, lua, luau");
+    unknown.expect_stderr_has("unknown language \"cobol\"; the languages are rust, python, javascript, typescript, tsx, go, ruby, java, kotlin, csharp, c, cpp, php, lua, luau, swift, scala, elixir, haskell, zig, bash, dart");
     let none = fx.run(&["search", "--structural", "$X.unwrap()"]);
     none.expect_code(2);
     // Without --structural, --lang is still --type.

@@ -625,7 +625,7 @@ pub struct FilterArgs {
     #[arg(short = 't', long = "type", value_name = "NAME")]
     pub types: Vec<String>,
 
-    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau. Without --structural, the same as --type.
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau, swift, scala, elixir (ex), haskell (hs), zig, bash (sh), dart. Without --structural, the same as --type.
     #[arg(long = "lang", value_name = "LANG")]
     pub langs: Vec<String>,
 
@@ -841,7 +841,7 @@ pub struct EditArgs {
     #[arg(long)]
     pub structural: bool,
 
-    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau.
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau, swift, scala, elixir (ex), haskell (hs), zig, bash (sh), dart.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
 

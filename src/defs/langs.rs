@@ -31,6 +31,13 @@ pub(crate) fn grammar(lang: Lang) -> tree_sitter::Language {
         Lang::Cpp => tree_sitter_cpp::LANGUAGE,
         Lang::Php => tree_sitter_php::LANGUAGE_PHP,
         Lang::Lua | Lang::Luau => tree_sitter_luau::LANGUAGE,
+        Lang::Swift => tree_sitter_swift::LANGUAGE,
+        Lang::Scala => tree_sitter_scala::LANGUAGE,
+        Lang::Elixir => tree_sitter_elixir::LANGUAGE,
+        Lang::Haskell => tree_sitter_haskell::LANGUAGE,
+        Lang::Zig => tree_sitter_zig::LANGUAGE,
+        Lang::Bash => tree_sitter_bash::LANGUAGE,
+        Lang::Dart => tree_sitter_dart::LANGUAGE,
     };
     function.into()
 }
@@ -116,6 +123,17 @@ impl<'t> Spec<'t> {
         spec
     }
 
+    /// A block that adds to a type declared elsewhere (Rust `impl`, Swift
+    /// `extension`, Haskell `instance`), titled `text` and named for
+    /// `base`, the type: its members are `base`'s.
+    fn extending(name: Node<'t>, text: String, base: String) -> Spec<'t> {
+        let mut spec = Spec::new(DefKind::Impl, name).qualified();
+        spec.text = Some(text);
+        spec.short = Some(base.clone());
+        spec.owner = Some(base);
+        spec
+    }
+
     fn qualified(mut self) -> Self {
         self.qualified = true;
         self
@@ -146,6 +164,13 @@ pub(super) fn classify<'t>(lang: Lang, node: Node<'t>, src: &[u8]) -> Option<Spe
         Lang::C | Lang::Cpp => c_family(node, src),
         Lang::Php => php(node),
         Lang::Lua | Lang::Luau => lua(node),
+        Lang::Swift => swift(node, src),
+        Lang::Scala => scala(node, src),
+        Lang::Elixir => elixir(node, src),
+        Lang::Haskell => haskell(node, src),
+        Lang::Zig => zig(node, src),
+        Lang::Bash => bash(node, src),
+        Lang::Dart => dart(node, src),
     }
 }
 
@@ -166,11 +191,7 @@ fn rust<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
                 Some(tr) => format!("impl {} for {}", text(tr, src), text(ty, src)),
                 None => format!("impl {}", text(ty, src)),
             };
-            let mut spec = Spec::new(DefKind::Impl, ty).qualified();
-            spec.text = Some(text);
-            spec.short = Some(base.clone());
-            spec.owner = Some(base);
-            return Some(spec);
+            return Some(Spec::extending(ty, text, base));
         }
         _ => return None,
     };
@@ -850,6 +871,527 @@ fn lua(node: Node) -> Option<Spec> {
                 name
             };
             Some(Spec::new(DefKind::Type, name))
+        }
+        _ => None,
+    }
+}
+
+/// Swift: one `class_declaration` node holds classes, structs, enums,
+/// actors and extensions, told apart by its `declaration_kind` token.
+/// Properties are definitions in a type or at file level (`let` a
+/// constant, `var` a variable there), locals in a function. Enum cases
+/// are not definitions, as enum variants are not elsewhere.
+fn swift<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "class_declaration" => {
+            let keyword = node.child_by_field_name("declaration_kind")?;
+            let kind = match keyword.kind() {
+                "struct" => DefKind::Struct,
+                "enum" => DefKind::Enum,
+                "extension" => {
+                    // `extension Foo: P { ... }` adds to Foo: its members
+                    // are Foo's, as those of a Rust `impl Foo`.
+                    let ty = node.child_by_field_name("name")?;
+                    let base = last_segment(&text(ty, src)).to_string();
+                    let title = format!("extension {}", text(ty, src));
+                    return Some(Spec::extending(ty, title, base));
+                }
+                _ => DefKind::Class,
+            };
+            by_name(node, kind)
+        }
+        "protocol_declaration" => by_name(node, DefKind::Interface),
+        "function_declaration" | "protocol_function_declaration" => {
+            by_name(node, DefKind::Function)
+        }
+        "init_declaration" | "deinit_declaration" | "subscript_declaration" => {
+            let mut cursor = node.walk();
+            let keyword = node
+                .children(&mut cursor)
+                .find(|c| matches!(c.kind(), "init" | "deinit" | "subscript"));
+            Some(Spec::new(DefKind::Function, keyword?))
+        }
+        "typealias_declaration" | "associatedtype_declaration" => by_name(node, DefKind::Type),
+        "macro_declaration" => Some(Spec::new(
+            DefKind::Macro,
+            first_child_of_kind(node, "simple_identifier")?,
+        )),
+        "property_declaration" | "protocol_property_declaration" => {
+            let pattern = node.child_by_field_name("name")?;
+            let name = pattern.child_by_field_name("bound_identifier")?;
+            if node.parent().is_some_and(|p| p.kind() == "source_file") {
+                let binding = first_child_of_kind(node, "value_binding_pattern")?;
+                let kind = if text(binding, src) == "let" {
+                    DefKind::Constant
+                } else {
+                    DefKind::Variable
+                };
+                return Some(Spec::binding(kind, name));
+            }
+            Some(Spec::new(DefKind::Property, name))
+        }
+        _ => None,
+    }
+}
+
+/// Scala 2 and 3. `object` is a class-like definition, as Kotlin's is. A
+/// `val` or `var` is a property in a template (class, trait, object), a
+/// binding at file level and a local in a body; `given` instances count
+/// as `val`s. A package clause without braces holds the rest of the file.
+fn scala<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "class_definition" | "object_definition" => by_name(node, DefKind::Class),
+        "trait_definition" => by_name(node, DefKind::Trait),
+        "enum_definition" => by_name(node, DefKind::Enum),
+        "package_object" => {
+            let mut spec = by_name(node, DefKind::Module)?;
+            spec.scope = Scope::Members;
+            Some(spec)
+        }
+        "function_definition" | "function_declaration" => by_name(node, DefKind::Function),
+        "type_definition" => by_name(node, DefKind::Type),
+        "package_clause" => {
+            let mut spec = by_name(node, DefKind::Module)?;
+            spec.short = Some(text(spec.name, src));
+            spec.to_parent_end = node.child_by_field_name("body").is_none();
+            Some(spec)
+        }
+        "val_definition" | "var_definition" | "val_declaration" | "var_declaration"
+        | "given_definition" => {
+            let name = node
+                .child_by_field_name("name")
+                .or_else(|| node.child_by_field_name("pattern"))
+                .filter(|n| n.kind() == "identifier")?;
+            if node
+                .parent()
+                .is_some_and(|p| p.kind() == "compilation_unit")
+            {
+                let kind = if node.kind().starts_with("var") {
+                    DefKind::Variable
+                } else {
+                    DefKind::Constant
+                };
+                return Some(Spec::binding(kind, name));
+            }
+            Some(Spec::new(DefKind::Property, name))
+        }
+        _ => None,
+    }
+}
+
+/// Module attributes that are the language's own (`@doc`, `@spec`, ...):
+/// uses, not constants the module defines.
+const ELIXIR_ATTRIBUTES: &[&str] = &[
+    "moduledoc",
+    "doc",
+    "typedoc",
+    "spec",
+    "impl",
+    "behaviour",
+    "derive",
+    "callback",
+    "macrocallback",
+    "optional_callbacks",
+    "before_compile",
+    "after_compile",
+    "after_verify",
+    "on_definition",
+    "on_load",
+    "compile",
+    "deprecated",
+    "dialyzer",
+    "enforce_keys",
+    "external_resource",
+    "file",
+    "vsn",
+    "since",
+    "nifs",
+    "tag",
+    "moduletag",
+    "describetag",
+];
+
+/// Elixir, whose grammar sees every definition as a call: `defmodule`
+/// and `defprotocol` hold their functions (named `Mod.fun`, as Elixir
+/// spells them), `def`, `defp`, `defdelegate`, `defguard` and Nx's `defn`
+/// are functions, `defmacro` macros, `@type` types and other module
+/// attributes (`@timeout 5_000`) constants. A function's clauses are one
+/// definition (`merge_clauses`).
+fn elixir<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "call" => {
+            let target = node.child_by_field_name("target")?;
+            if target.kind() != "identifier" {
+                return None;
+            }
+            let arguments = first_child_of_kind(node, "arguments")?;
+            let first = arguments.named_child(0)?;
+            let keyword = &src[target.byte_range()];
+            let kind = match keyword {
+                b"defmodule" | b"defprotocol" => {
+                    if first.kind() != "alias" {
+                        return None;
+                    }
+                    let kind = if keyword == b"defprotocol" {
+                        DefKind::Interface
+                    } else {
+                        DefKind::Module
+                    };
+                    let mut spec = Spec::new(kind, first);
+                    spec.scope = Scope::Members;
+                    return Some(spec);
+                }
+                b"defimpl" => {
+                    let protocol = text(first, src);
+                    let target = elixir_keyword(arguments, "for", src);
+                    let mut spec = Spec::new(DefKind::Impl, first).qualified();
+                    spec.text = Some(match &target {
+                        Some(target) => format!("defimpl {protocol} for {target}"),
+                        None => format!("defimpl {protocol}"),
+                    });
+                    spec.short = Some(last_segment(target.as_deref().unwrap_or(&protocol)).into());
+                    spec.owner = Some(match &target {
+                        Some(target) => format!("{protocol}.{target}"),
+                        None => protocol,
+                    });
+                    return Some(spec);
+                }
+                b"def" | b"defp" | b"defdelegate" | b"defguard" | b"defguardp" | b"defn"
+                | b"defnp" => DefKind::Function,
+                b"defmacro" | b"defmacrop" => DefKind::Macro,
+                _ => return None,
+            };
+            Some(Spec::new(kind, elixir_head_name(first)?))
+        }
+        // `@type t :: ...`, `@timeout 5_000`.
+        "unary_operator" => {
+            let operand = node.child_by_field_name("operand")?;
+            if src.get(node.start_byte()) != Some(&b'@') || operand.kind() != "call" {
+                return None;
+            }
+            let attribute = operand.child_by_field_name("target")?;
+            let name = text(attribute, src);
+            let arguments = first_child_of_kind(operand, "arguments")?;
+            match name.as_str() {
+                "type" | "typep" | "opaque" => {
+                    let head = arguments.named_child(0)?;
+                    let head = if head.kind() == "binary_operator" {
+                        head.child_by_field_name("left")?
+                    } else {
+                        head
+                    };
+                    Some(Spec::new(DefKind::Type, elixir_head_name(head)?))
+                }
+                _ if ELIXIR_ATTRIBUTES.contains(&name.as_str()) => None,
+                _ => Some(Spec::new(DefKind::Constant, attribute)),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The name in a definition's head: `f` in `f`, `f(a)`, `f(a) when a > 0`.
+fn elixir_head_name(head: Node) -> Option<Node> {
+    match head.kind() {
+        "identifier" => Some(head),
+        "call" => head
+            .child_by_field_name("target")
+            .filter(|t| t.kind() == "identifier"),
+        "binary_operator" => elixir_head_name(head.child_by_field_name("left")?),
+        _ => None,
+    }
+}
+
+/// The value of keyword `key:` among a call's arguments (`for: Foo`).
+fn elixir_keyword(arguments: Node, key: &str, src: &[u8]) -> Option<String> {
+    let keywords = first_child_of_kind(arguments, "keywords")?;
+    let mut cursor = keywords.walk();
+    for pair in keywords.named_children(&mut cursor) {
+        let (Some(k), Some(value)) = (
+            pair.child_by_field_name("key"),
+            pair.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        if text(k, src).trim_end_matches([':', ' ']) == key {
+            return Some(text(value, src));
+        }
+    }
+    None
+}
+
+/// Haskell: a function's type signature and its equations are one
+/// definition (`merge_clauses`), named on the signature's line. `data`,
+/// `newtype`, `type` and type families are types, and a data type's
+/// constructors functions (they are, in Haskell). `class` is a class
+/// whose signatures are its methods; `instance C T` adds to `T` as a Rust
+/// impl does. The module header holds the file. Bindings in `where` and
+/// `let` are locals.
+fn haskell<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "function" | "signature" => {
+            let name = node.child_by_field_name("name")?;
+            Some(Spec::new(DefKind::Function, name).outside_bodies())
+        }
+        // `limit = 100`: a value is a function of no arguments.
+        "bind" => {
+            let name = node
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "variable")?;
+            Some(Spec::new(DefKind::Function, name).outside_bodies())
+        }
+        "data_type" | "newtype" | "type_synonym" | "type_family" | "data_family" => {
+            by_name(node, DefKind::Type)
+        }
+        "data_constructor" | "gadt_constructor" | "newtype_constructor" => {
+            let name = match node.kind() {
+                "data_constructor" => node
+                    .child_by_field_name("constructor")?
+                    .child_by_field_name("name")?,
+                _ => node.child_by_field_name("name")?,
+            };
+            Some(Spec::new(DefKind::Function, name).qualified())
+        }
+        "class" => by_name(node, DefKind::Class),
+        "instance" => {
+            let class = node.child_by_field_name("name")?;
+            let ty = node.child_by_field_name("patterns")?;
+            let base = text(ty.named_child(0)?, src);
+            let base = last_segment(&base).to_string();
+            let title = format!("instance {} {}", text(class, src), text(ty, src));
+            Some(Spec::extending(class, title, base))
+        }
+        "header" => {
+            let module = node.child_by_field_name("module")?;
+            let mut spec = Spec::new(DefKind::Module, module);
+            spec.short = Some(text(module, src));
+            spec.to_parent_end = true;
+            Some(spec)
+        }
+        _ => None,
+    }
+}
+
+/// Zig: types are values bound by `const` (`const Point = struct {...}`),
+/// so a binding to a container is that container, named by the binding.
+/// Other bindings are constants or variables in a file or a container and
+/// locals in a function; `@import` bindings bring names in and are no
+/// definitions. A test is a function named by its description (`test
+/// "parses"`), so that its lines have a heading. Fields and enum members
+/// are not definitions.
+fn zig<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "function_declaration" => by_name(node, DefKind::Function),
+        "test_declaration" => {
+            let mut cursor = node.walk();
+            let name = node
+                .named_children(&mut cursor)
+                .find(|c| matches!(c.kind(), "string" | "identifier"))?;
+            let mut spec = Spec::new(DefKind::Function, name);
+            spec.text = Some(format!("test {}", text(name, src)));
+            spec.short = Some(text(name, src).trim_matches('"').to_string());
+            Some(spec)
+        }
+        "variable_declaration" => {
+            let name = first_child_of_kind(node, "identifier")?;
+            let mut cursor = node.walk();
+            let value = node
+                .named_children(&mut cursor)
+                .find(|c| c.start_byte() > name.start_byte() && c.kind() != "identifier");
+            let kind = match value.map(|v| v.kind()) {
+                Some("struct_declaration" | "union_declaration" | "opaque_declaration") => {
+                    DefKind::Struct
+                }
+                Some("enum_declaration") => DefKind::Enum,
+                Some("error_set_declaration") => DefKind::Type,
+                Some("builtin_function")
+                    if value.is_some_and(|v| src[v.byte_range()].starts_with(b"@import")) =>
+                {
+                    return None;
+                }
+                _ => {
+                    let constant = first_child_of_kind(node, "const").is_some();
+                    let kind = if constant {
+                        DefKind::Constant
+                    } else {
+                        DefKind::Variable
+                    };
+                    return Some(Spec::binding(kind, name));
+                }
+            };
+            Some(Spec::new(kind, name))
+        }
+        _ => None,
+    }
+}
+
+/// Bash: functions (`f() {}`, `function f {}`), aliases, and variables
+/// assigned at file level (`readonly` ones constants, others by their
+/// spelling). Locals and assignments in blocks or before a command
+/// (`LANG=C sort`) are not definitions.
+fn bash<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "function_definition" => by_name(node, DefKind::Function),
+        "variable_assignment" => {
+            let name = node
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "variable_name")?;
+            let mut at = node.parent()?;
+            let mut readonly = false;
+            if at.kind() == "declaration_command" {
+                let keyword = at.child(0)?;
+                match &src[keyword.byte_range()] {
+                    b"local" => return None,
+                    b"readonly" => readonly = true,
+                    _ => {
+                        // `declare -r X=1`, `typeset -xr X=1`.
+                        let mut cursor = at.walk();
+                        readonly = at.named_children(&mut cursor).any(|flag| {
+                            let flag = &src[flag.byte_range()];
+                            flag.starts_with(b"-") && flag.contains(&b'r')
+                        });
+                    }
+                }
+                at = at.parent()?;
+            }
+            if at.kind() != "program" {
+                return None;
+            }
+            let kind = if readonly {
+                DefKind::Constant
+            } else {
+                constant_by_case(text(name, src))
+            };
+            Some(Spec::binding(kind, name))
+        }
+        "command" => {
+            let command = node.child_by_field_name("name")?;
+            if &src[command.byte_range()] != b"alias" {
+                return None;
+            }
+            let argument = node.child_by_field_name("argument")?;
+            let definition = text(argument, src);
+            let name = definition.split_once('=')?.0;
+            if name.is_empty() {
+                return None;
+            }
+            let mut spec = Spec::new(DefKind::Function, argument).outside_bodies();
+            spec.text = Some(name.to_string());
+            Some(spec)
+        }
+        _ => None,
+    }
+}
+
+/// Dart. A member is a `method_declaration` (with a body) or a
+/// `declaration` (without: abstract methods, constructors with
+/// initializers, fields), named inside its signature. A named constructor
+/// `Foo.bar` is `bar` of `Foo`. Top-level `const` bindings are constants
+/// and other top-level variables variables; fields are properties.
+fn dart<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match node.kind() {
+        "class_declaration" | "mixin_declaration" | "extension_type_declaration" => {
+            let name = node.child_by_field_name("name").or_else(|| {
+                // `class A = B with C;`
+                first_child_of_kind(node, "identifier")
+            })?;
+            let name = if name.kind() == "identifier" {
+                name
+            } else {
+                first_child_of_kind(name, "identifier").unwrap_or(name)
+            };
+            Some(Spec::new(DefKind::Class, name))
+        }
+        "enum_declaration" => by_name(node, DefKind::Enum),
+        "extension_declaration" => {
+            let on = node.child_by_field_name("class");
+            match node.child_by_field_name("name") {
+                Some(name) => Some(Spec::new(DefKind::Class, name)),
+                None => {
+                    let ty = on?;
+                    let base = text(ty, src);
+                    let base = last_segment(&base).to_string();
+                    let title = format!("extension on {}", text(ty, src));
+                    Some(Spec::extending(ty, title, base))
+                }
+            }
+        }
+        "type_alias" => Some(Spec::new(
+            DefKind::Type,
+            first_child_of_kind(node, "type_identifier")
+                .or_else(|| first_child_of_kind(node, "identifier"))?,
+        )),
+        "function_declaration" | "local_function_declaration" => {
+            let signature = node
+                .child_by_field_name("signature")
+                .or_else(|| first_child_of_kind(node, "function_signature"))?;
+            Some(Spec::new(
+                DefKind::Function,
+                signature.child_by_field_name("name")?,
+            ))
+        }
+        "getter_declaration" | "setter_declaration" => {
+            let signature = node.child_by_field_name("signature")?;
+            Some(Spec::new(
+                DefKind::Function,
+                signature.child_by_field_name("name")?,
+            ))
+        }
+        "method_declaration" | "declaration" => {
+            let mut cursor = node.walk();
+            let mut signature = node
+                .named_children(&mut cursor)
+                .find(|c| c.kind().ends_with("_signature"))?;
+            if signature.kind() == "method_signature" {
+                signature = signature.named_child(0)?;
+            }
+            dart_signature(signature, src)
+        }
+        "static_final_declaration" | "initialized_identifier" => {
+            let name = node.child_by_field_name("name")?;
+            let list = node.parent()?;
+            let declaration = list.parent()?;
+            if declaration.kind() == "top_level_variable_declaration" {
+                let constant = text(declaration, src).starts_with("const ");
+                let kind = if constant {
+                    DefKind::Constant
+                } else {
+                    DefKind::Variable
+                };
+                return Some(Spec::binding(kind, name));
+            }
+            (declaration.kind() == "declaration").then(|| Spec::new(DefKind::Property, name))
+        }
+        _ => None,
+    }
+}
+
+/// The definition a Dart member's signature names.
+fn dart_signature<'t>(signature: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
+    match signature.kind() {
+        "function_signature" | "getter_signature" | "setter_signature" => Some(Spec::new(
+            DefKind::Function,
+            signature.child_by_field_name("name")?,
+        )),
+        "operator_signature" => {
+            let operator = signature.child_by_field_name("operator")?;
+            let mut spec = Spec::new(DefKind::Method, operator);
+            spec.text = Some(format!("operator {}", text(operator, src)));
+            spec.short = Some("operator".to_string());
+            Some(spec)
+        }
+        "constructor_signature"
+        | "factory_constructor_signature"
+        | "constant_constructor_signature"
+        | "redirecting_factory_constructor_signature" => {
+            // `Foo(...)` is `Foo.Foo`, as Java's constructors are; the
+            // named `Foo.bar(...)` is `Foo.bar`.
+            let mut cursor = signature.walk();
+            let names: Vec<Node> = signature
+                .children_by_field_name("name", &mut cursor)
+                .collect();
+            let name = *names.last()?;
+            Some(Spec::new(DefKind::Method, name))
         }
         _ => None,
     }

@@ -192,6 +192,11 @@ impl Def {
     /// The kind's label when [`Def::title`] puts it before the name, `None`
     /// when the name starts with it already: the title without a copy.
     pub fn title_label(&self) -> Option<&'static str> {
+        if self.kind == DefKind::Impl {
+            // `impl Display for Foo`, `extension Foo`, `instance Show T`:
+            // the name carries the language's own keyword.
+            return None;
+        }
         let label = self.kind.label();
         match self.name.strip_prefix(label) {
             Some(rest) if rest.starts_with(' ') => None,
@@ -279,9 +284,18 @@ pub fn is_preamble(lang: Lang, line: &[u8]) -> bool {
         Lang::Php => &["//", "/*", "*", "#"],
         Lang::C | Lang::Cpp => &["//", "/*", "*", "[["],
         Lang::Go => &["//", "/*", "*"],
-        Lang::Java | Lang::Kotlin | Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
-            &["//", "/*", "*", "@"]
-        }
+        Lang::Java
+        | Lang::Kotlin
+        | Lang::JavaScript
+        | Lang::TypeScript
+        | Lang::Tsx
+        | Lang::Swift
+        | Lang::Scala
+        | Lang::Dart => &["//", "/*", "*", "@"],
+        Lang::Zig => &["//"],
+        Lang::Elixir => &["#", "@doc", "@spec", "@impl", "@deprecated", "@since"],
+        Lang::Bash => &["#"],
+        Lang::Haskell => &["--", "{-"],
     };
     !line.starts_with(b"#!") && prefixes.iter().any(|p| line.starts_with(p.as_bytes()))
 }
@@ -427,7 +441,29 @@ fn collect(
         }
     }
     defs.sort_by_key(|d| (d.start_line, std::cmp::Reverse(d.end_line)));
+    if matches!(lang, Lang::Haskell | Lang::Elixir) {
+        merge_clauses(&mut defs);
+    }
     defs
+}
+
+/// Makes a function written as several clauses one definition: Haskell's
+/// type signature and equations, Elixir's `def` clauses. A definition
+/// absorbs the next one outside it when that has the same name and kind
+/// (what lies between, a comment or an `@doc`, joins too).
+fn merge_clauses(defs: &mut Vec<Def>) {
+    let mut i = 0;
+    while i < defs.len() {
+        let end = defs[i].end_line;
+        let next = i + defs[i..].partition_point(|d| d.start_line <= end);
+        match defs.get(next) {
+            Some(d) if d.name == defs[i].name && d.kind == defs[i].kind => {
+                defs[i].end_line = defs[i].end_line.max(d.end_line);
+                defs.remove(next);
+            }
+            _ => i += 1,
+        }
+    }
 }
 
 /// Turns a classified node into a [`Def`], naming it within `frame` (the

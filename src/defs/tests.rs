@@ -54,9 +54,16 @@ const CPP: &str = include_str!("samples/cpp.cpp");
 const PHP: &str = include_str!("samples/php.php");
 const LUA: &str = include_str!("samples/lua.lua");
 const LUAU: &str = include_str!("samples/luau.luau");
+const SWIFT: &str = include_str!("samples/swift.swift");
+const SCALA: &str = include_str!("samples/scala.scala");
+const ELIXIR: &str = include_str!("samples/elixir.ex");
+const HASKELL: &str = include_str!("samples/haskell.hs");
+const ZIG: &str = include_str!("samples/zig.zig");
+const BASH: &str = include_str!("samples/bash.sh");
+const DART: &str = include_str!("samples/dart.dart");
 
 /// Every sample with its language.
-const SAMPLES: [(Lang, &str); 16] = [
+const SAMPLES: [(Lang, &str); 23] = [
     (Lang::Rust, RUST),
     (Lang::Python, PYTHON),
     (Lang::JavaScript, JAVASCRIPT),
@@ -73,6 +80,13 @@ const SAMPLES: [(Lang, &str); 16] = [
     (Lang::Php, PHP),
     (Lang::Lua, LUA),
     (Lang::Luau, LUAU),
+    (Lang::Swift, SWIFT),
+    (Lang::Scala, SCALA),
+    (Lang::Elixir, ELIXIR),
+    (Lang::Haskell, HASKELL),
+    (Lang::Zig, ZIG),
+    (Lang::Bash, BASH),
+    (Lang::Dart, DART),
 ];
 
 #[test]
@@ -426,6 +440,187 @@ fn luau_types_and_typed_functions() {
             (9, "function Class.new 8-11"),
             (14, "method Class:move 13-15"),
             (18, "function typed 17-19"),
+        ],
+    );
+}
+
+#[test]
+fn swift_types_extensions_protocols_and_properties() {
+    check(
+        Lang::Swift,
+        SWIFT,
+        &[
+            (1, "-"),
+            (3, "constant maxRetries 3-3"),
+            (4, "variable registry 4-4"),
+            (6, "-"), // a doc comment is not in the range
+            (8, "property Point.x 8-8"),
+            (12, "method Point.init 11-15"), // `let scale` is a local
+            (18, "method Point.distance 17-19"),
+            (21, "method Point.origin 21-21"),
+            (25, "property Shape.area 25-25"),
+            (26, "method Shape.describe 26-26"),
+            (29, "class Canvas 29-42"), // the attribute starts the range
+            (31, "property Canvas.shapes 31-31"),
+            (35, "function helper 35-35"),
+            (40, "method Canvas.deinit 39-41"),
+            (45, "enum Direction 44-54"), // enum cases are not definitions
+            (50, "property Direction.opposite 48-53"),
+            (57, "property Point.description 57-57"),
+            (58, "impl extension Point 56-58"),
+            (62, "method Counter.increment 62-62"),
+            (65, "type Pair 65-65"),
+            (68, "function topLevel 67-70"),
+        ],
+    );
+}
+
+#[test]
+fn scala_templates_objects_packages_and_vals() {
+    check(
+        Lang::Scala,
+        SCALA,
+        &[
+            (3, "module com.example.shapes 1-47"), // the package holds the file
+            (5, "constant DefaultName 5-5"),
+            (9, "method Shape.area 9-9"),
+            (14, "property Circle.Pi 14-14"),
+            (16, "method Circle.area 15-18"), // `val squared` is a local
+            (22, "property Circle.created 22-22"),
+            (23, "method Circle.unit 23-23"), // the companion object
+            (24, "property Circle.ordering 24-24"),
+            (27, "class Animal 27-27"),
+            (31, "enum Color 29-32"),
+            (34, "type Registry 34-34"),
+            (36, "constant defaultShape 36-36"),
+            (38, "function diameter 38-38"),
+            (41, "function helper 41-41"),
+            (42, "function topLevel 40-43"),
+            (46, "method util.clamp 46-46"),
+        ],
+    );
+}
+
+#[test]
+fn elixir_modules_functions_clauses_and_attributes() {
+    check(
+        Lang::Elixir,
+        ELIXIR,
+        &[
+            (5, "module Shop.Cart 1-36"), // `defmodule` in a heredoc is text
+            (9, "constant Shop.Cart.max_items 9-9"),
+            (10, "type Shop.Cart.item 10-10"),
+            (12, "module Shop.Cart 1-36"), // `defstruct` names nothing
+            (14, "method Shop.Cart.new 14-14"),
+            (17, "method Shop.Cart.add 16-21"), // two clauses, one definition
+            (20, "method Shop.Cart.add 16-21"),
+            (24, "method Shop.Cart.count 23-25"),
+            (28, "macro Shop.Cart.is_full 27-29"),
+            (34, "method Shop.Cart.Line.total 34-34"),
+            (35, "module Shop.Cart.Line 31-35"),
+            (39, "method Shop.Priced.price 39-39"),
+            (38, "interface Shop.Priced 38-40"),
+            (43, "method Shop.Priced.Shop.Cart.price 43-43"),
+            (44, "impl defimpl Shop.Priced for Shop.Cart 42-44"),
+            (47, "method Shop.Util.size 47-47"),
+            (48, "method Shop.Util.is_small 48-48"),
+        ],
+    );
+}
+
+#[test]
+fn haskell_signatures_and_equations_are_one_function() {
+    check(
+        Lang::Haskell,
+        HASKELL,
+        &[
+            (1, "-"),
+            (7, "module Data.Shape 2-42"),
+            (11, "function Circle 11-11"), // a data constructor
+            (13, "type Shape 10-13"),
+            (15, "function Name 15-15"),
+            (17, "type Registry 17-17"),
+            (20, "function maxSize 19-20"),
+            (22, "function area 22-26"),
+            (26, "function area 22-26"), // `helper` in `where` is a local
+            (29, "method Describe.describe 29-30"),
+            (33, "method Shape.describe 33-34"),
+            (32, "impl instance Describe Shape 32-34"),
+            (38, "function scale 36-39"),
+            (41, "function (<+>) 41-41"),
+        ],
+    );
+}
+
+#[test]
+fn zig_containers_bound_by_const_functions_and_tests() {
+    check(
+        Lang::Zig,
+        ZIG,
+        &[
+            (1, "-"), // an `@import` brings a name in
+            (3, "constant max_items 3-3"),
+            (4, "variable counter 4-4"),
+            (8, "struct Point 7-19"),        // fields are not definitions
+            (12, "method Point.init 11-14"), // `const scale` is a local
+            (17, "method Point.norm 16-18"),
+            (22, "enum Color 21-28"),
+            (26, "method Color.isRed 25-27"),
+            (30, "type Error 30-30"),
+            (37, "function len 36-38"),
+            (34, "function List 32-40"),
+            (43, "function helper 42-45"),
+            (48, "function test \"point init\" 47-50"),
+        ],
+    );
+}
+
+#[test]
+fn bash_functions_aliases_and_file_level_variables() {
+    check(
+        Lang::Bash,
+        BASH,
+        &[
+            (1, "-"),
+            (4, "constant VERSION 4-4"),
+            (5, "constant DEPLOY_HOME 5-5"),
+            (6, "constant LOG_FILE 6-6"),
+            (7, "constant TARGETS 7-7"),
+            (10, "function log 9-12"), // `local level` is a local
+            (16, "function helper 16-16"),
+            (17, "function deploy_one 14-18"),
+            (21, "function cleanup 20-22"),
+            (24, "function dl 24-24"),
+            (28, "function main 26-30"),
+            (32, "-"),
+        ],
+    );
+}
+
+#[test]
+fn dart_classes_members_constructors_and_extensions() {
+    check(
+        Lang::Dart,
+        DART,
+        &[
+            (1, "-"),
+            (5, "constant maxShapes 5-5"),
+            (6, "variable registry 6-6"),
+            (10, "method Shape.area 10-10"), // abstract getter
+            (11, "method Shape.describe 11-11"),
+            (15, "property Circle.radius 15-15"),
+            (18, "method Circle.Circle 18-18"),
+            (19, "method Circle.unit 19-19"), // a named constructor
+            (20, "method Circle.fromJson 20-20"),
+            (24, "method Circle.area 22-26"), // `final squared` is a local
+            (28, "method Circle.scale 28-28"),
+            (30, "method Circle.operator + 30-30"),
+            (34, "method Named.name 34-34"),
+            (41, "method Color.isRed 41-41"),
+            (45, "method CircleX.diameter 45-45"),
+            (48, "type Callback 48-48"),
+            (51, "function helper 51-51"),
+            (52, "function main 50-53"),
         ],
     );
 }

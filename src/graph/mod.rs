@@ -66,6 +66,26 @@ pub fn graphed(lang: Lang) -> bool {
     )
 }
 
+/// Whether `--callers-of` and `--impact` read calls in `lang` at all:
+/// bound by the graph ([`graphed`]), or matched by name as `name(`. In
+/// Swift, Scala, Elixir, Haskell, Zig, Bash and Dart scout parses the
+/// definitions but no calls; a match by name would miss the calls
+/// written without parentheses (`f x`, `log "msg"`, a trailing closure)
+/// and count mentions in comments, so the request says so instead of
+/// guessing.
+pub fn finds_calls(lang: Lang) -> bool {
+    !matches!(
+        lang,
+        Lang::Swift
+            | Lang::Scala
+            | Lang::Elixir
+            | Lang::Haskell
+            | Lang::Zig
+            | Lang::Bash
+            | Lang::Dart
+    )
+}
+
 /// Whether a call in a file of `a` may reach a definition in `b`.
 pub fn same_family(a: Lang, b: Lang) -> bool {
     let family = |l: Lang| match l {

@@ -93,7 +93,10 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
                 || name.ends_with(".pb.go")
                 || name.contains(".pb.")
                 || name.ends_with("_gen.go")
-                || name.contains("zz_generated"),
+                || name.contains("zz_generated")
+                || name.ends_with(".g.dart")
+                || name.ends_with(".freezed.dart")
+                || name.ends_with(".grpc.swift"),
             0.4,
             "generated",
             &["generat"],
@@ -112,7 +115,10 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
                 || name.contains("_test.")
                 || name.contains(".test.")
                 || name.contains(".spec.")
-                || name.ends_with("_tests.rs"),
+                || name.ends_with("_tests.rs")
+                || name.ends_with(".bats")
+                || (name.ends_with(".scala")
+                    && (name.contains("Spec.") || name.contains("Suite."))),
             0.35,
             "test",
             &["test"],

@@ -28,8 +28,13 @@ impl Grammar {
     /// itself where the grammar lexes `$NAME` as one identifier.
     pub fn expando(self) -> char {
         match self.0 {
-            Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Java => '$',
-            Lang::C | Lang::Cpp => '_',
+            Lang::JavaScript
+            | Lang::TypeScript
+            | Lang::Tsx
+            | Lang::Java
+            | Lang::Scala
+            | Lang::Dart => '$',
+            Lang::C | Lang::Cpp | Lang::Zig => '_',
             Lang::Rust
             | Lang::Python
             | Lang::Go
@@ -38,7 +43,11 @@ impl Grammar {
             | Lang::CSharp
             | Lang::Php
             | Lang::Lua
-            | Lang::Luau => 'µ',
+            | Lang::Luau
+            | Lang::Swift
+            | Lang::Elixir
+            | Lang::Haskell
+            | Lang::Bash => 'µ',
         }
     }
 }

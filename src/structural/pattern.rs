@@ -108,6 +108,17 @@ fn contexts(lang: Lang) -> &'static [Context] {
         Lang::Kotlin => &[BARE, ("fun _() {\n", "\n}\n"), CLASS_BODY],
         Lang::Lua | Lang::Luau => &[BARE, ("function _()\n", "\nend\n")],
         Lang::Ruby => &[BARE, ("def _\n", "\nend\n")],
+        Lang::Swift => &[BARE, ("func _() {\n", "\n}\n"), CLASS_BODY],
+        Lang::Scala => &[BARE, ("def _ = {\n", "\n}\n"), ("object _ {\n", "\n}\n")],
+        Lang::Dart => &[
+            ("void _() {\n", ";\n}\n"),
+            BARE,
+            ("void _() {\n", "\n}\n"),
+            CLASS_BODY,
+        ],
+        Lang::Zig => &[BARE, ("fn f() void {\n", "\n}\n")],
+        Lang::Haskell => &[BARE, ("f = ", "\n")],
+        Lang::Elixir | Lang::Bash => &[BARE],
     }
 }
 
@@ -127,6 +138,12 @@ pub fn example(lang: Lang) -> &'static str {
         Lang::Cpp => "std::move($X)",
         Lang::Php => "echo $X;",
         Lang::Lua | Lang::Luau => "print($X)",
+        Lang::Swift | Lang::Dart => "print($X)",
+        Lang::Scala => "println($X)",
+        Lang::Elixir => "IO.puts($X)",
+        Lang::Haskell => "putStrLn $X",
+        Lang::Zig => "std.debug.print($$$ARGS)",
+        Lang::Bash => "echo $X",
     }
 }
 

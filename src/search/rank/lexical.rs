@@ -13,12 +13,12 @@
 //! The rules follow one shape: the name occurs as a whole word, and what
 //! stands before it on the line is a definition keyword (`fn`, `def`,
 //! `class`, `function`, `const`, ...) after nothing but modifiers, or, for
-//! languages that define without a keyword (C functions, Java methods, JS
-//! class members, Python assignments), a return type or an empty prefix with
-//! a telling continuation after the name. Anything else before the name (an
-//! `=`, a `(`, a `.`, `return`, a string quote) means a use, so a
-//! definition never crosses an `=`: `const [a, setA] = useState(0)` does not
-//! define `useState`.
+//! languages that define without a keyword (C functions, Java and Dart
+//! methods, JS class members, Python assignments, Haskell equations), a
+//! return type or an empty prefix with a telling continuation after the
+//! name. Anything else before the name (an `=`, a `(`, a `.`, `return`, a
+//! string quote) means a use, so a definition never crosses an `=`:
+//! `const [a, setA] = useState(0)` does not define `useState`.
 //!
 //! Deliberate choices, per language, are listed in the doc comment of each
 //! rule function and pinned by the tests at the bottom of this file.
@@ -148,13 +148,23 @@ fn defines_at(lang: Lang, site: &Site) -> bool {
         Lang::C | Lang::Cpp => c_family(site),
         Lang::Php => php(site),
         Lang::Lua | Lang::Luau => lua(lang, site),
+        Lang::Swift => swift(site),
+        Lang::Scala => scala(site),
+        Lang::Elixir => elixir(site),
+        Lang::Haskell => haskell(site),
+        Lang::Zig => zig(site),
+        Lang::Bash => bash(site),
+        Lang::Dart => dart(site),
     }
 }
 
 /// True when the code part of a line (after indentation) is a comment:
-/// `//`, `/*` or a `*` continuation in C-like languages, `#` in Python, Ruby
-/// and PHP (not PHP 8's `#[` attributes), `--` in Lua. A `*` followed by an
-/// identifier is code (a JavaScript generator method), not a comment.
+/// `//`, `/*` or a `*` continuation in C-like languages (Swift, Scala, Zig
+/// and Dart among them), `#` in Python, Ruby, Elixir, Bash (a `#!` line
+/// too) and PHP (not PHP 8's `#[` attributes), `--` in Lua, `--` and `{-`
+/// (pragmas `{-# ... #-}` too) in Haskell. A `*` followed by an identifier
+/// is code (a JavaScript generator method), not a comment. A Zig line
+/// starting with `\\` is the inside of a multi-line string: no code either.
 fn is_comment(lang: Lang, code: &[u8]) -> bool {
     let c_like = || {
         code.starts_with(b"//")
@@ -163,10 +173,24 @@ fn is_comment(lang: Lang, code: &[u8]) -> bool {
                 && matches!(code.get(1), None | Some(b' ' | b'\t' | b'/' | b'*')))
     };
     match lang {
-        Lang::Python | Lang::Ruby => code.first() == Some(&b'#'),
+        Lang::Python | Lang::Ruby | Lang::Elixir | Lang::Bash => code.first() == Some(&b'#'),
         Lang::Php => (code.first() == Some(&b'#') && code.get(1) != Some(&b'[')) || c_like(),
         Lang::Lua | Lang::Luau => code.starts_with(b"--"),
-        _ => c_like(),
+        Lang::Haskell => code.starts_with(b"--") || code.starts_with(b"{-"),
+        Lang::Zig => c_like() || code.starts_with(b"\\\\"),
+        Lang::Rust
+        | Lang::JavaScript
+        | Lang::TypeScript
+        | Lang::Tsx
+        | Lang::Go
+        | Lang::Java
+        | Lang::Kotlin
+        | Lang::CSharp
+        | Lang::C
+        | Lang::Cpp
+        | Lang::Swift
+        | Lang::Scala
+        | Lang::Dart => c_like(),
     }
 }
 
@@ -1117,6 +1141,1013 @@ fn is_lua_path(s: &[u8], method: bool) -> bool {
 }
 
 // ---------------------------------------------------------------------------
+// Swift
+
+/// Swift declaration modifiers (`class` is handled apart: it is also a
+/// keyword).
+#[rustfmt::skip]
+fn is_swift_modifier(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"public" | b"private" | b"fileprivate" | b"internal" | b"open" | b"package"
+        | b"static" | b"final" | b"override" | b"mutating" | b"nonmutating" | b"lazy"
+        | b"weak" | b"unowned" | b"convenience" | b"required" | b"dynamic" | b"indirect"
+        | b"nonisolated" | b"async" | b"optional" | b"distributed"
+    )
+}
+
+/// Keywords that introduce the name of a Swift declaration.
+#[rustfmt::skip]
+fn is_swift_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"func" | b"class" | b"struct" | b"enum" | b"protocol" | b"actor" | b"extension"
+        | b"typealias" | b"associatedtype" | b"let" | b"var" | b"macro" | b"precedencegroup"
+    )
+}
+
+/// Swift:
+/// - after attributes (`@inlinable`, `@objc(name:)`, `@available(...)`)
+///   and modifiers (`public`, `private(set)`, `static`, `override`,
+///   `nonisolated(unsafe)`, ..., and `class` in `class func`): `func`,
+///   `class`, `struct`, `enum`, `protocol`, `actor`, `typealias`,
+///   `associatedtype`, `macro`, `precedencegroup`, `extension` (also
+///   `extension Module.NAME`, the last segment), and `let`/`var NAME`
+///   followed by `:`, `=`, `,` or the end of the line, at any indentation
+///   (properties are definitions; the parser tells locals apart);
+/// - `init(`, `init?(`, `init!(`, `init<T>(` after nothing but modifiers;
+/// - enum cases: `case NAME`, `case a, NAME`, `case NAME(Int)`,
+///   `case NAME = "raw"`.
+///
+/// Not: `let x = NAME(...)`, `NAME.foo`, `self.init(`, parameters
+/// (`func f(NAME: Int)`), `if let`/`guard let`/`for` bindings, switch
+/// cases (`case .NAME:`, `case NAME:`, `case let NAME:`: a line ending in
+/// `:`, or a `:` after the name, is a pattern), tuple bindings
+/// (`let (a, NAME) = ...`), `deinit`, `subscript`, operators.
+fn swift(site: &Site) -> bool {
+    let mut c = Cursor::new(site.before());
+    let mut keyword: Option<&[u8]> = None;
+    while !c.at_end() {
+        if keyword == Some(b"extension") {
+            // `extension Module.Type`: the extended type is the last segment.
+            let (rest, _) = strip_qualifier(c.rest(), b".");
+            if !trim_end(rest).is_empty() {
+                return false;
+            }
+            break;
+        }
+        if keyword.is_none() && c.peek() == Some(b'@') {
+            if !skip_annotation(&mut c) {
+                return false;
+            }
+            continue;
+        }
+        let Some(word) = c.word() else {
+            return false;
+        };
+        match keyword {
+            None if word == b"case" => return swift_enum_case(c, site),
+            None if is_swift_modifier(word) => {
+                // `private(set)`, `unowned(unsafe)`.
+                if c.peek_raw() == Some(b'(') && c.group(b'(', b')') != Group::Closed {
+                    return false;
+                }
+            }
+            // `class func`, `class var`: there `class` is a modifier.
+            None | Some(b"class") if is_swift_keyword(word) => keyword = Some(word),
+            _ => return false,
+        }
+    }
+    let after = trim_start(site.after());
+    match keyword {
+        Some(b"let" | b"var") => {
+            after.is_empty()
+                || matches!(after[0], b':' | b',')
+                || after.starts_with(b"//")
+                || assigned_value(after).is_some()
+        }
+        Some(b"extension") => site.after().first() != Some(&b'.'),
+        Some(_) => true,
+        None => site.name() == b"init" && swift_initializer_follows(site.after()),
+    }
+}
+
+/// True when `after` (the text after `init`) opens an initializer's
+/// parameters: `(`, `?(`, `!(`, `<T>(`.
+fn swift_initializer_follows(after: &[u8]) -> bool {
+    let after = match after.first() {
+        Some(b'?' | b'!') => &after[1..],
+        _ => after,
+    };
+    matches!(after.first(), Some(b'(' | b'<'))
+}
+
+/// The rest of a Swift `case` line, `c` standing after `case`: before the
+/// name, earlier cases of a list (`case a, b(Int), NAME`); after it, an
+/// optional associated-value list, then nothing, a comment, a raw value
+/// `= ...`, or `,` and more cases.
+fn swift_enum_case(mut c: Cursor, site: &Site) -> bool {
+    if trim_end(site.line).ends_with(b":") {
+        return false;
+    }
+    while !c.at_end() {
+        if c.word().is_none() || c.group(b'(', b')') == Group::Open || !c.eat(b",") {
+            return false;
+        }
+    }
+    let mut a = Cursor::new(site.after());
+    loop {
+        if a.group(b'(', b')') == Group::Open {
+            return false;
+        }
+        let rest = a.rest();
+        if rest.is_empty() || rest.starts_with(b"//") || assigned_value(rest).is_some() {
+            return true;
+        }
+        if !a.eat(b",") || a.word().is_none() {
+            return false;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Scala
+
+/// Scala modifiers (`case` is handled apart: it also starts enum cases).
+#[rustfmt::skip]
+fn is_scala_modifier(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"private" | b"protected" | b"override" | b"final" | b"sealed" | b"abstract"
+        | b"implicit" | b"lazy" | b"inline" | b"opaque" | b"open" | b"transparent" | b"infix"
+    )
+}
+
+/// Scala 2 and 3:
+/// - after annotations (`@tailrec`, `@deprecated("x", "2.0")`), modifiers
+///   (`private[pkg]`, `final`, `implicit`, `lazy`, ...) and Scala 3
+///   `extension (x: T)` clauses: `def`, `class`, `trait`, `object`,
+///   `type`, `enum`, `case class`, `case object`, `package object`, named
+///   givens (`given NAME: T`, `given NAME[T](using ...): T`), and
+///   `val`/`var NAME` followed by `:`, `=`, `,` or the end of the line, at
+///   any indentation (as Kotlin's `val`);
+/// - Scala 3 enum cases: `case NAME`, `case A, NAME`, `case NAME(x: T)`,
+///   `case NAME[T](x: T) extends E[T]`, followed by nothing, a comment,
+///   `extends`, or `,` and more cases.
+///
+/// Not: match cases (`case NAME =>`, `case NAME(x) =>`, `case NAME if`,
+/// `case x: T =>`: a pattern has `=>` or `:` after it), anonymous givens
+/// (`given Ord[Int] with`), `new NAME`, `extends NAME`, `val x = NAME`,
+/// patterns (`val Some(NAME) = ...`), constructor parameters
+/// (`class C(val NAME: T)`, not handled), and package clauses
+/// (`package a.b.NAME`): a file's header naming the package it belongs
+/// to, repeated in every file of the package, as Java's, Kotlin's and
+/// Go's are, whose rules do not count them either.
+fn scala(site: &Site) -> bool {
+    let mut c = Cursor::new(site.before());
+    let mut keyword: Option<&[u8]> = None;
+    while !c.at_end() {
+        if keyword.is_none() && c.peek() == Some(b'@') {
+            if !skip_annotation(&mut c) {
+                return false;
+            }
+            continue;
+        }
+        let Some(word) = c.word() else {
+            return false;
+        };
+        if keyword.is_some() {
+            return false;
+        }
+        match word {
+            b"case" => {
+                if !(c.eat_word(b"class") || c.eat_word(b"object")) {
+                    return scala_enum_case(c, site);
+                }
+                keyword = Some(word);
+            }
+            b"package" => {
+                if !c.eat_word(b"object") {
+                    return false;
+                }
+                keyword = Some(word);
+            }
+            b"extension" => {
+                if !skip_scala_parameters(&mut c) {
+                    return false;
+                }
+            }
+            b"def" | b"val" | b"var" | b"class" | b"trait" | b"object" | b"type" | b"enum"
+            | b"given" => keyword = Some(word),
+            _ if is_scala_modifier(word) => {
+                // `private[pkg]`, `protected[this]`.
+                if c.peek_raw() == Some(b'[') && c.group(b'[', b']') != Group::Closed {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    let after = trim_start(site.after());
+    match keyword {
+        Some(b"val" | b"var") => {
+            after.is_empty() || matches!(after[0], b':' | b',') || assigned_value(after).is_some()
+        }
+        Some(b"given") => {
+            let mut a = Cursor::new(site.after());
+            skip_scala_parameters(&mut a) && a.peek() == Some(b':')
+        }
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// The rest of a Scala 3 enum case, `c` standing after `case`: before the
+/// name, earlier cases of a list (`case A, B, NAME`); after it, optional
+/// type and value parameters, then nothing, a comment, `extends`, or `,`
+/// and more cases (never `=>`, which ends a match case's pattern).
+fn scala_enum_case(mut c: Cursor, site: &Site) -> bool {
+    while !c.at_end() {
+        if c.word().is_none() || !c.eat(b",") {
+            return false;
+        }
+    }
+    let mut a = Cursor::new(site.after());
+    if !skip_scala_parameters(&mut a) {
+        return false;
+    }
+    let rest = a.rest();
+    rest.is_empty()
+        || rest.starts_with(b"//")
+        || starts_with_word(rest, b"extends")
+        || (rest.starts_with(b",") && find_short(rest, b"=>").is_none())
+}
+
+/// Skips optional Scala type parameters `[...]` and parameter lists
+/// `(...)(...)`; false when one does not close on the line.
+fn skip_scala_parameters(c: &mut Cursor) -> bool {
+    if c.group(b'[', b']') == Group::Open {
+        return false;
+    }
+    while c.peek() == Some(b'(') {
+        if c.group(b'(', b')') != Group::Closed {
+            return false;
+        }
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------
+// Elixir
+
+/// Module attributes that Elixir, ExUnit or Mix read: setting one
+/// (`@doc "..."`, `@impl true`, `@tag :slow`) uses a known name rather
+/// than defining one.
+#[rustfmt::skip]
+fn is_elixir_reserved_attribute(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"doc" | b"moduledoc" | b"typedoc" | b"spec" | b"impl" | b"behaviour" | b"behavior"
+        | b"derive" | b"deprecated" | b"compile" | b"dialyzer" | b"enforce_keys"
+        | b"before_compile" | b"after_compile" | b"after_verify" | b"on_definition"
+        | b"on_load" | b"external_resource" | b"optional_callbacks" | b"file" | b"vsn"
+        | b"nifs" | b"fallback_to_any" | b"type" | b"typep" | b"opaque" | b"callback"
+        | b"macrocallback" | b"tag" | b"moduletag" | b"describetag" | b"shortdoc"
+        | b"recursive" | b"preferred_cli_env" | b"requirements"
+    )
+}
+
+/// Elixir:
+/// - `def`, `defp`, `defmacro`, `defmacrop`, `defguard`, `defguardp`,
+///   `defdelegate` and Nx's `defn`/`defnp`, then the name followed by
+///   `(`, `,` (`def NAME, do: ...`), ` do`, ` when`, bare arguments or
+///   nothing;
+/// - `defmodule` and `defprotocol`, counting only the last segment of a
+///   dotted name (`defmodule A.B.NAME`: `defmodule A.B` does not define
+///   `A`, which has its own `defmodule A`);
+/// - `defimpl Proto, for: NAME`, which, as Rust's `impl Trait for NAME`,
+///   defines the implementing module's behaviour, not the protocol;
+/// - `@type`, `@typep`, `@opaque`, `@callback`, `@macrocallback NAME`
+///   followed by `(` or `::`;
+/// - a module attribute set at the start of a line, `@NAME value`, unless
+///   Elixir, ExUnit or Mix reads it (`@doc`, `@spec`, `@impl`, `@tag`...).
+///
+/// Not: calls, `Foo.NAME`, `&NAME/1`, `@NAME` read in an expression
+/// (nothing or an operator after it), `def NAME?`/`def NAME!` (other
+/// names), `defstruct`/`defexception` fields, the protocol in
+/// `defimpl NAME, for: T`, leading segments of module names,
+/// `def unquote(name)(...)`.
+fn elixir(site: &Site) -> bool {
+    let after = site.after();
+    if matches!(after.first(), Some(b'?' | b'!')) {
+        return false;
+    }
+    let mut c = Cursor::new(site.before());
+    if c.eat(b"@") {
+        if c.at_end() {
+            return elixir_attribute(site);
+        }
+        return matches!(
+            c.word_touching(),
+            Some(b"type" | b"typep" | b"opaque" | b"callback" | b"macrocallback")
+        ) && c.at_end()
+            && (after.first() == Some(&b'(') || trim_start(after).starts_with(b"::"));
+    }
+    match c.word() {
+        Some(
+            b"def" | b"defp" | b"defmacro" | b"defmacrop" | b"defguard" | b"defguardp"
+            | b"defdelegate" | b"defn" | b"defnp",
+        ) => c.at_end() && site.name() != b"unquote" && elixir_function_follows(after),
+        Some(b"defmodule" | b"defprotocol") => {
+            trim_end(strip_qualifier(c.rest(), b".").0).is_empty() && elixir_module_follows(after)
+        }
+        Some(b"defimpl") => {
+            skip_dotted_name(&mut c)
+                && c.eat(b",")
+                && c.eat_word(b"for")
+                && c.eat(b":")
+                && trim_end(strip_qualifier(c.rest(), b".").0).is_empty()
+                && elixir_module_follows(after)
+        }
+        _ => false,
+    }
+}
+
+/// True when `after` (the text after a function's name) continues a
+/// function head: `(`, `,`, or a blank then nothing, `,` or a word (`do`,
+/// `when`, arguments without parentheses).
+fn elixir_function_follows(after: &[u8]) -> bool {
+    match after.first() {
+        None | Some(b'(' | b',') => true,
+        Some(&b) if is_blank(b) => {
+            let rest = trim_start(after);
+            rest.is_empty() || rest[0] == b',' || is_ident_start(rest[0])
+        }
+        _ => false,
+    }
+}
+
+/// True when `after` (the text after a module name) ends the whole name:
+/// nothing, `,` (`defmodule NAME, do: ...`) or a blank (` do`). A `.`
+/// makes NAME a leading segment.
+fn elixir_module_follows(after: &[u8]) -> bool {
+    match after.first() {
+        None | Some(b',') => true,
+        Some(&b) => is_blank(b),
+    }
+}
+
+/// `@NAME value` at the start of a line: the module attribute NAME set,
+/// unless Elixir reads it. A value must follow: `@NAME` alone, or followed
+/// by an operator (`@NAME |> f()`, `@NAME in list`), reads the attribute.
+fn elixir_attribute(site: &Site) -> bool {
+    let after = site.after();
+    if is_elixir_reserved_attribute(site.name()) || !after.first().is_some_and(|&b| is_blank(b)) {
+        return false;
+    }
+    let value = trim_start(after);
+    match value.first() {
+        None => false,
+        Some(b'-') => value.get(1).is_some_and(u8::is_ascii_digit),
+        Some(b'<') => value.starts_with(b"<<"),
+        Some(b':') => value.get(1) != Some(&b':'),
+        Some(b'"' | b'\'' | b'[' | b'{' | b'%' | b'~' | b'(' | b'&' | b'@') => true,
+        Some(&b) if b.is_ascii_digit() => true,
+        Some(&b) if is_ident_start(b) => !matches!(
+            Cursor::new(value).word(),
+            Some(b"in" | b"and" | b"or" | b"when" | b"not" | b"do" | b"else" | b"end")
+        ),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Haskell
+
+/// Haskell reserved words: never a defined name.
+#[rustfmt::skip]
+fn is_haskell_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"case" | b"class" | b"data" | b"default" | b"deriving" | b"do" | b"else"
+        | b"foreign" | b"if" | b"import" | b"in" | b"infix" | b"infixl" | b"infixr"
+        | b"instance" | b"let" | b"module" | b"newtype" | b"of" | b"then" | b"type" | b"where"
+    )
+}
+
+/// Haskell operator bytes: a `=` or `|` followed by one is part of an
+/// operator (`==`, `=>`, `||`, `|>`), not an equation or a guard.
+fn is_haskell_symbol(b: u8) -> bool {
+    b"!#$%&*+./<=>?@\\^|-~:".contains(&b)
+}
+
+/// Haskell, which defines functions without a keyword:
+/// - for a lower-case NAME: a type signature `NAME :: T` (also
+///   `a, NAME :: T`) at any indentation (top level, class methods,
+///   `where` helpers), and an equation `NAME args = ...` or
+///   `NAME args | guard = ...` whose arguments are patterns (names,
+///   literals, brackets, `x@p`, `!x`, `~x`), at the start of a line
+///   (indented ones include `where` and `let`-block locals: the parser
+///   tells them apart) or after `where`;
+/// - `data`, `newtype`, `type`, `data family`, `type family`, `class`
+///   (after a context `C a =>`), `pattern`, `module A.B.NAME` (the last
+///   segment), and `instance C NAME`/`instance C (NAME a)`, which, as
+///   Rust's `impl Trait for NAME`, defines the instance's type, not the
+///   class;
+/// - data constructors: `= NAME` or `| NAME` on a `data` line, or on a
+///   continuation line that starts with `=` or `|` when what follows reads
+///   as fields (types, `{`, `|`, `deriving`), and indented GADT
+///   constructors `NAME :: T`; record fields `{ NAME ::` and `, NAME ::`.
+///
+/// Not: uses in expressions (`x = NAME y`), `import M (NAME)`,
+/// `let NAME = ...` on one line (a local, as Rust's `let`), guards
+/// (`| Just x <- m = ...`), infix and operator definitions, `NAME'` and
+/// `'NAME`/`''NAME` (other names, Template Haskell quotes), equations on
+/// lines ending in `,` (record fields being set), `type instance`. Known
+/// false positive: a function body that starts a continuation line with a
+/// constructor (`  = Foo x`), which reads as a constructor declaration.
+fn haskell(site: &Site) -> bool {
+    let name = site.name();
+    if site.after().first() == Some(&b'\'')
+        || (site.start > 0 && site.line[site.start - 1] == b'\'')
+        || is_haskell_keyword(name)
+    {
+        return false;
+    }
+    let upper = name[0].is_ascii_uppercase();
+    let mut c = Cursor::new(site.before());
+    let Some(first) = c.word() else {
+        return haskell_continuation(site, upper);
+    };
+    match first {
+        b"where" => c.at_end() && !upper && haskell_equation(site),
+        b"data" | b"newtype" | b"type" => {
+            c.eat_word(b"family");
+            if c.at_end() {
+                return upper;
+            }
+            first != b"type" && haskell_data_member(site, upper)
+        }
+        b"class" | b"instance" => upper && haskell_instance_head(c, first, site),
+        b"module" => {
+            upper
+                && trim_end(strip_qualifier(c.rest(), b".").0).is_empty()
+                && site.after().first() != Some(&b'.')
+        }
+        b"pattern" => upper && c.at_end(),
+        _ => !upper && haskell_signature(site),
+    }
+}
+
+/// A Haskell line whose code before the name does not start with a word:
+/// nothing (a signature, an equation, or an indented GADT constructor),
+/// or a single `=`, `|`, `{` or `,` (a constructor or a record field on a
+/// continuation line of a `data` declaration).
+fn haskell_continuation(site: &Site, upper: bool) -> bool {
+    let before = trim_end(site.before());
+    if !before.is_empty() {
+        return before.len() == 1 && haskell_data_member(site, upper);
+    }
+    if upper {
+        !site.at_column_zero() && trim_start(site.after()).starts_with(b"::")
+    } else {
+        haskell_signature(site) || haskell_equation(site)
+    }
+}
+
+/// A constructor (`= NAME`, `| NAME`, upper-case) or a record field
+/// (`{ NAME ::`, `, NAME ::`, lower-case), from the code just before the
+/// name on a `data` or `newtype` line or its continuation.
+fn haskell_data_member(site: &Site, upper: bool) -> bool {
+    match trim_end(site.before()).last() {
+        Some(b'=' | b'|') => upper && haskell_constructor_fields(site.after()),
+        Some(b'{' | b',') => !upper && trim_start(site.after()).starts_with(b"::"),
+        _ => false,
+    }
+}
+
+/// True when `after` (the text after a constructor's name) reads as its
+/// fields: types (`Int`, `M.T`, `!(Maybe a)`, `[a]`), a record `{ ... }`
+/// (which may go on over the next lines), `|` and another constructor,
+/// `deriving`, or a comment. Anything else (`=`, `<-`, `$`, an operator)
+/// makes the line an expression or a guard.
+fn haskell_constructor_fields(after: &[u8]) -> bool {
+    let mut a = Cursor::new(after);
+    loop {
+        match a.peek() {
+            None => return true,
+            Some(b'-') => return a.rest().starts_with(b"--"),
+            Some(b'|') => {
+                if a.peek_second().is_some_and(is_haskell_symbol) {
+                    return false;
+                }
+                a.bump();
+            }
+            Some(b'!' | b'~' | b'\'') => a.bump(),
+            Some(open @ (b'(' | b'[' | b'{')) => {
+                // A record's fields may go on over the next lines.
+                if skip_bracketed(&mut a) != Group::Closed {
+                    return open == b'{';
+                }
+            }
+            Some(b) if is_ident_start(b) && b != b'$' => {
+                if a.word() == Some(b"deriving") {
+                    return true;
+                }
+                while a.peek_raw() == Some(b'.') {
+                    a.bump();
+                    if a.word_touching().is_none() {
+                        return false;
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// `NAME :: T`, or `a, NAME, b :: T`: a type signature naming NAME.
+fn haskell_signature(site: &Site) -> bool {
+    let mut b = Cursor::new(site.before());
+    while !b.at_end() {
+        if b.word().is_none() || !b.eat(b",") {
+            return false;
+        }
+    }
+    let mut a = Cursor::new(site.after());
+    while a.eat(b",") {
+        if a.word().is_none() {
+            return false;
+        }
+    }
+    a.eat(b"::")
+}
+
+/// `NAME args = ...` or `NAME args | guard`: after the name, argument
+/// patterns (names, qualified constructors, literals, brackets, `x@p`,
+/// `!x`, `~x`) up to a `=` or `|` that does not start an operator.
+fn haskell_equation(site: &Site) -> bool {
+    if trim_end(site.line).ends_with(b",") {
+        return false;
+    }
+    let mut a = Cursor::new(site.after());
+    loop {
+        match a.peek() {
+            Some(b'=' | b'|') => return !a.peek_second().is_some_and(is_haskell_symbol),
+            Some(b'(' | b'[' | b'{') => {
+                if skip_bracketed(&mut a) != Group::Closed {
+                    return false;
+                }
+            }
+            Some(b'"') => {
+                if !a.skip_string() {
+                    return false;
+                }
+            }
+            Some(b'!' | b'~' | b'@' | b'\'') => a.bump(),
+            Some(b) if is_word_byte(b) && b != b'$' => {
+                a.word();
+                while a.peek_raw() == Some(b'.') && a.peek_second().is_some_and(is_word_byte) {
+                    a.bump();
+                    a.word_touching();
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// After `class` or `instance` (`c` stands after it): an optional context
+/// ending in `=>`, then, for `class`, the name; for `instance`, a class
+/// (possibly qualified) and the name, bare or opening `(NAME a)`. A name
+/// with `=>` after it is part of the context.
+fn haskell_instance_head(mut c: Cursor, keyword: &[u8], site: &Site) -> bool {
+    if find_short(site.after(), b"=>").is_some() {
+        return false;
+    }
+    let mut head = c.rest();
+    while let Some(i) = find_short(head, b"=>") {
+        head = &head[i + 2..];
+    }
+    let mut h = Cursor::new(head);
+    if keyword == b"instance" {
+        if !skip_dotted_name(&mut h) {
+            return false;
+        }
+        h.eat(b"(");
+    }
+    h.at_end()
+}
+
+// ---------------------------------------------------------------------------
+// Zig
+
+/// Zig: `fn NAME` after `pub`, `export`, `extern` (`extern "c"`),
+/// `inline`, `noinline`; `const`/`var NAME` followed by `=` or `:` after
+/// `pub`, `export`, `extern`, `threadlocal`, `comptime`, at any
+/// indentation (container-level declarations and locals look alike),
+/// except imports (`const NAME = @import("...")`: as in other languages,
+/// an import is not a definition; an alias such as
+/// `const assert = std.debug.assert` counts, as JavaScript's does); and a
+/// container field with a default value, `NAME: T = value,`, with
+/// nothing before the name.
+///
+/// Not: `NAME(`, `.NAME`, `@NAME`, `const x = NAME`, `test "..."` and
+/// `test NAME` (a doctest of the declaration NAME: a use), fields without
+/// a default (`NAME: T,` reads exactly like a parameter of a function
+/// whose parameters span lines, which zig fmt makes common), enum and
+/// union members, labels (`blk: {`).
+fn zig(site: &Site) -> bool {
+    let mut c = Cursor::new(site.before());
+    if c.at_end() {
+        let after = site.after();
+        return after.first() == Some(&b':')
+            && find_short(after, b" = ").is_some()
+            && trim_end(site.line).ends_with(b",");
+    }
+    let mut keyword: Option<&[u8]> = None;
+    while !c.at_end() {
+        let Some(word) = c.word() else {
+            return false;
+        };
+        if keyword.is_some() {
+            return false;
+        }
+        match word {
+            b"pub" | b"export" | b"inline" | b"noinline" | b"threadlocal" | b"comptime" => {}
+            b"extern" => {
+                if c.peek() == Some(b'"') && !c.skip_string() {
+                    return false;
+                }
+            }
+            b"fn" | b"const" | b"var" => keyword = Some(word),
+            _ => return false,
+        }
+    }
+    let after = site.after();
+    match keyword {
+        Some(b"fn") => true,
+        Some(_) => match assigned_value(after) {
+            Some(value) => !trim_start(value).starts_with(b"@import("),
+            None => trim_start(after).starts_with(b":"),
+        },
+        None => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bash
+
+/// Bash (and POSIX sh):
+/// - `function NAME` (with or without `()`), and `NAME()` or `NAME ()` at
+///   the start of a line, whatever the indentation, followed by nothing,
+///   `{`, `(` or a comment;
+/// - `NAME=value` at column 0 (a global);
+/// - `alias NAME=` and `readonly NAME=` anywhere; `export`, `declare` and
+///   `typeset NAME=` at column 0, or anywhere with `-g` (inside a
+///   function a plain `declare` makes a local), flags allowed
+///   (`declare -A NAME=(...)`).
+///
+/// The assignment forms need the `=` right after the name. Not:
+/// `local NAME=`, indented `NAME=value` (a local or a reassignment inside
+/// a function or block), `NAME+=`, `export NAME` without a value,
+/// `$NAME` and `${NAME}`, calls (`NAME arg`), `echo NAME`. Names with `-`,
+/// `:` or `.`, valid for Bash functions, are not identifiers and never
+/// asked about.
+fn bash(site: &Site) -> bool {
+    let before = site.before();
+    let after = site.after();
+    if before.is_empty() {
+        let mut a = Cursor::new(after);
+        if a.eat(b"(") && a.eat(b")") {
+            return a.at_end() || matches!(a.peek(), Some(b'{' | b'(' | b'#'));
+        }
+        return site.at_column_zero() && after.first() == Some(&b'=');
+    }
+    let mut c = Cursor::new(before);
+    match c.word() {
+        Some(b"function") => {
+            c.at_end() && matches!(after.first(), None | Some(b'(' | b'{' | b' ' | b'\t'))
+        }
+        Some(word @ (b"alias" | b"readonly" | b"export" | b"declare" | b"typeset")) => {
+            let mut global = matches!(word, b"alias" | b"readonly") || site.at_column_zero();
+            while c.eat(b"-") {
+                let Some(flags) = c.word_touching() else {
+                    return false;
+                };
+                global |= word != b"export" && flags.contains(&b'g');
+            }
+            global && c.at_end() && after.first() == Some(&b'=')
+        }
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Dart
+
+/// Dart reserved words: never a defined name, nor a type.
+#[rustfmt::skip]
+fn is_dart_reserved(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"assert" | b"await" | b"break" | b"case" | b"catch" | b"class" | b"const"
+        | b"continue" | b"default" | b"do" | b"else" | b"enum" | b"extends" | b"false"
+        | b"final" | b"finally" | b"for" | b"if" | b"in" | b"is" | b"new" | b"null"
+        | b"rethrow" | b"return" | b"super" | b"switch" | b"this" | b"throw" | b"true"
+        | b"try" | b"var" | b"while" | b"with" | b"yield"
+    )
+}
+
+/// Words that cannot start a Dart type: the reserved words and the
+/// built-in and contextual keywords that begin other constructs.
+#[rustfmt::skip]
+fn is_dart_not_type(word: &[u8]) -> bool {
+    is_dart_reserved(word)
+        || matches!(
+            word,
+            b"abstract" | b"as" | b"async" | b"augment" | b"base" | b"covariant" | b"export"
+            | b"extension" | b"external" | b"factory" | b"get" | b"hide" | b"implements"
+            | b"import" | b"interface" | b"late" | b"library" | b"mixin" | b"on" | b"operator"
+            | b"part" | b"required" | b"sealed" | b"set" | b"show" | b"static" | b"sync"
+            | b"typedef" | b"when"
+        )
+}
+
+/// Dart class and member modifiers other than the variable keywords
+/// (`final`, `const`, `var`, `late`) and `factory`.
+#[rustfmt::skip]
+fn is_dart_modifier(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"abstract" | b"base" | b"interface" | b"sealed" | b"augment" | b"external"
+        | b"static" | b"covariant"
+    )
+}
+
+/// Dart:
+/// - after annotations (`@override`, `@Deprecated('x')`) and modifiers:
+///   `class` (`abstract interface class`, `sealed class`, `mixin class`,
+///   ...), `mixin`, `enum`, `extension NAME`, `extension type NAME`,
+///   `typedef NAME` (also the old `typedef void NAME(int x);`);
+/// - functions and methods: a return type (`void`, `Future<List<int>>?`,
+///   `p.Client`, `(int, String)`, `void Function(int)`) then `NAME(` or
+///   `NAME<T>(` whose parameters go on over the next lines or are
+///   followed by `{`, `=>`, `async`, `sync*`, `;` (abstract and external
+///   members) or nothing; without a return type, a closed parameter list
+///   then `{`, `=>` or `async` (`main() {`); getters `TYPE get NAME` and
+///   setters `set NAME(`;
+/// - constructors at member indentation (column 0, two spaces or a tab,
+///   since Dart has no nested classes): an upper-case `NAME(` followed by
+///   `{`, `:`, nothing, or `;` when a modifier (`const`) or a `this.`/
+///   `super.` parameter shows a declaration; a named constructor
+///   `Class.NAME(` likewise (it defines NAME, not the class);
+///   `factory NAME(` and `factory Class.NAME(` at any indentation;
+/// - variables at member indentation (top-level variables and fields):
+///   `final`, `const`, `var` or `late` with or without a type, or a type
+///   alone, then `NAME =`, `NAME;` or `NAME, other;`.
+///
+/// Not: calls (`NAME(x);`, `NAME(() {`, `Class.NAME(x);`),
+/// `return`/`await`/`new`/`throw NAME(`, `x = NAME`, `const NAME(`
+/// indented deeper than members (a constant expression, such as a Flutter
+/// widget), arguments and switch-expression arms (a closed parameter list
+/// on a line ending in `,`), parameters, enum values, and variables
+/// indented deeper than members (locals). Known false positive: a local
+/// of a top-level function, which sits at member indentation.
+fn dart(site: &Site) -> bool {
+    // `Function` names function types: `void Function(int) f`.
+    if is_dart_reserved(site.name()) || site.name() == b"Function" {
+        return false;
+    }
+    let mut c = Cursor::new(site.before());
+    // `final`, `const`, `var` or `late` seen.
+    let mut variable = false;
+    let mut constant = false;
+    let mut factory = false;
+    // A modifier or an annotation seen, which a call cannot have.
+    let mut modified = false;
+    loop {
+        if c.peek() == Some(b'@') {
+            if !skip_annotation(&mut c) {
+                return false;
+            }
+            modified = true;
+            continue;
+        }
+        let save = c;
+        match c.word() {
+            Some(b"class" | b"enum") => return c.at_end(),
+            Some(b"mixin") => {
+                if c.at_end() {
+                    return true;
+                }
+                // `mixin class NAME`.
+                modified = true;
+            }
+            Some(b"extension") => {
+                // In `extension type NAME`, `type` is not the name.
+                return (c.eat_word(b"type") || site.name() != b"type") && c.at_end();
+            }
+            Some(b"typedef") => return dart_typedef(c, site),
+            Some(b"final" | b"var" | b"late") => variable = true,
+            Some(b"const") => {
+                variable = true;
+                constant = true;
+            }
+            Some(b"factory") => factory = true,
+            Some(word) if is_dart_modifier(word) => modified = true,
+            _ => {
+                c = save;
+                break;
+            }
+        }
+    }
+    let rest = trim_end(c.rest());
+    if let Some(class) = rest.strip_suffix(b".") {
+        return (!variable || constant)
+            && is_dart_type_name(class)
+            && dart_constructor(site, factory, constant || modified);
+    }
+    let typed = !rest.is_empty() && rest != b"get" && rest != b"set";
+    if typed && !skip_dart_type(&mut c) {
+        return false;
+    }
+    let after = site.after();
+    if c.eat_word(b"get") {
+        let a = trim_start(after);
+        return c.at_end()
+            && (a.is_empty()
+                || matches!(a[0], b'{' | b';')
+                || a.starts_with(b"=>")
+                || starts_with_word(a, b"async")
+                || starts_with_word(a, b"sync"));
+    }
+    if c.eat_word(b"set") {
+        return c.at_end() && trim_start(after).starts_with(b"(");
+    }
+    if !c.at_end() {
+        return false;
+    }
+    if !matches!(after.first(), Some(b'(' | b'<')) {
+        return (variable || typed) && dart_variable(site);
+    }
+    if !typed && (factory || is_dart_type_name(site.name())) {
+        return (!variable || constant) && dart_constructor(site, factory, constant || modified);
+    }
+    !variable && dart_function(site, typed, modified)
+}
+
+/// After `typedef` (`c` stands after it): `typedef NAME = ...` and
+/// `typedef NAME<T> = ...`, or the old form with a return type before the
+/// name, `typedef void NAME(int x);`.
+fn dart_typedef(mut c: Cursor, site: &Site) -> bool {
+    if c.at_end() {
+        return true;
+    }
+    skip_dart_type(&mut c) && c.at_end() && matches!(site.after().first(), Some(b'(' | b'<'))
+}
+
+/// A Dart constructor's parameters and what follows them. `factory` says
+/// the line has the `factory` keyword, a declaration wherever it stands;
+/// `declared` says it has another modifier (`const`, `external`, an
+/// annotation), which lets a body-less `NAME(...);` count.
+fn dart_constructor(site: &Site, factory: bool, declared: bool) -> bool {
+    if !factory && !is_dart_member_level(site) {
+        return false;
+    }
+    let after = site.after();
+    let mut a = Cursor::new(after);
+    match a.group(b'(', b')') {
+        Group::Absent => false,
+        // Parameters on the next lines: `Foo(` or `Foo({`.
+        Group::Open => factory || matches!(trim_end(after), b"(" | b"({"),
+        Group::Closed => {
+            if trim_end(site.line).ends_with(b",") {
+                return false;
+            }
+            let tail = a.rest();
+            match tail.first() {
+                None | Some(b'{' | b':') => true,
+                // `factory Foo() = _FooImpl;`, `factory Foo() => ...`.
+                Some(b'=') => factory,
+                Some(b';') => {
+                    factory
+                        || declared
+                        || find_short(after, b"this.").is_some()
+                        || find_short(after, b"super.").is_some()
+                }
+                _ => tail.starts_with(b"//"),
+            }
+        }
+    }
+}
+
+/// A Dart function or method: optional type parameters, then parameters
+/// followed by a body (`{`, `=>`, `async`, `sync*`); with a return type
+/// or a modifier (`typed`, `declared`), also `;` or nothing (abstract and
+/// external members, a body on the next line); with a return type or at
+/// column 0, parameters that go on over the next lines. A closed
+/// parameter list on a line ending in `,` is an argument or a
+/// switch-expression arm.
+fn dart_function(site: &Site, typed: bool, declared: bool) -> bool {
+    let mut a = Cursor::new(site.after());
+    if a.group(b'<', b'>') == Group::Open {
+        return false;
+    }
+    match a.group(b'(', b')') {
+        Group::Absent => false,
+        Group::Open => typed || site.at_column_zero(),
+        Group::Closed => {
+            if trim_end(site.line).ends_with(b",") {
+                return false;
+            }
+            let tail = a.rest();
+            match tail.first() {
+                Some(b'{') => true,
+                Some(b'=') => tail.get(1) == Some(&b'>'),
+                None | Some(b';') => typed || declared,
+                _ => {
+                    starts_with_word(tail, b"async")
+                        || starts_with_word(tail, b"sync")
+                        || ((typed || declared) && tail.starts_with(b"//"))
+                }
+            }
+        }
+    }
+}
+
+/// A Dart variable at member indentation (a top-level variable or a
+/// field), its keyword and type already read: `NAME = value`, `NAME;`,
+/// `NAME, other;`. A line ending in `,` is a parameter with a default.
+fn dart_variable(site: &Site) -> bool {
+    let line = trim_end(site.line);
+    if !is_dart_member_level(site) || line.ends_with(b",") {
+        return false;
+    }
+    let after = trim_start(site.after());
+    assigned_value(after).is_some()
+        || after.starts_with(b";")
+        || (after.starts_with(b",") && line.ends_with(b";"))
+}
+
+/// True when the line is indented as a Dart class member is (`dart
+/// format`: two spaces; or one tab) or not at all. Dart has no nested
+/// classes, so anything deeper is in a body.
+fn is_dart_member_level(site: &Site) -> bool {
+    matches!(&site.line[..site.indent], b"" | b"  " | b"\t")
+}
+
+/// True for an identifier whose first letter is upper-case (`Foo`,
+/// `_Foo`), as class names and so unnamed constructors are.
+fn is_dart_type_name(word: &[u8]) -> bool {
+    let letters = &word[word.iter().take_while(|&&b| b == b'_').count()..];
+    word.iter().all(|&b| is_ident_byte(b)) && letters.first().is_some_and(u8::is_ascii_uppercase)
+}
+
+/// Skips a Dart type: `int`, `void`, `p.Client`, `Future<List<int>>?`, a
+/// record `(int, String)`, a function type `void Function(int)?`. False
+/// when the words are not a type (`return`, `await`, `import`...).
+fn skip_dart_type(c: &mut Cursor) -> bool {
+    if c.peek() == Some(b'(') {
+        if c.group(b'(', b')') != Group::Closed {
+            return false;
+        }
+    } else {
+        match c.word() {
+            Some(word) if !is_dart_not_type(word) => {}
+            _ => return false,
+        }
+        while c.peek_raw() == Some(b'.') {
+            c.bump();
+            if c.word_touching().is_none() {
+                return false;
+            }
+        }
+        if c.peek_raw() == Some(b'<') && c.group(b'<', b'>') != Group::Closed {
+            return false;
+        }
+    }
+    if c.peek_raw() == Some(b'?') {
+        c.bump();
+    }
+    let save = *c;
+    if c.word() == Some(b"Function") {
+        if c.peek_raw() == Some(b'<') && c.group(b'<', b'>') != Group::Closed {
+            return false;
+        }
+        if c.group(b'(', b')') != Group::Closed {
+            return false;
+        }
+        if c.peek_raw() == Some(b'?') {
+            c.bump();
+        }
+    } else {
+        *c = save;
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------
 // Shared helpers
 
 /// Words never defined by the keyword-less rules (assignments, members,
@@ -1249,6 +2280,41 @@ fn contains_word(s: &[u8], word: &[u8]) -> bool {
         from = start + 1;
     }
     false
+}
+
+/// Skips one annotation or attribute, `@name`, `@a.b.name` or
+/// `@name(...)` (Swift, Scala, Dart); false when the cursor is not at one
+/// or its arguments do not close on the line.
+fn skip_annotation(c: &mut Cursor) -> bool {
+    c.eat(b"@")
+        && skip_dotted_name(c)
+        && (c.peek_raw() != Some(b'(') || c.group(b'(', b')') == Group::Closed)
+}
+
+/// Skips a name and the `.name` segments touching it (`a.b.C`); false
+/// when there is no name, or a dot is not followed by one.
+fn skip_dotted_name(c: &mut Cursor) -> bool {
+    if c.word().is_none() {
+        return false;
+    }
+    while c.peek_raw() == Some(b'.') {
+        c.bump();
+        if c.word_touching().is_none() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Skips a `(...)`, `[...]` or `{...}` group starting at the next
+/// non-blank byte.
+fn skip_bracketed(c: &mut Cursor) -> Group {
+    match c.peek() {
+        Some(b'(') => c.group(b'(', b')'),
+        Some(b'[') => c.group(b'[', b']'),
+        Some(b'{') => c.group(b'{', b'}'),
+        _ => Group::Absent,
+    }
 }
 
 /// Whether a bracketed group starts at the cursor and closes on the line.
@@ -2096,6 +3162,396 @@ mod tests {
         );
         // `type` is an ordinary name in Lua.
         check(Lang::Lua, &[("type Props = {", "Props", false)]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn swift_definitions_and_uses() {
+        check(
+            Lang::Swift,
+            &[
+                // Definitions.
+                ("public func write(_ data: ByteBuffer) {", "write", true),
+                ("    @inlinable public mutating func writeInteger<T: FixedWidthInteger>(_ integer: T) -> Int {", "writeInteger", true),
+                ("    @objc(tableView:numberOfRowsInSection:) func tableView(_ tv: UITableView) -> Int {", "tableView", true),
+                ("public final class EventLoopFuture<Value> {", "EventLoopFuture", true),
+                ("public struct ByteBuffer {", "ByteBuffer", true),
+                ("public protocol Channel: AnyObject {", "Channel", true),
+                ("actor Counter {", "Counter", true),
+                ("extension ByteBuffer: CustomStringConvertible {", "ByteBuffer", true),
+                ("extension NIOCore.ByteBuffer {", "ByteBuffer", true),
+                ("    public typealias InboundIn = ByteBuffer", "InboundIn", true),
+                ("    associatedtype Element", "Element", true),
+                ("    public private(set) var readerIndex: Int", "readerIndex", true),
+                ("    private static let maxSize = 1 << 20", "maxSize", true),
+                ("    nonisolated(unsafe) static var shared: Pool?", "shared", true),
+                ("    class func makeDefault() -> Self {", "makeDefault", true),
+                ("    override class var requiresMainQueueSetup: Bool { true }", "requiresMainQueueSetup", true),
+                ("        let buffer = allocator.buffer(capacity: 16)", "buffer", true),
+                ("        case heaptrack", "heaptrack", true),
+                ("    case parsedStack(Stack, Int)", "parsedStack", true),
+                ("    case get, post, put", "post", true),
+                ("    case json = \"application/json\"", "json", true),
+                ("    indirect case node(Tree, Tree)", "node", true),
+                ("    public init(numberOfRequests: Int, eventLoop: EventLoop) {", "init", true),
+                ("    init?(_ input: String) {", "init", true),
+                ("public macro stringify<T>(_ value: T) -> (T, String) = #externalMacro(module: \"M\", type: \"S\")", "stringify", true),
+                // Uses.
+                ("extension NIOCore.ByteBuffer {", "NIOCore", false),
+                ("    public typealias InboundIn = ByteBuffer", "ByteBuffer", false),
+                ("        let buffer = allocator.buffer(capacity: 16)", "allocator", false),
+                ("        let future = write(data)", "write", false),
+                ("        write(data)", "write", false),
+                ("        return write(data)", "write", false),
+                ("        self.write(data)", "write", false),
+                ("        case .success:", "success", false),
+                ("        case .parsedStack(let stack, let count):", "parsedStack", false),
+                ("        case heaptrack:", "heaptrack", false),
+                ("        case let value:", "value", false),
+                ("            case \"y\", \"yes\":", "yes", false),
+                ("    func channelRead(context: ChannelHandlerContext, data: NIOAny) {", "context", false),
+                ("        if let buffer = self.buffer {", "buffer", false),
+                ("        guard let channel = channel else {", "channel", false),
+                ("        let (head, tail) = pair", "tail", false),
+                ("        self.init(storage: storage)", "init", false),
+                ("        super.init()", "init", false),
+                ("import NIOCore", "NIOCore", false),
+                ("final class Handler: ChannelInboundHandler {", "ChannelInboundHandler", false),
+                ("    // public func write(_ data: ByteBuffer) {", "write", false),
+                ("        print(\"func write() {\")", "write", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn scala_definitions_and_uses() {
+        check(
+            Lang::Scala,
+            &[
+                // Definitions.
+                ("  def map[B](f: A => B): Option[B] =", "map", true),
+                ("  final def flatMap[B](f: A => F[B]): F[B] = ???", "flatMap", true),
+                ("  implicit def catsStdInstancesForOption: Traverse[Option] = new Traverse[Option] {", "catsStdInstancesForOption", true),
+                ("  override protected def run(): Unit = {", "run", true),
+                ("  private[data] val empty: Chain[Nothing] = Empty", "empty", true),
+                ("  lazy val default: Eq[Any] = Eq.fromUniversalEquals", "default", true),
+                ("  var count = 0", "count", true),
+                ("sealed abstract class Validated[+E, +A] extends Product with Serializable {", "Validated", true),
+                ("final case class Kleisli[F[_], -A, B](run: A => F[B]) { self =>", "Kleisli", true),
+                ("case object Empty extends Chain[Nothing]", "Empty", true),
+                ("trait Functor[F[_]] extends Invariant[F] { self =>", "Functor", true),
+                ("object Eval extends EvalInstances {", "Eval", true),
+                ("  type Id[A] = A", "Id", true),
+                ("  opaque type Timeout = Long", "Timeout", true),
+                ("enum Color(val rgb: Int):", "Color", true),
+                ("  case Red, Green, Blue", "Green", true),
+                ("  case Red, Green, Blue", "Blue", true),
+                ("  case Cons[A](head: A, tail: List[A]) extends List[A]", "Cons", true),
+                ("  case Leaf(value: Int)", "Leaf", true),
+                ("package object data extends DataInstances {", "data", true),
+                ("  given intOrder: Order[Int] with", "intOrder", true),
+                ("  extension (s: String) def shout: String = s.toUpperCase", "shout", true),
+                ("  @tailrec def loop(n: Int): Int =", "loop", true),
+                ("  @deprecated(\"Use toList\", \"2.2.0\") def asList: List[A] = toList", "asList", true),
+                // Uses.
+                ("    val result = map(fa)(f)", "map", false),
+                ("    fa.map(f)", "map", false),
+                ("      case Right(b) => b", "Right", false),
+                ("      case None => default", "None", false),
+                ("      case None => default", "default", false),
+                ("      case x: StackSafeMonad[G] =>", "x", false),
+                ("      case Valid(a) if a > 0 =>", "Valid", false),
+                ("    val x = new Kleisli(run)", "Kleisli", false),
+                ("    val Some(head) = list.headOption", "head", false),
+                ("class OptionT[F[_], A](value: F[Option[A]]) extends Serializable", "Serializable", false),
+                ("enum Color(val rgb: Int):", "rgb", false),
+                ("  given Order[Int] with", "Order", false),
+                ("  extension (s: String) def shout: String = s.toUpperCase", "s", false),
+                ("package cats.data", "data", false),
+                ("import cats.data.Validated", "Validated", false),
+                ("  // def map[B](f: A => B): Option[B]", "map", false),
+                ("   * def map[B](f: A => B)", "map", false),
+                ("    println(\"def map\")", "map", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn elixir_definitions_and_uses() {
+        check(
+            Lang::Elixir,
+            &[
+                // Definitions.
+                ("defmodule Logger do", "Logger", true),
+                ("defmodule Logger.Backends.Console do", "Console", true),
+                ("defprotocol Enumerable do", "Enumerable", true),
+                ("defimpl Enumerable, for: MapSet do", "MapSet", true),
+                ("defimpl String.Chars, for: URI.Parser do", "Parser", true),
+                ("  def start_link(opts) do", "start_link", true),
+                ("  def child_spec(opts), do: %{id: __MODULE__}", "child_spec", true),
+                ("  defp do_format(message, opts) when is_binary(message) do", "do_format", true),
+                ("  def size do", "size", true),
+                ("  def put_module_level(mod, level)", "put_module_level", true),
+                ("  defmacro __using__(opts) do", "__using__", true),
+                ("  defguard is_even(term) when is_integer(term) and rem(term, 2) == 0", "is_even", true),
+                ("  defdelegate get_module_level(mod), to: :logger", "get_module_level", true),
+                ("  defn softmax(t), do: Nx.exp(t) / Nx.sum(Nx.exp(t))", "softmax", true),
+                ("  @type level :: :error | :info", "level", true),
+                ("  @typep state :: map()", "state", true),
+                ("  @opaque t(value) :: %__MODULE__{map: %{optional(value) => []}}", "t", true),
+                ("  @callback init(args :: term) :: {:ok, state}", "init", true),
+                ("  @default_timeout 5_000", "default_timeout", true),
+                ("  @levels [:error, :warning, :info, :debug]", "levels", true),
+                ("  @doc_prefix \"See: \"", "doc_prefix", true),
+                // Uses.
+                ("defmodule Logger.Backends.Console do", "Logger", false),
+                ("defimpl Enumerable, for: MapSet do", "Enumerable", false),
+                ("    start_link(opts)", "start_link", false),
+                ("    {:ok, pid} = start_link(opts)", "start_link", false),
+                ("    GenServer.start_link(__MODULE__, opts)", "start_link", false),
+                ("    Enum.map(list, &do_format/1)", "do_format", false),
+                ("  def valid?(term), do: true", "valid", false),
+                ("  def update!(map, key, fun) do", "update", false),
+                ("  def unquote(name)(opts) do", "unquote", false),
+                ("  @doc \"Starts the logger.\"", "doc", false),
+                ("  @spec start_link(keyword) :: GenServer.on_start()", "start_link", false),
+                ("  @impl true", "impl", false),
+                ("  @behaviour GenServer", "GenServer", false),
+                ("    @default_timeout", "default_timeout", false),
+                ("    |> Keyword.put(:timeout, @default_timeout)", "default_timeout", false),
+                ("    @levels |> Enum.member?(level)", "levels", false),
+                ("  defstruct [:name, :level]", "name", false),
+                ("  alias Logger.Backends.Console", "Console", false),
+                ("  # def start_link(opts) do", "start_link", false),
+                ("    IO.puts(\"def start_link(opts) do\")", "start_link", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn haskell_definitions_and_uses() {
+        check(
+            Lang::Haskell,
+            &[
+                // Definitions.
+                ("main :: IO ()", "main", true),
+                ("main = do", "main", true),
+                ("escapeHostName :: Text -> Text", "escapeHostName", true),
+                ("isSpecialHostName h = h `elem` [\"*\", \"*4\"]", "isSpecialHostName", true),
+                ("toMime (MTVndSingularJSON True) = \"application/vnd.pgrst.object+json\"", "toMime", true),
+                ("pgErrorStatus _ (SQL.ConnectionUsageError _) = HTTP.status503", "pgErrorStatus", true),
+                ("fib n | n < 2 = n", "fib", true),
+                ("  where go acc [] = acc", "go", true),
+                ("    go acc (x:xs) = go (acc + x) xs", "go", true),
+                ("  fmap :: (a -> b) -> f a -> f b", "fmap", true),
+                ("decode, encode :: Text -> Text", "encode", true),
+                ("data OutputFormat = OutputCsv | OutputJson", "OutputFormat", true),
+                ("data OutputFormat = OutputCsv | OutputJson", "OutputCsv", true),
+                ("data OutputFormat = OutputCsv | OutputJson", "OutputJson", true),
+                ("newtype Setting = Setting (Config -> Config)", "Setting", true),
+                ("newtype Wrap = Wrap { unWrap :: Int }", "unWrap", true),
+                ("  = Dump OutputFormat", "Dump", true),
+                ("  | CheckWildcards [Text]", "CheckWildcards", true),
+                ("  | Env !LibPQ.Result !LibPQ.Row", "Env", true),
+                ("data SpecState = SpecState {", "SpecState", true),
+                ("  { specStateName :: Text", "specStateName", true),
+                ("  , specStateCount :: Int", "specStateCount", true),
+                ("type ModuleAliases = [(Text, [(Text, [FilePath])])]", "ModuleAliases", true),
+                ("type family Elem c", "Elem", true),
+                ("class HasConstructor f where", "HasConstructor", true),
+                ("class (Monad m) => MonadLogger m where", "MonadLogger", true),
+                ("instance Csv.ToField ImportQualified where", "ImportQualified", true),
+                ("instance Show a => Show (Tree a) where", "Tree", true),
+                ("module Hasql.TestingKit.Constants where", "Constants", true),
+                ("module Main (main) where", "Main", true),
+                ("pattern Zero :: Int", "Zero", true),
+                ("  Lit :: Int -> Expr Int", "Lit", true),
+                // Uses.
+                ("  let x = toMime ct", "toMime", false),
+                ("  where result = escapeHostName h", "escapeHostName", false),
+                ("import PostgREST.Error (pgErrorStatus)", "pgErrorStatus", false),
+                ("import qualified Data.Text as T", "T", false),
+                ("    x <- fetch conn", "fetch", false),
+                ("  when (x == y) $ throwIO err", "when", false),
+                ("  | Just x <- lookup k m = x", "Just", false),
+                ("  | otherwise = go acc xs", "otherwise", false),
+                ("  = Just <$> decode v", "Just", false),
+                ("  { specStateName = name", "specStateName", false),
+                ("    timeout = 5,", "timeout", false),
+                ("data Foo = Foo Int | Bar (Maybe Baz)", "Baz", false),
+                ("  deriving (Show, Eq)", "Show", false),
+                ("instance Csv.ToField ImportQualified where", "ToField", false),
+                ("instance Show a => Show (Tree a) where", "Show", false),
+                ("class (Monad m) => MonadLogger m where", "Monad", false),
+                ("module Hasql.TestingKit.Constants where", "Hasql", false),
+                ("module Main (main) where", "main", false),
+                ("makeLenses ''AppState", "AppState", false),
+                ("go' acc = acc", "go", false),
+                ("-- | main :: IO ()", "main", false),
+                ("{-# INLINE escapeHostName #-}", "escapeHostName", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn zig_definitions_and_uses() {
+        check(
+            Lang::Zig,
+            &[
+                // Definitions.
+                ("pub fn init(allocator: std.mem.Allocator, options: Options) !Self {", "init", true),
+                ("fn lessThan(context: void, a: u64, b: u64) bool {", "lessThan", true),
+                ("    pub inline fn push(self: *Queue, link: *T) void {", "push", true),
+                ("export fn tb_client_init(out: *tb_client_t) callconv(.C) Status {", "tb_client_init", true),
+                ("pub extern \"c\" fn write(fd: c_int, buf: [*]const u8, count: usize) isize;", "write", true),
+                ("pub const Replica = struct {", "Replica", true),
+                ("pub const message_size_max = 1 * 1024 * 1024;", "message_size_max", true),
+                ("    const Self = @This();", "Self", true),
+                ("        var i: usize = 0;", "i", true),
+                ("threadlocal var buffer: [4096]u8 = undefined;", "buffer", true),
+                ("comptime var count = 0;", "count", true),
+                ("const assert = std.debug.assert;", "assert", true),
+                ("    write: Grid.Write = undefined,", "write", true),
+                ("    cluster: u128 = 0,", "cluster", true),
+                // Uses.
+                ("const std = @import(\"std\");", "std", false),
+                ("const vsr = @import(\"vsr.zig\");", "vsr", false),
+                ("    replica_count: u8,", "replica_count", false),
+                ("    allocator: std.mem.Allocator,", "allocator", false),
+                ("    const header = message.header;", "message", false),
+                ("    try self.write(message);", "write", false),
+                ("    write(fd, buf);", "write", false),
+                ("    .cluster = cluster,", "cluster", false),
+                ("    const size = @sizeOf(Header);", "sizeOf", false),
+                ("    assert(x > 0);", "assert", false),
+                ("test \"Cluster: smoke\" {", "Cluster", false),
+                ("test init {", "init", false),
+                ("    blk: {", "blk", false),
+                ("    inline for (fields) |field| {", "field", false),
+                ("// pub fn init() void {", "init", false),
+                ("/// Returns the init value.", "init", false),
+                ("    \\\\pub fn init() void {", "init", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn bash_definitions_and_uses() {
+        check(
+            Lang::Bash,
+            &[
+                // Definitions.
+                ("_get_root() {", "_get_root", true),
+                ("  _get_root() {", "_get_root", true),
+                ("add_record () {", "add_record", true),
+                ("_startswith() { _str=\"$1\"; }", "_startswith", true),
+                ("function _info {", "_info", true),
+                ("function _info() {", "_info", true),
+                ("function cleanup", "cleanup", true),
+                ("VER=3.1.4", "VER", true),
+                ("PROJECT_NAME=\"acme.sh\"", "PROJECT_NAME", true),
+                ("DEFAULT_PATHS=(/usr/bin /bin)", "DEFAULT_PATHS", true),
+                ("export LE_WORKING_DIR=\"$HOME/.acme.sh\"", "LE_WORKING_DIR", true),
+                ("readonly MAX_RETRIES=5", "MAX_RETRIES", true),
+                ("  readonly LOCK_FILE=\"/tmp/lock\"", "LOCK_FILE", true),
+                ("declare -A HOOKS=()", "HOOKS", true),
+                ("  declare -gr CONFIG_DIR=\"$HOME/.config\"", "CONFIG_DIR", true),
+                ("alias ll='ls -l'", "ll", true),
+                // Uses.
+                ("  _get_root \"$fulldomain\"", "_get_root", false),
+                ("  if ! _get_root \"$fulldomain\"; then", "_get_root", false),
+                ("  _info \"Adding record\"", "_info", false),
+                ("  echo \"$VER\"", "VER", false),
+                ("  echo \"${PROJECT_NAME}\"", "PROJECT_NAME", false),
+                ("echo VER", "VER", false),
+                ("  export _H1=\"Content-Type: application/json\"", "_H1", false),
+                ("export LE_WORKING_DIR", "LE_WORKING_DIR", false),
+                ("  local _domain=\"$1\"", "_domain", false),
+                ("  _domain_id=\"$(echo \"$response\" | cut -d , -f 1)\"", "_domain_id", false),
+                ("  declare -A seen=()", "seen", false),
+                ("VER+=\"-dev\"", "VER", false),
+                ("  [ -z \"$VER\" ] && VER=1", "VER", false),
+                ("# _get_root() {", "_get_root", false),
+                ("#!/usr/bin/env sh", "env", false),
+            ],
+        );
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn dart_definitions_and_uses() {
+        check(
+            Lang::Dart,
+            &[
+                // Definitions.
+                ("class Client {", "Client", true),
+                ("abstract interface class BaseClient implements Client {", "BaseClient", true),
+                ("sealed class Result<T> {", "Result", true),
+                ("mixin class Cancelable {", "Cancelable", true),
+                ("mixin RetryMixin on BaseClient {", "RetryMixin", true),
+                ("enum HttpMethod { get, post }", "HttpMethod", true),
+                ("extension StringX on String {", "StringX", true),
+                ("extension type UserId(int id) {", "UserId", true),
+                ("typedef Headers = Map<String, String>;", "Headers", true),
+                ("typedef void Callback(int code);", "Callback", true),
+                ("Future<Response> head(Uri url, {Map<String, String>? headers}) =>", "head", true),
+                ("Future<T> _withClient<T>(Future<T> Function(Client) fn) async {", "_withClient", true),
+                ("void main() {", "main", true),
+                ("main() async {", "main", true),
+                ("  static Future<MultipartFile> fromPath(String field, String filePath,", "fromPath", true),
+                ("  Stream<List<int>> _finalize(String boundary) async* {", "_finalize", true),
+                ("  Future<StreamedResponse> send(BaseRequest request);", "send", true),
+                ("  @override void close() => _inner.close();", "close", true),
+                ("  String get method => _method;", "method", true),
+                ("  bool get isEmpty;", "isEmpty", true),
+                ("  set contentLength(int? value) {", "contentLength", true),
+                ("  Request(this.method, this.url) : super(method, url);", "Request", true),
+                ("  const RetryClient(this._inner);", "RetryClient", true),
+                ("  RetryClient({", "RetryClient", true),
+                ("  Response.bytes(List<int> bodyBytes, int statusCode) : super(statusCode);", "bytes", true),
+                ("  factory Client() => IOClient();", "Client", true),
+                ("  factory Response.fromJson(Map<String, dynamic> json) {", "fromJson", true),
+                ("  final Client _inner;", "_inner", true),
+                ("  final FutureOr<bool> Function(BaseResponse) _when;", "_when", true),
+                ("  void Function(int)? onProgress;", "onProgress", true),
+                ("  static const int maxRedirects = 5;", "maxRedirects", true),
+                ("  late final HttpServer server;", "server", true),
+                ("  int _retries = 3;", "_retries", true),
+                ("const defaultTimeout = Duration(seconds: 30);", "defaultTimeout", true),
+                ("final _log = Logger('http');", "_log", true),
+                // Uses.
+                ("    return head(url, headers: headers);", "head", false),
+                ("    final response = await client.get(url);", "response", false),
+                ("    final response = await client.get(url);", "get", false),
+                ("    await send(request);", "send", false),
+                ("    send(request);", "send", false),
+                ("    _inner.close();", "close", false),
+                ("  runApp(const MyApp());", "MyApp", false),
+                ("      const Duration(milliseconds: 500) * math.pow(1.5, retryCount);", "Duration", false),
+                ("    final client = Client();", "Client", false),
+                ("    var request = new Request('GET', url);", "Request", false),
+                ("  Isolate.spawn(entry, port);", "spawn", false),
+                ("  test('sends a request', () async {", "test", false),
+                ("    FutureOr<bool> Function(BaseResponse) when = _defaultWhen,", "when", false),
+                ("      Foo() => 'foo',", "Foo", false),
+                ("      ..headers.addAll(headers)", "addAll", false),
+                ("    if (isValid(x)) {", "isValid", false),
+                ("  Response.bytes(List<int> bodyBytes, int statusCode) : super(statusCode);", "Response", false),
+                ("class RetryClient extends BaseClient {", "BaseClient", false),
+                ("extension StringX on String {", "String", false),
+                ("extension type UserId(int id) {", "type", false),
+                ("    ffi.Void Function(", "Function", false),
+                ("import 'package:http/http.dart' as http;", "http", false),
+                ("  @override", "override", false),
+                ("  // void close() => _inner.close();", "close", false),
+                ("    print('void close() {');", "close", false),
+            ],
+        );
     }
 
     #[test]

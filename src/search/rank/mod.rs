@@ -413,6 +413,11 @@ pub fn is_test(path: &[u8]) -> bool {
                         || starts(after, b".test.")
                         || starts(after, b".spec.")
                         || ends(before, b"_spec")
+                        || after.eq_ignore_ascii_case(b".bats")
+                        || (after == b".scala"
+                            && [&b"Spec"[..], b"Suite"].iter().any(|suffix| {
+                                before.len() > suffix.len() && before.ends_with(suffix)
+                            }))
                 });
         }
         if TEST_DIRS.iter().any(|dir| part.eq_ignore_ascii_case(dir)) {
@@ -473,6 +478,10 @@ pub fn is_vendored(path: &[u8]) -> bool {
                 || (before.ends_with(b"-min") && after.starts_with(b".js"))
                 || after.starts_with(b".pb.go")
                 || after.starts_with(b".generated.")
+                || after == b".g.dart"
+                || after == b".freezed.dart"
+                || after == b".pb.swift"
+                || after == b".grpc.swift"
         })
 }
 
@@ -629,6 +638,27 @@ mod tests {
         assert!(is_test(b"src/__tests__/a.tsx"));
         assert!(is_test(b"Lib/test/test_os.py"));
         assert!(!is_test(b"src/contest.py"));
+        // Each ecosystem's spelling of a test: Elixir, Dart, bats, ScalaTest
+        // and hspec suites, Swift packages' `Tests/`.
+        for test in [
+            "test/shop/cart_test.exs",
+            "lib/src/client_test.dart",
+            "test/install.bats",
+            "core/src/main/scala/cats/FooSuite.scala",
+            "modules/core/CodecSpec.scala",
+            "Tests/NIOCoreTests/ByteBufferTest.swift",
+        ] {
+            assert!(is_test(test.as_bytes()), "{test}");
+        }
+        assert!(!is_test(b"core/src/main/scala/cats/Spec.scala"));
+        assert!(!is_test(b"src/Types/Spec.hs"));
+        for generated in [
+            "lib/src/model.g.dart",
+            "lib/x.freezed.dart",
+            "Sources/X/api.pb.swift",
+        ] {
+            assert!(is_vendored(generated.as_bytes()), "{generated}");
+        }
         for helper in [
             "util/teststorage/appender.go",
             "internal/testutil/db.go",
@@ -669,6 +699,7 @@ mod tests {
             || [&b"_test."[..], b".test.", b".spec.", b"_spec."]
                 .iter()
                 .any(|suffix| contains(name, suffix))
+            || name.ends_with(b".bats")
     }
 
     fn is_vendored_reference(path: &[u8]) -> bool {
@@ -678,6 +709,14 @@ mod tests {
             || [&b".min."[..], b"-min.js", b".pb.go", b".generated."]
                 .iter()
                 .any(|suffix| contains(path, suffix))
+            || [
+                &b".g.dart"[..],
+                b".freezed.dart",
+                b".pb.swift",
+                b".grpc.swift",
+            ]
+            .iter()
+            .any(|suffix| path.ends_with(suffix))
     }
 
     proptest::proptest! {

@@ -189,6 +189,14 @@ pub fn is_import(lang: Lang, line: &[u8]) -> bool {
         Lang::Php => starts(b"use") || starts(b"require_once") || starts(b"include"),
         Lang::Ruby => starts(b"require") || starts(b"require_relative"),
         Lang::Lua | Lang::Luau => contains(code, b"require(") || contains(code, b"require \""),
+        Lang::Swift | Lang::Haskell => starts(b"import"),
+        Lang::Scala => starts(b"import") || starts(b"package"),
+        Lang::Elixir => {
+            starts(b"import") || starts(b"alias") || starts(b"require") || starts(b"use")
+        }
+        Lang::Zig => contains(code, b"@import("),
+        Lang::Bash => starts(b"source") || starts(b"."),
+        Lang::Dart => starts(b"import") || starts(b"export") || starts(b"part"),
     }
 }
 
