@@ -1036,3 +1036,21 @@ fn regression_54_no_match_leaves_stdout_empty() {
     json.expect_code(1);
     assert_eq!(report(&json).files, 0);
 }
+
+#[test]
+fn a_definition_in_a_language_without_a_graph_is_still_replaced() {
+    // The seven languages parsed without a code graph refuse
+    // `--callers-of`, not `edit PATH#SYMBOL`, which needs only the parser.
+    let fx = Fixture::new();
+    fx.write(
+        "a.swift",
+        "func load() -> Int {\n    return 1\n}\n\nlet x = load()\n",
+    );
+    fx.write("new.txt", "func load() -> Int {\n    return 2\n}\n");
+    fx.run(&["edit", "a.swift#load", "--with", "new.txt"])
+        .expect_code(0);
+    assert_eq!(
+        std::fs::read_to_string(fx.root().join("a.swift")).unwrap(),
+        "func load() -> Int {\n    return 2\n}\n\nlet x = load()\n"
+    );
+}

@@ -304,6 +304,13 @@ fn graph_request(
     let cache = crate::graph::cache::FactsCache::new(cache_dir);
     let target =
         crate::graph::resolve_target(&spec, &cache).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+    if !crate::graph::finds_calls(target.lang) {
+        bail!(
+            "{flag}: {}: scout has no code graph for {} and does not guess its calls; `scout search -w NAME` shows every use of the name",
+            spec.text,
+            target.lang.name()
+        );
+    }
     Ok(Some(GraphRequest {
         target,
         impact,

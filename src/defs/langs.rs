@@ -1021,12 +1021,13 @@ fn elixir<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
     match node.kind() {
         "call" => {
             let target = node.child_by_field_name("target")?;
-            if target.kind() != "identifier" {
+            let keyword = &src[target.byte_range()];
+            // Most calls are not definitions: only `def...` is looked into.
+            if target.kind() != "identifier" || !keyword.starts_with(b"def") {
                 return None;
             }
             let arguments = first_child_of_kind(node, "arguments")?;
             let first = arguments.named_child(0)?;
-            let keyword = &src[target.byte_range()];
             let kind = match keyword {
                 b"defmodule" | b"defprotocol" => {
                     if first.kind() != "alias" {
@@ -1352,7 +1353,7 @@ fn dart<'t>(node: Node<'t>, src: &[u8]) -> Option<Spec<'t>> {
             let list = node.parent()?;
             let declaration = list.parent()?;
             if declaration.kind() == "top_level_variable_declaration" {
-                let constant = text(declaration, src).starts_with("const ");
+                let constant = src[declaration.byte_range()].starts_with(b"const ");
                 let kind = if constant {
                     DefKind::Constant
                 } else {

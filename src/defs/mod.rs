@@ -452,18 +452,25 @@ fn collect(
 /// absorbs the next one outside it when that has the same name and kind
 /// (what lies between, a comment or an `@doc`, joins too).
 fn merge_clauses(defs: &mut Vec<Def>) {
+    // Absorbed clauses are marked and dropped at the end: removing each
+    // at once would be quadratic in a file of many.
+    let mut kept = vec![true; defs.len()];
     let mut i = 0;
     while i < defs.len() {
         let end = defs[i].end_line;
         let next = i + defs[i..].partition_point(|d| d.start_line <= end);
         match defs.get(next) {
-            Some(d) if d.name == defs[i].name && d.kind == defs[i].kind => {
-                defs[i].end_line = defs[i].end_line.max(d.end_line);
-                defs.remove(next);
+            Some(d)
+                if kept[i] && kept[next] && d.name == defs[i].name && d.kind == defs[i].kind =>
+            {
+                defs[i].end_line = end.max(d.end_line);
+                kept[next] = false;
             }
             _ => i += 1,
         }
     }
+    let mut kept = kept.into_iter();
+    defs.retain(|_| kept.next().unwrap_or(true));
 }
 
 /// Turns a classified node into a [`Def`], naming it within `frame` (the

@@ -119,13 +119,6 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
     let Some(lang) = Lang::from_path(bytes) else {
         bail!("{}: scout does not know the language of {shown}", spec.text);
     };
-    if !super::finds_calls(lang) {
-        bail!(
-            "{}: scout has no code graph for {} and does not guess its calls; `scout search -w NAME` shows every use of the name",
-            spec.text,
-            lang.name()
-        );
-    }
     let lang = if lang == Lang::Cpp && bytes.ends_with(b".h") {
         Lang::C
     } else {

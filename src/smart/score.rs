@@ -117,8 +117,9 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
                 || name.contains(".spec.")
                 || name.ends_with("_tests.rs")
                 || name.ends_with(".bats")
-                || (name.ends_with(".scala")
-                    && (name.contains("Spec.") || name.contains("Suite."))),
+                || ["Spec.scala", "Suite.scala"]
+                    .iter()
+                    .any(|suite| name.len() > suite.len() && name.ends_with(suite)),
             0.35,
             "test",
             &["test"],
