@@ -495,7 +495,12 @@ def keyword_defs(repo, idents, skip_exts=()):
 # and types count wherever they are; a binding (let, var, val, const,
 # final) counts only at file level (no parent) or as a member of a type
 # (its parent declares a type), so locals inside function bodies and
-# closures do not. Enum cases count when their parent is an enum.
+# closures do not. Enum cases are not definitions: ctags' enumerator kinds
+# (C's, Rust's, Java's enumConstant) are left out of DEF_KINDS for every
+# other language, and scout counts no enum variant as a definition; the
+# parsers still read them (ENUM_CASES), so that a case is not taken for
+# something else.
+ENUM_CASES = False
 
 # A declaration parser takes (the stripped line, its parent's scope) and
 # returns (names declared, this line's scope). A scope is None for a line
@@ -521,7 +526,10 @@ def strip_nested(text):
 
 
 def case_names(rest):
-    """Names of `a, b(Int), c = 3`: an enum's cases on one line."""
+    """Names of `a, b(Int), c = 3`: an enum's cases on one line, when
+    ENUM_CASES counts them as definitions (else none)."""
+    if not ENUM_CASES:
+        return []
     rest = strip_nested(re.sub(r"//.*$", "", rest))
     names = []
     for part in rest.split(","):
@@ -652,8 +660,9 @@ def zig_declares(line, parent):
     if (not m and scope_kind(parent) == "enum"
             and not line.startswith(("pub ", "fn ", "const ", "var ", "test "))):
         n = ZIG_CASE_RE.match(line)
-        if n and n.group(1) != "_":
+        if n and n.group(1) != "_" and ENUM_CASES:
             return [n.group(1)], None
+        return [], None
     return names, None
 
 
@@ -711,7 +720,7 @@ def dart_declares(line, parent):
         # An enhanced enum's value: `name`, `name,`, `name(args),`, `name;`.
         n = DART_ENUM_VALUE_RE.match(line)
         if n and n.group(1) not in DART_NOT_TYPE:
-            return [n.group(1)], None
+            return ([n.group(1)] if ENUM_CASES else []), None
     m = DART_VAR_RE.match(line)
     if m and set(m.group(1).split()) & {"static", "late", "final", "const", "var"}:
         ok = at_member_level and m.group(3) not in DART_NOT_NAME \

@@ -53,7 +53,7 @@ pub fn is_primary_definition(lang: Lang, line: &[u8], name: &[u8]) -> bool {
         code.split(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'@'))
             .filter(|w| !w.is_empty())
     };
-    if words().any(|w| w == b"impl") {
+    if words().any(|w| adds_to_a_type(lang, w)) {
         return false;
     }
     if words().any(|w| TYPE_KEYWORDS.contains(&w)) {
@@ -65,6 +65,21 @@ pub fn is_primary_definition(lang: Lang, line: &[u8], name: &[u8]) -> bool {
     let qualified = code.ends_with(b".") || code.ends_with(b"::") || code.ends_with(b"#");
     let receiver = lang == Lang::Go && code.starts_with(b"func (");
     !indented && !qualified && !receiver
+}
+
+/// Whether `keyword` opens a block that adds to a type declared elsewhere
+/// (its members are the type's, the type is not declared here): Rust's
+/// `impl`, Swift's `extension`, Haskell's `instance`, Elixir's `defimpl`.
+/// The parser says the same of these blocks (a [`DefKind::Impl`]), so a
+/// file it has read and one it has not rank alike.
+fn adds_to_a_type(lang: Lang, keyword: &[u8]) -> bool {
+    match keyword {
+        b"impl" => true,
+        b"extension" => lang == Lang::Swift,
+        b"instance" => lang == Lang::Haskell,
+        b"defimpl" => lang == Lang::Elixir,
+        _ => false,
+    }
 }
 
 /// Whether a definition line gives the name a value that is not a
@@ -286,6 +301,10 @@ mod tests {
             (Lang::Go, "\tAppender(ctx context.Context) Appender"),
             (Lang::Python, "    def Appender(self):"),
             (Lang::Rust, "impl Appender for Head {"),
+            (Lang::Swift, "extension Appender: Sendable {"),
+            (Lang::Swift, "public extension NIOCore.Appender {"),
+            (Lang::Haskell, "instance Show Appender where"),
+            (Lang::Elixir, "defimpl Inspect, for: Appender do"),
             (Lang::Rust, "    fn Appender(&self) {}"),
             (Lang::Java, "    public Appender Appender() {"),
             (Lang::Cpp, "void Head::Appender() {"),
