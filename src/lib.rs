@@ -127,8 +127,8 @@ pub fn run(argv: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Some(Command::Search(args)) => search(args, &argv, out, err),
         Some(Command::Smart(args)) => {
             let started = std::time::Instant::now();
-            let settings = smart::SmartSettings::resolve(args)?;
-            smart::run(&settings, started, out, err)
+            let asked = cli::Asked::resolve(args)?;
+            commands::smart::run(&asked, started, out, err)
         }
         Some(Command::Index(args)) => commands::index::run(&args, out, err),
         Some(Command::Grep(args)) => {

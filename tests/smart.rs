@@ -482,3 +482,209 @@ fn regression_54_an_agent_that_stops_reading_is_an_error_every_time() {
         assert!(run.stderr().contains("the agent"), "{}", run.describe());
     }
 }
+
+/// A tree where one file holds three functions about the question and
+/// three other files hold one each.
+fn crowded_tree() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(
+        "src/retry.py",
+        "def schedule_retry(job):\n    \"\"\"Schedule a retry of a failed job after a backoff.\"\"\"\n    return backoff(job)\n\n\
+         def retry_backoff(job):\n    \"\"\"The backoff before a failed job is retried.\"\"\"\n    return 2 ** job.attempts\n\n\
+         def retry_limit(job):\n    \"\"\"How many times a failed job is retried.\"\"\"\n    return 5\n",
+    )
+    .write(
+        "src/queue.py",
+        "def requeue_failed(job):\n    \"\"\"Put a failed job back on the queue for a retry.\"\"\"\n    queue.append(job)\n",
+    )
+    .write(
+        "src/worker.py",
+        "def run_job(job):\n    \"\"\"Run a job; a failed job is handed to the retry scheduler.\"\"\"\n    job.run()\n",
+    )
+    .write(
+        "src/log.py",
+        "def log_failure(job):\n    \"\"\"Log a failed job before its retry.\"\"\"\n    print(job)\n",
+    );
+    fx
+}
+
+#[test]
+fn hits_name_distinct_files_and_fold_a_files_next_best_under_its_first() {
+    let fx = crowded_tree();
+    let question = "how is a failed job retried";
+    let run = fx.run(&["smart", question, "--json", "--words-only"]);
+    run.expect_code(0);
+    let doc = run.json();
+    let hits = doc["hits"].as_array().unwrap();
+    let paths: Vec<&str> = hits.iter().map(|h| h["path"].as_str().unwrap()).collect();
+    // Four files qualify: each is one hit, none twice.
+    let mut distinct = paths.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4, "{paths:?}\n{}", run.describe());
+    assert_eq!(paths.len(), 4, "{paths:?}");
+    // The file-level list is the hits' files, in their order.
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files, paths);
+    // retry.py's other two functions are folded under its first hit.
+    let retry = hits.iter().find(|h| h["path"] == "src/retry.py").unwrap();
+    let mut folded: Vec<&str> = retry["also"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["def"]["name"].as_str().unwrap())
+        .collect();
+    folded.push(retry["def"]["name"].as_str().unwrap());
+    folded.sort();
+    assert_eq!(folded, ["retry_backoff", "retry_limit", "schedule_retry"]);
+    let text = fx.run(&["smart", question, "--words-only"]);
+    assert!(
+        text.stdout()
+            .lines()
+            .any(|l| l.starts_with("    also here: ") && l.contains("function retry_")),
+        "{}",
+        text.describe()
+    );
+    // With fewer places than files, the best hit of each file comes first.
+    let two = fx.run(&[
+        "smart",
+        question,
+        "--json",
+        "--words-only",
+        "--max-results",
+        "2",
+    ]);
+    let hits = two.json()["hits"].as_array().unwrap().clone();
+    assert_eq!(hits.len(), 2);
+    assert_ne!(hits[0]["path"], hits[1]["path"], "{}", two.describe());
+}
+
+#[test]
+fn search_answers_a_question_in_words_as_smart_does_and_says_so() {
+    let fx = tree();
+    let question = "where are expired keys deleted?";
+    let smart = fx.run(&["smart", question, "--json"]);
+    let search = fx.run(&["search", question, "--json"]);
+    search.expect_code(0);
+    let doc = search.json();
+    assert_eq!(doc["kind"], "question", "{}", search.describe());
+    let places = |d: &serde_json::Value| -> Vec<(String, u64)> {
+        d["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["path"].as_str().unwrap().to_string(),
+                    h["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(places(&doc), places(&smart.json()), "{}", search.describe());
+    let text = fx.run(&["search", question]);
+    text.expect_code(0);
+    let header = text.stdout().lines().next().unwrap_or_default().to_string();
+    assert!(
+        header.starts_with("query: \"where are expired keys deleted?\"  kind=question  "),
+        "{header}"
+    );
+    text.expect_stdout_has(
+        "kind=question: ranked by meaning, as scout smart ranks it; scout search -F with the same text searches it as written",
+    );
+    // Asked as text, it is text: -F, or a phrase without a question's
+    // shape, is searched as written.
+    let literal = fx.run(&["search", "-F", question]);
+    literal.expect_code(1);
+    let phrase = fx.run(&["search", "Expired keys are deleted"]);
+    phrase.expect_code(0);
+    phrase.expect_stdout_has("docs/expire.md:3:Expired keys are deleted by a background cycle");
+    assert!(
+        !phrase.stdout().contains("kind=question"),
+        "{}",
+        phrase.describe()
+    );
+    // A question has one page.
+    fx.run(&["search", question, "--page", "2"])
+        .expect_code(2)
+        .expect_stderr_has("a question in words is answered on one page");
+    // Over `scout call`, the same answer.
+    let call = fx.run(&[
+        "call",
+        &serde_json::json!({"mode": "search", "query": question}).to_string(),
+    ]);
+    call.expect_code(0);
+    let answer = call.json();
+    assert_eq!(answer["result"]["kind"], "question", "{}", call.describe());
+    assert_eq!(places(&answer["result"]), places(&doc));
+}
+
+#[test]
+fn smart_given_a_name_answers_as_search_does_definitions_first() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/a_user.py",
+        "from policy import EvictionPolicy\n\nPOLICY = EvictionPolicy()\nEvictionPolicy.reset()\n",
+    )
+    .write(
+        "src/policy.py",
+        "class EvictionPolicy:\n    \"\"\"Which keys go first when memory is full.\"\"\"\n\n\ndef ld(a, b):\n    return 0\n",
+    )
+    .write("src/world.py", "def hello_world(field):\n    return field\n");
+    let smart = fx.run(&["smart", "EvictionPolicy"]);
+    smart.expect_code(0);
+    let search = fx.run(&["search", "EvictionPolicy"]);
+    assert_eq!(
+        smart.stdout_masked(),
+        search.stdout_masked(),
+        "{}",
+        smart.describe()
+    );
+    assert!(
+        smart
+            .stdout()
+            .contains("src/policy.py:1:class EvictionPolicy:"),
+        "{}",
+        smart.describe()
+    );
+    // Two letters: the name as a whole word, not the letters inside
+    // `world` and `field`.
+    let short = fx.run(&["smart", "ld"]);
+    short.expect_code(0);
+    assert!(
+        short
+            .stdout()
+            .starts_with("src/policy.py:5:def ld(a, b):\ncode: src/policy.py  function ld (5-6)\n"),
+        "{}",
+        short.describe()
+    );
+    assert!(!short.stdout().contains("world"), "{}", short.describe());
+    // A lower-case word is a concept smart widens, not a name.
+    let word = fx.run(&["smart", "memory"]);
+    assert!(
+        word.stdout().starts_with("smart: \"memory\""),
+        "{}",
+        word.describe()
+    );
+    // Over `scout call`, the hits are the page's files, the definition's
+    // line first.
+    let call = fx.run(&[
+        "call",
+        &serde_json::json!({"mode": "smart", "query": "EvictionPolicy"}).to_string(),
+    ]);
+    call.expect_code(0);
+    let answer = call.json();
+    assert_eq!(
+        answer["hits"][0]["path"],
+        "src/policy.py",
+        "{}",
+        call.describe()
+    );
+    assert_eq!(answer["hits"][0]["line"], 1);
+    assert_eq!(answer["hits"][0]["why"], "defines EvictionPolicy");
+}

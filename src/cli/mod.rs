@@ -17,6 +17,7 @@ use std::ffi::OsString;
 use clap::{Args, Parser, Subcommand};
 
 pub use context::Context;
+pub use smart::Asked;
 
 use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
@@ -26,6 +27,7 @@ const SEARCH_EXAMPLES: &str = "\
 Examples:
   scout search useState                 ranked page for an identifier, definitions first
   scout search 'parse args' src         a phrase; falls back to any word when absent
+  scout search 'how are retries scheduled?'   a question in words: answered as scout smart does
   scout search '->where' --lang php     a query starting with '-' (-e QUERY works too)
   scout search 'fn \\w+_cache' --kind regex -g '!tests/**'
   scout search useState --page 2        the next page of the same ranked order
@@ -394,7 +396,7 @@ pub enum Command {
 /// property test of [`plain_search`] holds the two together).
 #[derive(Debug, Default, PartialEq, Args)]
 pub struct SearchArgs {
-    /// What to search for (an identifier, a phrase or a regex). One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
+    /// What to search for (an identifier, a phrase or a regex). A question in words (a question word first or a '?' last, 3 to 64 words) is answered as scout smart answers it, unless -F, -w, --kind, -l or --structural asks for the text. One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
     #[arg(value_name = "QUERY")]
     pub query: Option<String>,
 
@@ -453,7 +455,7 @@ pub struct SearchArgs {
 
 #[derive(Debug, PartialEq, Args)]
 pub struct SmartArgs {
-    /// The question, in words: what the code does ("where are expired keys deleted"). One that starts with '-' and is not a flag of scout smart is the question too. With -e, every positional is a PATH.
+    /// The question, in words: what the code does ("where are expired keys deleted"). A code name instead (EvictionPolicy, jv_setpath, ld) is answered as scout search answers it, definitions first. One that starts with '-' and is not a flag of scout smart is the question too. With -e, every positional is a PATH.
     #[arg(value_name = "QUESTION")]
     pub question: Option<String>,
 

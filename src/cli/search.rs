@@ -13,6 +13,7 @@ use crate::page::query::{Kind, Query};
 use crate::paths::existing_paths;
 use crate::render::style::Color;
 use crate::rg::SearchFlags;
+use crate::search::query::is_question;
 use crate::search::settings::{GraphRequest, SearchSettings};
 use crate::shell;
 use crate::structural::StructuralPattern;
@@ -68,6 +69,7 @@ impl SearchSettings {
                 crate::search::collect::MULTILINE_ADVICE
             );
         }
+        let question = question_in_words(&text, &args, &paths, ctx)?;
         let (mut query, structural) = plan(&text, &args)?;
         if graph.is_some() {
             // The page holds calls, never definitions: no line of it is
@@ -157,8 +159,59 @@ impl SearchSettings {
             },
             structural,
             graph,
+            question,
         })
     }
+}
+
+/// The settings of `scout smart` for a search given a question in words
+/// ([`is_question`]) with the query's kind left to scout (`--kind auto`,
+/// no `-F`, `-w`, `--structural`, graph or `-l`): the question over the
+/// same paths, globs, types and budget. `None` for any other search.
+fn question_in_words(
+    text: &str,
+    args: &SearchArgs,
+    paths: &[OsString],
+    ctx: &Context,
+) -> Result<Option<Box<crate::smart::SmartSettings>>> {
+    let asked_as_text = args.matching.kind != Kind::Auto
+        || args.matching.fixed_strings
+        || args.matching.word
+        || args.structural
+        || args.callers_of.is_some()
+        || args.impact.is_some()
+        || args.output.files_only;
+    if asked_as_text || !is_question(text) {
+        return Ok(None);
+    }
+    if args.output.page > 1 {
+        bail!(
+            "a question in words is answered on one page, as scout smart answers it; scout smart --max-results N shows more hits, and scout search -F QUERY --page {} searches the text as written",
+            args.output.page
+        );
+    }
+    let mut types = args.filter.types.clone();
+    types.extend(args.filter.langs.iter().cloned());
+    let smart = crate::cli::SmartArgs {
+        question: None,
+        paths: paths.to_vec(),
+        question_flag: Some(text.to_string()),
+        max_results: crate::cli::DEFAULT_MAX_RESULTS,
+        json: args.output.json,
+        files: crate::cli::FileArgs {
+            globs: args.filter.globs.clone(),
+            types,
+            hidden: args.filter.hidden,
+        },
+        budget_tokens: args.output.budget_tokens,
+        agent: false,
+        words_only: false,
+        meaning_units: None,
+        embed_budget_ms: None,
+    };
+    let mut settings = crate::smart::SmartSettings::resolve_in(smart, ctx)?;
+    settings.kind = Some("question");
+    Ok(Some(Box::new(settings)))
 }
 
 /// The planned query, and with `--structural` the compiled pattern.

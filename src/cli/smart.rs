@@ -1,15 +1,75 @@
-//! From `scout smart`'s flags to its [`SmartSettings`]: validation and
-//! the environment (the agent's command and time, the encoder's
-//! directory), read once.
+//! From `scout smart`'s flags to what it answers ([`Asked`]): a question's
+//! [`SmartSettings`] (validation and the environment: the agent's command
+//! and time, the encoder's directory, read once), or, for a code name,
+//! the settings of the search that answers it.
 
 use anyhow::{bail, Result};
 
+use std::ffi::OsString;
+
 use super::Context;
-use super::SmartArgs;
+use super::{FilterArgs, MatchArgs, OutputArgs, SearchArgs, SmartArgs};
+use crate::search::settings::SearchSettings;
 use crate::smart::{agent, MeaningSettings, SmartSettings};
 
-impl SmartSettings {
+/// What `scout smart` was asked.
+pub enum Asked {
+    /// A question in words, for smart's pipeline.
+    Question(Box<SmartSettings>),
+    /// A code name ([`is_name`]), answered as `scout search NAME` answers
+    /// it, its definitions first.
+    Name(Box<SearchSettings>),
+}
+
+impl Asked {
     /// Validates the flags of `scout smart`.
+    pub fn resolve(args: SmartArgs) -> Result<Asked> {
+        Self::resolve_in(args, &Context::process())
+    }
+
+    /// [`Asked::resolve`] in the context `ctx`.
+    pub fn resolve_in(args: SmartArgs, ctx: &Context) -> Result<Asked> {
+        let question = args
+            .question_flag
+            .as_deref()
+            .or(args.question.as_deref())
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if !args.agent && is_name(&question) {
+            // With -e, every positional is a PATH, as for a question.
+            let mut paths = args.paths.clone();
+            if args.question_flag.is_some() {
+                paths.splice(0..0, args.question.iter().map(OsString::from));
+            }
+            return Ok(Asked::Name(Box::new(name_search(
+                &question, &paths, &args, ctx,
+            )?)));
+        }
+        Ok(Asked::Question(Box::new(SmartSettings::resolve_in(
+            args, ctx,
+        )?)))
+    }
+}
+
+/// Whether `question` is a code name rather than words: one identifier
+/// with a capital, an underscore, a digit or a `$` (`Scene`, `WsCtx`,
+/// `jv_setpath`), or one that leaves smart no word to look for (`ld`,
+/// `g`). A lower-case word (`caching`, `retry`) is a concept, which smart
+/// widens.
+pub fn is_name(question: &str) -> bool {
+    if !crate::search::rank::lexical::is_identifier(question.as_bytes()) {
+        return false;
+    }
+    let code = question
+        .chars()
+        .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '$');
+    let concepts = crate::smart::concepts::concepts_and_unused(question).0;
+    code || crate::smart::candidates::patterns(&concepts).is_empty()
+}
+
+impl SmartSettings {
+    /// Validates the flags of `scout smart` for a question.
     pub fn resolve(args: SmartArgs) -> Result<SmartSettings> {
         Self::resolve_in(args, &Context::process())
     }
@@ -60,6 +120,47 @@ impl SmartSettings {
                 units: args.meaning_units,
                 words_only: args.words_only,
             },
+            kind: None,
         })
     }
+}
+
+/// The search a name asked of smart runs: `scout search NAME` over the
+/// same paths, globs, types and budget, its definitions first.
+fn name_search(
+    name: &str,
+    paths: &[OsString],
+    args: &SmartArgs,
+    ctx: &Context,
+) -> Result<SearchSettings> {
+    let mut argv: Vec<OsString> = ["scout", "search", name].map(OsString::from).into();
+    argv.extend(paths.iter().cloned());
+    // A name of one or two letters is looked for as a whole word: as
+    // text it is inside most words, and too short to rank.
+    let short = name.chars().count() < crate::page::query::MIN_ANCHOR_CHARS;
+    if short {
+        argv.push(OsString::from("-w"));
+    }
+    let search = SearchArgs {
+        query: Some(name.to_string()),
+        paths: paths.to_vec(),
+        matching: MatchArgs {
+            word: short,
+            ..MatchArgs::default()
+        },
+        filter: FilterArgs {
+            globs: args.files.globs.clone(),
+            types: args.files.types.clone(),
+            langs: Vec::new(),
+            hidden: args.files.hidden,
+        },
+        output: OutputArgs {
+            budget_tokens: args.budget_tokens,
+            page: 1,
+            json: args.json,
+            ..OutputArgs::default()
+        },
+        ..SearchArgs::default()
+    };
+    SearchSettings::resolve_in(search, &argv, ctx)
 }

@@ -11,3 +11,4 @@ pub mod memory;
 pub mod read;
 pub mod search;
 pub mod setup;
+pub mod smart;

@@ -36,6 +36,11 @@ pub fn run(
             return Ok(ExitStatus::Shown);
         }
     }
+    if let Some(question) = &settings.question {
+        // A question in words: smart's answer, which names the paths
+        // that do not exist itself.
+        return crate::smart::run(question, started, out, err);
+    }
     for skipped in &settings.missing {
         writeln!(err, "{}", skipped.message())?;
     }

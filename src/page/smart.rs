@@ -29,6 +29,19 @@ pub struct Hit {
     /// meaning search ranked it among its best.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meaning: Option<f32>,
+    /// The file's next best hits, folded under this one (best first).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Also>,
+}
+
+/// A further hit of a hit's file, folded under it.
+#[derive(Debug, Serialize)]
+pub struct Also {
+    pub line: u32,
+    #[serde(serialize_with = "symbol")]
+    pub def: Option<Def>,
+    /// Score × 1000, rounded.
+    pub score: u64,
 }
 
 /// A definition in JSON as `scout search` writes one.
@@ -73,7 +86,15 @@ pub struct CandidateView {
 /// The page.
 #[derive(Debug, Serialize)]
 pub struct Page {
+    /// `question` when `scout search` was asked a question in words and
+    /// answers it as smart does (its header then says so); absent from
+    /// smart's own page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
     pub question: String,
+    /// The files of the hits, in their order, each once: the places to
+    /// read.
+    pub files: Vec<String>,
     pub concepts: Vec<ConceptView>,
     /// The question's words past the concepts' cap, not looked for.
     pub unused: Vec<String>,

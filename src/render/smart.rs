@@ -25,11 +25,16 @@ use crate::page::smart::{AgentHit, Hit, MeaningView, Page};
 
 /// Writes the header: the question, the candidate set, hits, tokens, time.
 fn header(out: &mut Styled, page: &Page, tokens: &str, elapsed: &str) {
+    // `scout search` asked a question in words: its header, with the
+    // kind its own pages name.
+    let lead = match page.kind {
+        Some(kind) => format!("query: {}  kind={kind}", super::quoted(&page.question)),
+        None => format!("smart: {}", super::quoted(&page.question)),
+    };
     out.write_styled(
         Role::Frame,
         format_args!(
-            "smart: {}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
-            super::quoted(&page.question),
+            "{lead}  candidates: {} of {} files, {} read, {} units scored  hits: {}  ~{tokens}tok {elapsed}ms\n",
             page.candidates.files,
             page.candidates.searched,
             page.candidates.read,
@@ -123,6 +128,16 @@ fn footer(out: &mut Styled, page: &Page, left_out: usize) {
         Role::Frame,
         format_args!("repro: {} (the candidate files)\n", page.repro),
     );
+    if page.kind.is_some() {
+        // The question is in the header already: not repeated here,
+        // where it would take the room of a hit.
+        out.write_styled(
+            Role::Frame,
+            format_args!(
+                "kind=question: ranked by meaning, as scout smart ranks it; scout search -F with the same text searches it as written\n"
+            ),
+        );
+    }
 }
 
 /// One hit's block: `RANK. PATH:LINE  HEADING`, then its why.
@@ -137,6 +152,18 @@ pub fn hit(hit: &Hit) -> Styled {
         super::text::heading(&mut out, def);
     }
     let _ = writeln!(out, "\n    why: {}", hit.why);
+    if !hit.also.is_empty() {
+        out.push(b"    also here:");
+        for (i, also) in hit.also.iter().enumerate() {
+            out.push(if i == 0 { b" " } else { b"; " });
+            out.write_styled(Role::LineNumber, format_args!("{}", also.line));
+            if let Some(def) = &also.def {
+                out.push(b" ");
+                super::text::heading(&mut out, def);
+            }
+        }
+        out.push(b"\n");
+    }
     out
 }
 

@@ -1218,6 +1218,9 @@ fn search_answer(request: SearchRequest, ctx: &Context, served: &Served) -> Resu
         // search in a shell remembers what it prints.
         settings.text_beside_json = true;
         settings.remember = !settings.again;
+        if let Some(question) = settings.question.as_deref_mut() {
+            question.text_beside_json = true;
+        }
     }
     let (mut document, mut messages) = (Vec::new(), Vec::new());
     let status = crate::commands::search::run(&settings, &mut document, &mut messages)?;
@@ -1468,30 +1471,69 @@ fn smart_args(request: &SmartRequest) -> SmartArgs {
 fn smart_answer(request: SmartRequest, ctx: &Context, served: &Served) -> Result<Answer> {
     let args = smart_args(&request);
     let started = std::time::Instant::now();
-    let mut settings = crate::smart::SmartSettings::resolve_in(args, ctx)?;
+    let mut asked = crate::cli::Asked::resolve_in(args, ctx)?;
     let want_text = request.text.unwrap_or(false);
-    settings.text_beside_json = want_text;
+    let name = match &mut asked {
+        crate::cli::Asked::Question(settings) => {
+            settings.text_beside_json = want_text;
+            None
+        }
+        crate::cli::Asked::Name(search) => {
+            search.text_beside_json = want_text;
+            Some(search.query.text.clone())
+        }
+    };
     let (mut document, mut messages) = (Vec::new(), Vec::new());
-    let status = crate::smart::run(&settings, started, &mut document, &mut messages)?;
+    let status = crate::commands::smart::run(&asked, started, &mut document, &mut messages)?;
     let (document, text) = split_text(document, want_text)?;
     let document = document.trim();
-    let result: Value = serde_json::from_str(document)?;
+    // A name's search with no match prints no document.
+    let result: Value = if document.is_empty() && name.is_some() {
+        Value::Null
+    } else {
+        serde_json::from_str(document)?
+    };
     #[derive(Serialize)]
     struct Hit {
         path: String,
         line: u64,
         why: String,
     }
-    let hits: Vec<Hit> = result["hits"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|h| Hit {
-            path: h["path"].as_str().unwrap_or_default().to_string(),
-            line: h["line"].as_u64().unwrap_or_default(),
-            why: h["why"].as_str().unwrap_or_default().to_string(),
-        })
-        .collect();
+    let hits: Vec<Hit> = match result.get("results") {
+        // A name, answered as scout search answers it: each file's first
+        // definition line (else its first line), and what it holds.
+        Some(results) => results
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                let lines = r["lines"].as_array().cloned().unwrap_or_default();
+                let def = lines.iter().find(|l| l["def"] == true);
+                let line = def
+                    .or(lines.first())
+                    .map_or(0, |l| l["line"].as_u64().unwrap_or(0));
+                let count = r["hits"].as_u64().unwrap_or(0);
+                Hit {
+                    path: r["path"].as_str().unwrap_or_default().to_string(),
+                    line,
+                    why: match def {
+                        Some(_) => format!("defines {}", name.as_deref().unwrap_or_default()),
+                        None => format!("{count} matching lines"),
+                    },
+                }
+            })
+            .collect(),
+        None => result["hits"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|h| Hit {
+                path: h["path"].as_str().unwrap_or_default().to_string(),
+                line: h["line"].as_u64().unwrap_or_default(),
+                why: h["why"].as_str().unwrap_or_default().to_string(),
+            })
+            .collect(),
+    };
     let warnings = warnings(&messages);
     #[derive(Serialize)]
     struct SmartAnswer {

@@ -75,9 +75,12 @@ impl Query {
             && !self.text.contains(".+")
     }
 
-    /// True when the pattern has no literal anchor to rank on.
+    /// True when the pattern has no literal anchor to rank on. A short
+    /// identifier matched as a whole word (`-w ld`, `--kind symbol g`) is
+    /// one: it matches the name, not every word that holds its letters.
     pub fn is_passthrough(&self) -> bool {
-        self.anchor.chars().count() < MIN_ANCHOR_CHARS
+        let whole_name = self.word && self.fixed_strings() && is_identifier(self.anchor.as_bytes());
+        !whole_name && self.anchor.chars().count() < MIN_ANCHOR_CHARS
     }
 
     /// True when rg should treat the pattern as a fixed string.
@@ -91,6 +94,54 @@ impl Query {
         self.kind == Kind::Regex && longest_literal_run(&self.text).len() + 2 >= self.text.len()
             || self.text.chars().filter(|c| c.is_alphanumeric()).count() * 2 >= self.text.len()
     }
+}
+
+/// Words that open a question: `how are retries scheduled`, `where is
+/// the cookie checked`. Auxiliaries (`is`, `does`, `can`) open one only
+/// when the text ends with `?`: `is not defined` is an error message.
+const QUESTION_WORDS: [&str; 10] = [
+    "how", "what", "where", "which", "why", "when", "who", "whose", "explain", "describe",
+];
+
+/// Words a question holds, at most: a longer text is a pasted page (a log,
+/// a paragraph), searched as written.
+const MAX_QUESTION_WORDS: usize = 64;
+
+/// Whether `text` is a question in words, which `scout search` answers
+/// as `scout smart` does: three words or more (at most
+/// [`MAX_QUESTION_WORDS`]), most of them words of a sentence (code stands
+/// in backquotes), and a question's shape: a question word first (`how`,
+/// `where`, ...) or a `?` last. A phrase without that shape (`failed to
+/// connect to the server`) is searched as written, as an error message is.
+pub fn is_question(text: &str) -> bool {
+    let text = text.trim();
+    let mut code = false;
+    let (mut words, mut prose) = (0, 0);
+    for token in text.split_whitespace() {
+        words += 1;
+        // A token inside backquotes is code the sentence names.
+        let quoted = code || token.starts_with('`');
+        code ^= token.matches('`').count() % 2 == 1;
+        let bare = token.trim_matches(|c: char| ",.;:!?\"'()`".contains(c));
+        if quoted
+            || !bare.is_empty()
+                && bare
+                    .chars()
+                    .all(|c| c.is_alphabetic() || c == '\'' || c == '-' || c == '/')
+        {
+            prose += 1;
+        }
+    }
+    if !(3..=MAX_QUESTION_WORDS).contains(&words) || prose * 4 < words * 3 {
+        return false;
+    }
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let first = first.trim_end_matches(|c: char| !c.is_alphabetic());
+    QUESTION_WORDS.contains(&first) || text.ends_with('?')
 }
 
 /// The identifier a definition would name: the whole anchor when it is
@@ -424,6 +475,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_question_in_words_is_told_from_a_phrase_and_from_code() {
+        for question in [
+            "how are retries scheduled after a failed job",
+            "Where is the signed session cookie checked?",
+            "What does `make_response` do with a tuple?",
+            "does the cache expire entries on read?",
+            "explain how plugins are loaded",
+            "which files hold the on-disk format",
+        ] {
+            assert!(is_question(question), "{question}");
+        }
+        for text in [
+            "failed to connect to the server",
+            "is not defined",
+            "is not a function",
+            "how",
+            "where is",
+            "useState",
+            "what = compute(a, b) + c?",
+            "if (x == null) return;",
+            "How to = foo->bar(1, 2); x[3] = y?",
+            &"where does the reader stop? ".repeat(20),
+        ] {
+            assert!(!is_question(text), "{text}");
+        }
+    }
+
+    #[test]
     fn auto_reads_metacharacters_as_regex_and_the_rest_as_literal() {
         assert_eq!(
             Query::plan("useState", Kind::Auto, false, false).kind,
@@ -537,6 +616,10 @@ mod tests {
         }
         assert!(Query::plan("ab", Kind::Literal, false, false).is_passthrough());
         assert!(!Query::plan("abc", Kind::Literal, false, false).is_passthrough());
+        // A short name as a whole word is ranked: `-w`, or a symbol.
+        assert!(!Query::plan("ld", Kind::Literal, false, true).is_passthrough());
+        assert!(!Query::plan("g", Kind::Symbol, false, false).is_passthrough());
+        assert!(Query::plan("a+", Kind::Regex, false, true).is_passthrough());
     }
 
     #[test]

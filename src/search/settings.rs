@@ -112,6 +112,12 @@ pub struct SearchSettings {
     pub structural: Option<StructuralPattern>,
     /// `--callers-of` or `--impact`: the definition, resolved.
     pub graph: Option<GraphRequest>,
+    /// A question in words ([`is_question`]), answered as `scout smart`
+    /// answers it, over the same paths, globs and types, within the same
+    /// budget.
+    ///
+    /// [`is_question`]: crate::search::query::is_question
+    pub question: Option<Box<crate::smart::SmartSettings>>,
 }
 
 /// What `--callers-of` / `--impact` asks of the code graph.

@@ -92,6 +92,9 @@ pub struct SmartSettings {
     pub agent_timeout: std::time::Duration,
     /// The meaning search: where the encoder is, and how long to embed.
     pub meaning: MeaningSettings,
+    /// `Some("question")` when `scout search` was asked a question in
+    /// words and answers it as smart does: the page says so.
+    pub kind: Option<&'static str>,
 }
 
 /// Whether and how `scout smart` searches by meaning.
@@ -145,6 +148,9 @@ pub struct Answer {
     /// Of those, units with a matching word outside their path.
     pub matched: usize,
     pub hits: Vec<Scored>,
+    /// Aligned with `hits`: the hit's file's further hits folded under it
+    /// ([`fold`]).
+    pub also: Vec<Vec<Scored>>,
     /// What the meaning search did, or why it did not run.
     pub meaning: Meaning,
 }
@@ -330,7 +336,7 @@ pub fn answer(
             Meaning::On(dense)
         }
     };
-    hits.truncate(max_results);
+    let (hits, also) = fold(hits, |h| units[h.unit].file, max_results);
     Ok(Answer {
         concepts,
         unused,
@@ -340,6 +346,7 @@ pub fn answer(
         scored,
         matched,
         hits,
+        also,
         meaning,
     })
 }
@@ -532,6 +539,38 @@ pub fn spread<T>(hits: Vec<T>, file: impl Fn(&T) -> usize) -> Vec<T> {
     first
 }
 
+/// Further hits of one file folded under its first hit, at most.
+pub const FOLDED_PER_FILE: usize = 2;
+
+/// The first `max` places of `hits` (best first): each file's first hit,
+/// in order, with the file's further hits that ranked among the first
+/// `max` folded under it (at most [`FOLDED_PER_FILE`]), so that the
+/// hits shown name as many files as qualify and what the ranking put
+/// first is still on the page. When fewer files than `max` qualify, the
+/// files' other hits follow as hits of their own, in their order.
+/// Returns the hits and, aligned with them, what each folds.
+pub fn fold<T>(hits: Vec<T>, file: impl Fn(&T) -> usize, max: usize) -> (Vec<T>, Vec<Vec<T>>) {
+    let mut at: HashMap<usize, usize> = HashMap::new();
+    let (mut shown, mut also, mut later) = (Vec::new(), Vec::<Vec<T>>::new(), Vec::new());
+    for (rank, hit) in hits.into_iter().enumerate() {
+        match at.get(&file(&hit)) {
+            Some(&i) if rank < max && also[i].len() < FOLDED_PER_FILE => also[i].push(hit),
+            Some(_) => later.push(hit),
+            None if shown.len() < max => {
+                at.insert(file(&hit), shown.len());
+                shown.push(hit);
+                also.push(Vec::new());
+            }
+            None => {}
+        }
+    }
+    for hit in later.into_iter().take(max.saturating_sub(shown.len())) {
+        shown.push(hit);
+        also.push(Vec::new());
+    }
+    (shown, also)
+}
+
 /// The candidates worth reading, best first, with their priors: BM25 over
 /// the pass's counts (file length from its size) plus the concepts their
 /// paths name, times the prior; at most [`PARSE_FILES`] and
@@ -645,8 +684,13 @@ pub fn run(
         &settings.meaning,
         err,
     )?;
-    let page =
-        crate::page::smart::Page::new(&settings.question, &answer, settings.budget_bytes, started);
+    let page = crate::page::smart::Page::new(
+        &settings.question,
+        settings.kind,
+        &answer,
+        settings.budget_bytes,
+        started,
+    );
     if settings.json {
         crate::render::smart::write_json(out, &page)?;
         if settings.text_beside_json {
@@ -675,6 +719,35 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fold_shows_one_hit_a_file_and_folds_the_files_next_best_under_it() {
+        let hits = vec![
+            (0, 'a'),
+            (0, 'b'),
+            (1, 'c'),
+            (0, 'd'),
+            (0, 'e'),
+            (2, 'f'),
+            (1, 'g'),
+            (3, 'h'),
+        ];
+        let (shown, also) = fold(hits.clone(), |h| h.0, 3);
+        let shown: String = shown.iter().map(|h| h.1).collect();
+        assert_eq!(shown, "acf");
+        // b ranked 2nd: folded; d (4th) and g (7th) ranked past the 3 shown.
+        let folded: Vec<String> = also
+            .iter()
+            .map(|a| a.iter().map(|h| h.1).collect())
+            .collect();
+        assert_eq!(folded, ["b", "", ""]);
+        // Fewer files than places: the further hits follow as hits.
+        let (shown, also) = fold(hits[..5].to_vec(), |h| h.0, 4);
+        let shown: String = shown.iter().map(|h| h.1).collect();
+        assert_eq!(shown, "ace");
+        assert_eq!(also.len(), 3);
+        assert_eq!(also[0].iter().map(|h| h.1).collect::<String>(), "bd");
+    }
 
     #[test]
     fn spread_moves_a_files_hits_past_the_cap_after_the_others() {

@@ -23,7 +23,7 @@
 
 use std::time::Instant;
 
-use crate::page::smart::{CandidateView, ConceptView, Hit, MeaningView, Page, SignalView};
+use crate::page::smart::{Also, CandidateView, ConceptView, Hit, MeaningView, Page, SignalView};
 use crate::page::{layout, tokens};
 use crate::render::smart as render;
 use crate::smart::concepts::{form_match, Concept};
@@ -152,8 +152,15 @@ pub fn why(scored: &Scored, unit: &Unit, concepts: &[Concept], file: &Parsed) ->
 }
 
 impl Page {
-    /// The page of `answer`, its hits cut to fit `budget` bytes.
-    pub fn new(question: &str, answer: &Answer, budget: Option<usize>, started: Instant) -> Page {
+    /// The page of `answer`, its hits cut to fit `budget` bytes; `kind`
+    /// is `Some("question")` when `scout search` asked.
+    pub fn new(
+        question: &str,
+        kind: Option<&'static str>,
+        answer: &Answer,
+        budget: Option<usize>,
+        started: Instant,
+    ) -> Page {
         let concepts = answer
             .concepts
             .iter()
@@ -202,11 +209,24 @@ impl Page {
                         })
                         .collect(),
                     meaning: s.meaning,
+                    also: answer.also[rank]
+                        .iter()
+                        .map(|a| {
+                            let unit = &answer.units[a.unit];
+                            Also {
+                                line: unit.line,
+                                def: unit.def.clone(),
+                                score: (a.score * 1000.0).round() as u64,
+                            }
+                        })
+                        .collect(),
                 }
             })
             .collect();
         let mut page = Page {
+            kind,
             question: question.to_string(),
+            files: Vec::new(),
             concepts,
             unused: answer.unused.clone(),
             candidates: CandidateView {
@@ -225,6 +245,11 @@ impl Page {
         };
         if let Some(budget) = budget {
             page.cut(budget);
+        }
+        for hit in &page.hits {
+            if !page.files.contains(&hit.path) {
+                page.files.push(hit.path.clone());
+            }
         }
         page.tokens = tokens(render::text(&page).len());
         page.elapsed_ms = started.elapsed().as_millis() as u64;
