@@ -45,6 +45,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from score import env as clean_env  # noqa: E402  (no session, no agent)
+
 DEV = os.path.join(HERE, "dev")
 SHAPES = ("symbol", "name", "behaviour", "architecture")
 MODES = ("search", "smart", "routed")
@@ -53,14 +56,6 @@ MODES = ("search", "smart", "routed")
 def load(path):
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
-
-
-def clean_env():
-    env = dict(os.environ)
-    for k in ("SCOUT_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID",
-              "SCOUT_SMART_AGENT"):
-        env.pop(k, None)
-    return env
 
 
 def files_of(scout, mode, query, cwd, env, extra=()):

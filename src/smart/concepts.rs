@@ -261,15 +261,45 @@ pub fn form_match(word: &str, word_stem: &str, form: &Form) -> f32 {
     if n >= 4 && word.starts_with(&form.pattern) {
         return 0.7 * form.weight;
     }
-    if n >= 5 && word.contains(&form.pattern) {
+    if n >= 5 && word.contains(&form.pattern) && !inverts(word, &form.pattern) {
         return 0.4 * form.weight;
     }
     0.0
 }
 
+/// Prefixes that turn a word into its opposite or its undoing:
+/// `deserialize` is not `serialize`, nor `unsubscribe` `subscribe`.
+const INVERTING_PREFIXES: [&str; 5] = ["de", "un", "dis", "non", "anti"];
+
+/// Whether `word` is `pattern` behind an inverting prefix.
+fn inverts(word: &str, pattern: &str) -> bool {
+    INVERTING_PREFIXES.iter().any(|p| {
+        word.strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with(pattern))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_behind_an_inverting_prefix_is_not_the_word() {
+        let form = |word: &str| {
+            let concepts = concepts(word);
+            concepts[0].forms[0].clone()
+        };
+        let serialize = form("serialize");
+        let at = |word: &str, f: &Form| form_match(word, &stem(word), f);
+        assert!(at("serializer", &serialize) > 0.0);
+        assert!(at("reserialize", &serialize) > 0.0, "not an undoing");
+        assert_eq!(at("deserialize", &serialize), 0.0);
+        let subscribe = form("subscribe");
+        assert_eq!(at("unsubscribe", &subscribe), 0.0);
+        let connect = form("connection");
+        assert_eq!(at("disconnection", &connect), 0.0);
+        assert!(at("reconnection", &connect) > 0.0);
+    }
 
     #[test]
     fn words_past_the_cap_are_set_apart_in_order() {
