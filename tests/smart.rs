@@ -512,37 +512,56 @@ fn crowded_tree() -> Fixture {
 fn hits_name_distinct_files_and_fold_a_files_next_best_under_its_first() {
     let fx = crowded_tree();
     let question = "how is a failed job retried";
-    let run = fx.run(&["smart", question, "--json", "--words-only"]);
+    let paths_of = |doc: &serde_json::Value| -> Vec<String> {
+        doc["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Four places for four files: each file once, retry.py's other two
+    // functions folded under its hit.
+    let run = fx.run(&[
+        "smart",
+        question,
+        "--json",
+        "--words-only",
+        "--max-results",
+        "4",
+    ]);
     run.expect_code(0);
     let doc = run.json();
-    let hits = doc["hits"].as_array().unwrap();
-    let paths: Vec<&str> = hits.iter().map(|h| h["path"].as_str().unwrap()).collect();
-    // Four files qualify: each is one hit, none twice.
+    let paths = paths_of(&doc);
     let mut distinct = paths.clone();
     distinct.sort();
     distinct.dedup();
-    assert_eq!(distinct.len(), 4, "{paths:?}\n{}", run.describe());
-    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(
+        (paths.len(), distinct.len()),
+        (4, 4),
+        "{paths:?}\n{}",
+        run.describe()
+    );
     // The file-level list is the hits' files, in their order.
-    let files: Vec<&str> = doc["files"]
+    let files: Vec<String> = doc["files"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f.as_str().unwrap())
+        .map(|f| f.as_str().unwrap().to_string())
         .collect();
     assert_eq!(files, paths);
-    // retry.py's other two functions are folded under its first hit.
+    let hits = doc["hits"].as_array().unwrap();
     let retry = hits.iter().find(|h| h["path"] == "src/retry.py").unwrap();
-    let mut folded: Vec<&str> = retry["also"]
+    let mut names: Vec<&str> = retry["also"]
         .as_array()
         .unwrap()
         .iter()
         .map(|a| a["def"]["name"].as_str().unwrap())
         .collect();
-    folded.push(retry["def"]["name"].as_str().unwrap());
-    folded.sort();
-    assert_eq!(folded, ["retry_backoff", "retry_limit", "schedule_retry"]);
-    let text = fx.run(&["smart", question, "--words-only"]);
+    names.push(retry["def"]["name"].as_str().unwrap());
+    names.sort();
+    assert_eq!(names, ["retry_backoff", "retry_limit", "schedule_retry"]);
+    let text = fx.run(&["smart", question, "--words-only", "--max-results", "4"]);
     assert!(
         text.stdout()
             .lines()
@@ -550,18 +569,21 @@ fn hits_name_distinct_files_and_fold_a_files_next_best_under_its_first() {
         "{}",
         text.describe()
     );
-    // With fewer places than files, the best hit of each file comes first.
-    let two = fx.run(&[
-        "smart",
-        question,
-        "--json",
-        "--words-only",
-        "--max-results",
-        "2",
-    ]);
-    let hits = two.json()["hits"].as_array().unwrap().clone();
-    assert_eq!(hits.len(), 2);
-    assert_ne!(hits[0]["path"], hits[1]["path"], "{}", two.describe());
+    // With places to spare, every file comes first, then the further
+    // hits, each a hit of its own.
+    let run = fx.run(&["smart", question, "--json", "--words-only"]);
+    let paths = paths_of(&run.json());
+    assert_eq!(paths.len(), 6, "{paths:?}");
+    let mut first = paths[..4].to_vec();
+    first.sort();
+    first.dedup();
+    assert_eq!(first.len(), 4, "{paths:?}");
+    assert!(paths[4..].iter().all(|p| p == "src/retry.py"), "{paths:?}");
+    assert!(run.json()["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h.get("also").is_none()));
 }
 
 #[test]

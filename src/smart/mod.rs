@@ -39,6 +39,7 @@ pub mod vectors;
 pub mod vocab;
 pub mod words;
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -543,30 +544,39 @@ pub fn spread<T>(hits: Vec<T>, file: impl Fn(&T) -> usize) -> Vec<T> {
 pub const FOLDED_PER_FILE: usize = 2;
 
 /// The first `max` places of `hits` (best first): each file's first hit,
-/// in order, with the file's further hits that ranked among the first
-/// `max` folded under it (at most [`FOLDED_PER_FILE`]), so that the
-/// hits shown name as many files as qualify and what the ranking put
-/// first is still on the page. When fewer files than `max` qualify, the
-/// files' other hits follow as hits of their own, in their order.
-/// Returns the hits and, aligned with them, what each folds.
+/// in order, so that the hits shown name as many files as qualify. When
+/// fewer files than `max` qualify, the places left go to the files'
+/// further hits, in their order, after the first ones. A further hit that
+/// ranked among the first `max` but has no place of its own is folded
+/// under its file's hit (at most [`FOLDED_PER_FILE`]): what the ranking
+/// put first stays on the page. Returns the hits and, aligned with them,
+/// what each folds.
 pub fn fold<T>(hits: Vec<T>, file: impl Fn(&T) -> usize, max: usize) -> (Vec<T>, Vec<Vec<T>>) {
     let mut at: HashMap<usize, usize> = HashMap::new();
-    let (mut shown, mut also, mut later) = (Vec::new(), Vec::<Vec<T>>::new(), Vec::new());
+    let (mut shown, mut later) = (Vec::new(), Vec::new());
     for (rank, hit) in hits.into_iter().enumerate() {
-        match at.get(&file(&hit)) {
-            Some(&i) if rank < max && also[i].len() < FOLDED_PER_FILE => also[i].push(hit),
-            Some(_) => later.push(hit),
-            None if shown.len() < max => {
-                at.insert(file(&hit), shown.len());
+        let f = file(&hit);
+        match at.entry(f) {
+            Entry::Occupied(_) => later.push((rank, f, hit)),
+            Entry::Vacant(place) if shown.len() < max => {
+                place.insert(shown.len());
                 shown.push(hit);
-                also.push(Vec::new());
             }
-            None => {}
+            Entry::Vacant(_) => {}
         }
     }
-    for hit in later.into_iter().take(max.saturating_sub(shown.len())) {
+    let room = max.saturating_sub(shown.len());
+    let mut also: Vec<Vec<T>> = (0..shown.len()).map(|_| Vec::new()).collect();
+    let mut rest = later.into_iter();
+    for (_, _, hit) in rest.by_ref().take(room) {
         shown.push(hit);
         also.push(Vec::new());
+    }
+    for (rank, f, hit) in rest {
+        let i = at[&f];
+        if rank < max && also[i].len() < FOLDED_PER_FILE {
+            also[i].push(hit);
+        }
     }
     (shown, also)
 }
@@ -741,12 +751,20 @@ mod tests {
             .map(|a| a.iter().map(|h| h.1).collect())
             .collect();
         assert_eq!(folded, ["b", "", ""]);
-        // Fewer files than places: the further hits follow as hits.
+        // Fewer files than places: the further hits take the places
+        // left, after the first ones, and fold past them.
         let (shown, also) = fold(hits[..5].to_vec(), |h| h.0, 4);
         let shown: String = shown.iter().map(|h| h.1).collect();
-        assert_eq!(shown, "ace");
-        assert_eq!(also.len(), 3);
-        assert_eq!(also[0].iter().map(|h| h.1).collect::<String>(), "bd");
+        assert_eq!(shown, "acbd");
+        assert!(also.iter().all(Vec::is_empty), "e ranked past the 4 places");
+        let (shown, also) = fold(hits[..5].to_vec(), |h| h.0, 3);
+        let shown: String = shown.iter().map(|h| h.1).collect();
+        assert_eq!(shown, "acb");
+        let folded: Vec<String> = also
+            .iter()
+            .map(|a| a.iter().map(|h| h.1).collect())
+            .collect();
+        assert_eq!(folded, ["", "", ""], "d ranked 4th, past the 3 places");
     }
 
     #[test]
