@@ -337,6 +337,11 @@ pub fn answer(
             Meaning::On(dense)
         }
     };
+    let names = code_names(question);
+    let hits = match names.is_empty() {
+        true => hits,
+        false => named_first(hits, |h| named_place(units[h.unit].def.as_ref(), &names)),
+    };
     let (hits, also) = fold(hits, |h| units[h.unit].file, max_results);
     Ok(Answer {
         concepts,
@@ -540,6 +545,83 @@ pub fn spread<T>(hits: Vec<T>, file: impl Fn(&T) -> usize) -> Vec<T> {
     first
 }
 
+/// The code names a question spells: in backquotes (`` `make_response` ``,
+/// `` `Gson.getDelegateAdapter` ``), or shaped as code where they stand
+/// (`RuntimeTypeAdapterFactory`, `jv_setpath`: a capital after a small
+/// letter, or an underscore inside), each as its dotted spelling and its
+/// last segment. A capitalised word of prose (`How`, `Flask`) is not one.
+pub fn code_names(question: &str) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    let mut push = |text: &str| {
+        let dotted = text
+            .trim_end_matches("()")
+            .replace("::", ".")
+            .replace('#', ".");
+        let segments: Vec<&str> = dotted.split('.').collect();
+        let identifier = |s: &str| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        };
+        if segments.iter().all(|s| identifier(s)) {
+            let short = segments.last().unwrap_or(&"").to_string();
+            if !names.iter().any(|(d, _)| *d == dotted) {
+                names.push((dotted.clone(), short));
+            }
+        }
+    };
+    for (i, span) in question.split('`').enumerate() {
+        if i % 2 == 1 {
+            push(span.trim());
+            continue;
+        }
+        for word in span.split(|c: char| c.is_whitespace() || ",;:!?()\"'".contains(c)) {
+            let word = word.trim_end_matches('.');
+            let chars: Vec<char> = word.chars().collect();
+            let hump = chars
+                .windows(2)
+                .any(|w| w[0].is_lowercase() && w[1].is_uppercase());
+            let inner_underscore = word.trim_matches('_').contains('_');
+            if hump || inner_underscore {
+                push(word);
+            }
+        }
+    }
+    names
+}
+
+/// Where a question's named definitions go among the hits: 0 for a
+/// definition whose whole dotted name ends with a dotted spelling
+/// (`Gson.getDelegateAdapter`), 1 for one whose own name is a name's last
+/// segment, 2 for any other hit.
+pub fn named_place(def: Option<&Def>, names: &[(String, String)]) -> u8 {
+    let Some(d) = def else {
+        return 2;
+    };
+    let dotted = d.name.replace("::", ".").replace(['#', ':'], ".");
+    let whole =
+        |n: &String| n.contains('.') && (dotted == *n || dotted.ends_with(&format!(".{n}")));
+    if names.iter().any(|(n, _)| whole(n)) {
+        0
+    } else if names.iter().any(|(_, short)| d.short == *short) {
+        1
+    } else {
+        2
+    }
+}
+
+/// `hits` (best first) in the order of their [`named_place`], each place
+/// keeping the ranking's order: a question that names the code it asks
+/// about wants that definition before the ones that share its words.
+pub fn named_first<T>(hits: Vec<T>, place: impl Fn(&T) -> u8) -> Vec<T> {
+    let mut placed: Vec<(u8, T)> = hits.into_iter().map(|h| (place(&h), h)).collect();
+    // A stable sort: each place keeps the ranking's order.
+    placed.sort_by_key(|(p, _)| *p);
+    placed.into_iter().map(|(_, h)| h).collect()
+}
+
 /// Further hits of one file folded under its first hit, at most.
 pub const FOLDED_PER_FILE: usize = 2;
 
@@ -729,6 +811,55 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_names_code_in_backquotes_or_by_its_shape() {
+        let names = code_names(
+            "How does `Gson.getDelegateAdapter` skip RuntimeTypeAdapterFactory and jv_setpath() in Flask?",
+        );
+        let spelled: Vec<(&str, &str)> = names.iter().map(|(d, s)| (&d[..], &s[..])).collect();
+        assert_eq!(
+            spelled,
+            [
+                ("Gson.getDelegateAdapter", "getDelegateAdapter"),
+                ("RuntimeTypeAdapterFactory", "RuntimeTypeAdapterFactory"),
+                ("jv_setpath", "jv_setpath"),
+            ]
+        );
+        assert!(code_names("how are retries scheduled after a failed job").is_empty());
+        assert_eq!(
+            code_names("what does `RouteContext::fromRequest` do")[0].0,
+            "RouteContext.fromRequest"
+        );
+    }
+
+    #[test]
+    fn the_definition_a_question_names_comes_first() {
+        let def = |name: &str| {
+            let short = name.rsplit('.').next().unwrap().to_string();
+            Some(Def {
+                kind: crate::defs::DefKind::Method,
+                name: name.to_string(),
+                short,
+                start_line: 1,
+                end_line: 2,
+                name_line: 1,
+            })
+        };
+        let hits = vec![
+            ("a", def("Other.words")),
+            ("b", def("Cache.get")),
+            ("c", None),
+            ("d", def("Gson.getDelegateAdapter")),
+            ("e", def("getDelegateAdapter")),
+        ];
+        let names = code_names("how does `Gson.getDelegateAdapter` work");
+        let order: String = named_first(hits, |h| named_place(h.1.as_ref(), &names))
+            .iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(order, "deabc");
+    }
 
     #[test]
     fn fold_shows_one_hit_a_file_and_folds_the_files_next_best_under_it() {
