@@ -498,9 +498,8 @@ def keyword_defs(repo, idents, skip_exts=()):
 # closures do not. Enum cases are not definitions: ctags' enumerator kinds
 # (C's, Rust's, Java's enumConstant) are left out of DEF_KINDS for every
 # other language, and scout counts no enum variant as a definition; the
-# parsers still read them (ENUM_CASES), so that a case is not taken for
-# something else.
-ENUM_CASES = False
+# parsers still read a case line, so that it is not taken for something
+# else (a Dart value `active('a'),` for a method).
 
 # A declaration parser takes (the stripped line, its parent's scope) and
 # returns (names declared, this line's scope). A scope is None for a line
@@ -523,20 +522,6 @@ def strip_nested(text):
         prev = text
         text = re.sub(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|\{[^{}]*\}", "", text)
     return text
-
-
-def case_names(rest):
-    """Names of `a, b(Int), c = 3`: an enum's cases on one line, when
-    ENUM_CASES counts them as definitions (else none)."""
-    if not ENUM_CASES:
-        return []
-    rest = strip_nested(re.sub(r"//.*$", "", rest))
-    names = []
-    for part in rest.split(","):
-        m = re.match(r"\s*" + WORD + r"\s*(?:=.*)?$", part)
-        if m:
-            names.append(m.group(1))
-    return names
 
 
 def binding_allowed(parent):
@@ -575,7 +560,7 @@ def swift_declares(line, parent):
         n = re.match(WORD + r"\s*(?:[:=,{]|$)", rest)
         return ([n.group(1)] if n and binding_allowed(parent) else []), None
     if kw == "case":
-        return (case_names(rest) if scope_kind(parent) == "enum" else []), None
+        return [], None
     if kw == "extension":
         n = re.match(r"([\w.]+)", rest)
         name = n.group(1).rsplit(".", 1)[-1] if n else None
@@ -585,11 +570,7 @@ def swift_declares(line, parent):
         return [], None
     if kw in ("typealias", "associatedtype"):
         return [n.group(1)], None
-    names = [n.group(1)]
-    one_line = re.search(r"\{\s*case\s+([^{}]*)\}", rest)
-    if kw == "enum" and one_line:  # enum State { case open, closed }
-        names += case_names(one_line.group(1))
-    return names, ("enum" if kw == "enum" else "type", n.group(1))
+    return [n.group(1)], ("enum" if kw == "enum" else "type", n.group(1))
 
 
 SCALA_MODS = (r"(?:(?:private|protected)(?:\[[\w.]+\])?|override|final|sealed"
@@ -603,9 +584,6 @@ SCALA_DECL_RE = re.compile(
 def scala_declares(line, parent):
     m = SCALA_DECL_RE.match(line)
     if not m:
-        if (line.startswith("case ") and "=>" not in line
-                and scope_kind(parent) == "enum"):
-            return case_names(line[5:]), None
         return [], None
     kw, rest = m.group(1), m.group(2)
     if kw == "def":
@@ -638,8 +616,6 @@ ZIG_ALIAS_RE = re.compile(r"^(?:@import\([^)]*\)(?:\.\w+)*|[A-Za-z_]\w*(?:\.\w+)
 # in a `for` is a literal's type, closed on its own line).
 ZIG_CONTAINER_RE = re.compile(r"\b(struct|enum|union|opaque)\b\s*(\([^)]*\))?"
                               r"\s*\{[^{}]*$")
-ZIG_ONE_LINE_ENUM_RE = re.compile(r"\benum\b\s*(?:\([^)]*\))?\s*\{([^{}]*)\}")
-ZIG_CASE_RE = re.compile(r"^([A-Za-z_]\w*)\s*(?:=\s*[^,]+)?,?\s*(?://.*)?$")
 
 
 def zig_declares(line, parent):
@@ -650,19 +626,10 @@ def zig_declares(line, parent):
     names = []
     if m and binding_allowed(parent) and not ZIG_ALIAS_RE.match(m.group(2) or ""):
         names.append(m.group(1))
-    one_line = ZIG_ONE_LINE_ENUM_RE.search(line)
-    if one_line and m and names:  # const Mode = enum { fast, slow };
-        names += [n for n in case_names(one_line.group(1)) if n != "_"]
     c = ZIG_CONTAINER_RE.search(line)
     if c:
         enum = c.group(1) == "enum"
         return names, ("enum" if enum else "type", m.group(1) if m else None)
-    if (not m and scope_kind(parent) == "enum"
-            and not line.startswith(("pub ", "fn ", "const ", "var ", "test "))):
-        n = ZIG_CASE_RE.match(line)
-        if n and n.group(1) != "_" and ENUM_CASES:
-            return [n.group(1)], None
-        return [], None
     return names, None
 
 
@@ -704,23 +671,20 @@ def dart_declares(line, parent):
         kw, name = m.group(1), m.group(2)
         if kw == "extension" and name == "on":
             return [], ("type", None)
-        names = [name]
-        if kw == "enum" and "{" in line and "}" in line:
-            body = line[line.index("{") + 1:line.rindex("}")]
-            names += case_names(body.split(";")[0])  # enum E { a, b }
         # Classes and extension types have constructors; mixins and
         # extensions do not.
         scope = {"enum": "enum", "class": "class", "extension type": "class"}.get(
             " ".join(kw.split()), "type")
-        return names, (scope, name)
+        return [name], (scope, name)
     m = DART_TYPEDEF_RE.match(line)
     if m:
         return [m.group(1)], None
     if scope_kind(parent) == "enum":
-        # An enhanced enum's value: `name`, `name,`, `name(args),`, `name;`.
+        # An enhanced enum's value (`name`, `name,`, `name(args),`,
+        # `name;`): not a definition, nor a method.
         n = DART_ENUM_VALUE_RE.match(line)
         if n and n.group(1) not in DART_NOT_TYPE:
-            return ([n.group(1)] if ENUM_CASES else []), None
+            return [], None
     m = DART_VAR_RE.match(line)
     if m and set(m.group(1).split()) & {"static", "late", "final", "const", "var"}:
         ok = at_member_level and m.group(3) not in DART_NOT_NAME \

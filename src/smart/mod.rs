@@ -553,10 +553,7 @@ pub fn spread<T>(hits: Vec<T>, file: impl Fn(&T) -> usize) -> Vec<T> {
 pub fn code_names(question: &str) -> Vec<(String, String)> {
     let mut names: Vec<(String, String)> = Vec::new();
     let mut push = |text: &str| {
-        let dotted = text
-            .trim_end_matches("()")
-            .replace("::", ".")
-            .replace('#', ".");
+        let dotted = dotted(text.trim_end_matches("()"));
         let segments: Vec<&str> = dotted.split('.').collect();
         let identifier = |s: &str| {
             s.chars()
@@ -592,6 +589,12 @@ pub fn code_names(question: &str) -> Vec<(String, String)> {
     names
 }
 
+/// A qualified name with its separators as dots: `A::b`, `A#b` and Lua's
+/// `M:m` as `A.b`, `M.m`.
+fn dotted(name: &str) -> String {
+    name.replace("::", ".").replace(['#', ':'], ".")
+}
+
 /// Where a question's named definitions go among the hits: 0 for a
 /// definition whose whole dotted name ends with a dotted spelling
 /// (`Gson.getDelegateAdapter`), 1 for one whose own name is a name's last
@@ -600,7 +603,7 @@ pub fn named_place(def: Option<&Def>, names: &[(String, String)]) -> u8 {
     let Some(d) = def else {
         return 2;
     };
-    let dotted = d.name.replace("::", ".").replace(['#', ':'], ".");
+    let dotted = dotted(&d.name);
     let whole =
         |n: &String| n.contains('.') && (dotted == *n || dotted.ends_with(&format!(".{n}")));
     if names.iter().any(|(n, _)| whole(n)) {
