@@ -316,6 +316,45 @@ fn matches_are_grouped_under_their_enclosing_definition() {
     assert!(store["lines"][2]["symbol"].is_null());
 }
 
+/// A file past the page's parse budget (256 KB) is not parsed whole, yet
+/// its lines still show under the definitions that hold them, with the
+/// ranges and qualified names a whole parse gives: the blocks around each
+/// line are parsed alone.
+#[test]
+fn a_file_too_large_to_parse_whole_still_has_headings() {
+    let fx = Fixture::new();
+    let mut source = String::new();
+    for i in 0..9000 {
+        source.push_str(&format!("def filler_{i}(x):\n    return x + {i}\n\n"));
+    }
+    let class_at = source.lines().count() + 1;
+    source.push_str("class Store:\n    def save(self, rows):\n        for row in rows:\n            fetch_rows(row)\n        return None\n");
+    assert!(source.len() > 256 * 1024);
+    fx.write("big.py", &source);
+    // Uses enough that a ranked page is smaller than rg's lines.
+    let line = format!("rows = fetch_rows(0)  # {}\n", "a long comment ".repeat(6));
+    for i in 0..6 {
+        fx.write(format!("use{i}.py"), line.repeat(30));
+    }
+    let run = fx.run(&["search", "fetch_rows"]);
+    run.expect_code(0);
+    let (save, call) = (class_at + 1, class_at + 3);
+    assert!(
+        run.stdout().contains(&format!(
+            "  method Store.save ({save}-{end})\n    {call}:             fetch_rows(row)\n",
+            end = class_at + 4
+        )),
+        "{}",
+        run.describe()
+    );
+    let big = fx
+        .run(&["search", "fetch_rows", "--json"])
+        .json_result("big.py");
+    let symbol = &big["lines"][0]["symbol"];
+    assert_eq!(symbol["name"], "Store.save");
+    assert_eq!(symbol["start"], save);
+}
+
 #[test]
 fn lexical_mode_parses_nothing() {
     let fx = Fixture::new();

@@ -52,6 +52,7 @@
 //! removes the entries left untouched for a month (format 1's `.json`
 //! among them) and temporary files left by killed processes.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -60,7 +61,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
-use super::{extract, Def, DefKind, MAX_PARSE_BYTES, RULES_VERSION};
+use super::{extract, Def, DefKind, AROUND_RULES, MAX_PARSE_BYTES, RULES_VERSION};
 use crate::cache;
 use crate::lang::Lang;
 use crate::stamp::Stamp;
@@ -73,6 +74,9 @@ const MAGIC: &[u8] = b"scout-defs\n";
 /// The suffix of entry files; format 1's (`.json`) are only pruned.
 const SUFFIX: &str = ".defs";
 const OLD_SUFFIX: &str = ".json";
+/// The suffix of entries holding the definitions around some lines of a
+/// file ([`DefsCache::around`]).
+const PIECES_SUFFIX: &str = ".pieces";
 /// Name of the subdirectory of scout's cache directory holding entries.
 pub const SUBDIR: &str = "defs";
 
@@ -559,6 +563,63 @@ impl DefsCache {
         }
     }
 
+    /// The definitions around `lines` (1-based, ascending) of the file at
+    /// `path` (of `lang`, with metadata `meta`), from the blocks around
+    /// them parsed alone within `budget` bytes ([`super::around`]): for
+    /// the headings of a file past a page's parse budget. From the cache
+    /// when it holds them for this version of the file and these lines, so
+    /// that a search run again parses nothing; the answer depends on the
+    /// file and the lines alone, cached or not.
+    pub fn around(
+        &self,
+        path: &Path,
+        lang: Lang,
+        meta: &fs::Metadata,
+        lines: &[u64],
+        budget: usize,
+    ) -> Vec<Def> {
+        if !meta.is_file() {
+            return Vec::new();
+        }
+        // One entry per file and set of lines (and budget, and version of
+        // the rules): the key's path is the file's, a NUL (in no path),
+        // then those.
+        let key = self.dir.as_ref().and_then(|_| {
+            let mut named = self.absolute(path)?.into_os_string().into_vec();
+            named.push(0);
+            named.extend_from_slice(format!("v{AROUND_RULES},{budget}").as_bytes());
+            for line in lines {
+                named.extend_from_slice(format!(",{line}").as_bytes());
+            }
+            let file_name = cache::entry_name(Path::new(OsStr::from_bytes(&named)), PIECES_SUFFIX);
+            Some(Key {
+                file_name,
+                path: named,
+                stamp: Stamp::of(meta),
+                lang: lang.name(),
+            })
+        });
+        if let (Some(dir), Some(key)) = (&self.dir, &key) {
+            if let Some(defs) = load(dir, key, None) {
+                return defs;
+            }
+        }
+        let settled = key
+            .as_ref()
+            .is_some_and(|k| k.stamp.settled(SystemTime::now() + self.clock_ahead));
+        let Ok(source) = fs::read(path) else {
+            return Vec::new();
+        };
+        let mut left = budget;
+        let defs = super::around(lang, &source, lines, &mut left);
+        if let (Some(dir), Some(key), true) = (&self.dir, key, settled) {
+            if self.ensure_dir(dir) {
+                store(dir, key, defs.clone());
+            }
+        }
+        defs
+    }
+
     /// What the cache holds for `path`, whose metadata is `meta`.
     fn lookup(
         &self,
@@ -603,7 +664,7 @@ impl DefsCache {
         if let (Some(dir), Some(key), true) = (&self.dir, key, settled) {
             if self.ensure_dir(dir) {
                 store(dir, key, defs.clone());
-                cache::prune_if_due(dir, &[SUFFIX, OLD_SUFFIX], SystemTime::now());
+                cache::prune_if_due(dir, &[SUFFIX, PIECES_SUFFIX, OLD_SUFFIX], SystemTime::now());
             }
         }
         Some(match wanted {
@@ -1163,6 +1224,54 @@ mod tests {
         assert_eq!(warm.parsed, 0);
         assert_eq!(warm.defs, cold.defs);
         assert!(!warm.defs[0].is_empty() && !warm.defs[1].is_empty());
+    }
+
+    /// The definitions around some lines are cached per version of the
+    /// file and per set of lines: served again without the file, and
+    /// never for another version of it.
+    #[test]
+    fn pieces_are_cached_by_stamp_and_lines() {
+        let (_tmp, source, cache) = setup();
+        let text = "struct S;\nimpl S {\n    fn alpha(&self) {\n        work();\n    }\n}\n";
+        fs::write(&source, text).unwrap();
+        let meta = fs::metadata(&source).unwrap();
+        let expected: Vec<Def> = extract(Lang::Rust, text.as_bytes())
+            .into_iter()
+            .filter(|d| d.contains(4))
+            .collect();
+        assert_eq!(expected.len(), 2, "{expected:?}");
+        let cold = cache.around(&source, Lang::Rust, &meta, &[4], 1 << 16);
+        assert_eq!(cold, expected);
+        let dir = cache.dir().unwrap();
+        let stored = fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pieces"))
+            .count();
+        assert_eq!(stored, 1);
+        // Served from the entry: the file is gone.
+        fs::rename(&source, source.with_extension("gone")).unwrap();
+        assert_eq!(
+            cache.around(&source, Lang::Rust, &meta, &[4], 1 << 16),
+            expected
+        );
+        // Other lines are another entry, which needs the file.
+        assert!(cache
+            .around(&source, Lang::Rust, &meta, &[3, 4], 1 << 16)
+            .is_empty());
+        // Another version of the file is parsed again.
+        fs::write(
+            &source,
+            "fn omega() {\n    let a = 1;\n    let b = 2;\n    work();\n}\n",
+        )
+        .unwrap();
+        let meta = fs::metadata(&source).unwrap();
+        let names: Vec<String> = cache
+            .around(&source, Lang::Rust, &meta, &[4], 1 << 16)
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(names, ["omega"]);
     }
 
     #[test]

@@ -19,8 +19,11 @@
 //! whose C/C++ captures end at the signature. Closures and lambdas are not
 //! definitions: a line inside one belongs to the function around it.
 
+mod around;
 pub mod cache;
 mod langs;
+
+pub use around::{around, AROUND_RULES};
 
 #[cfg(test)]
 mod tests;
@@ -265,8 +268,6 @@ pub fn from_tree(lang: Lang, tree: &Tree, source: &[u8], lines: &[u64]) -> Optio
     Some(collect(lang, tree, source, &holds_a_line, false))
 }
 
-/// The innermost definition whose range holds 1-based `line` (a
-/// definition's own first line counts as inside it). `defs` must be in the
 /// Whether a line (trimmed) belongs to the definition below it in
 /// `lang`: a comment, a decorator or annotation, an attribute. A shebang
 /// or a Rust inner attribute (`#!`) belongs to the file, and a C
@@ -300,6 +301,8 @@ pub fn is_preamble(lang: Lang, line: &[u8]) -> bool {
     !line.starts_with(b"#!") && prefixes.iter().any(|p| line.starts_with(p.as_bytes()))
 }
 
+/// The innermost definition whose range holds 1-based `line` (a
+/// definition's own first line counts as inside it). `defs` must be in the
 /// order [`extract`] returns.
 pub fn enclosing(defs: &[Def], line: u32) -> Option<&Def> {
     // Ranges nest, so among those holding the line the innermost is the
@@ -334,15 +337,28 @@ thread_local! {
 /// Parses `source` with this thread's parser; `None` if the grammar could
 /// not be loaded (an ABI mismatch, caught by the tests).
 fn parse(lang: Lang, source: &[u8]) -> Option<Tree> {
+    parse_ranges(lang, source, &[])
+}
+
+/// [`parse`], reading only the bytes of `ranges` (in order, apart) as one
+/// text, at their places in `source`; none means all of it.
+fn parse_ranges(lang: Lang, source: &[u8], ranges: &[tree_sitter::Range]) -> Option<Tree> {
     PARSER.with(|cell| {
         let (parser, current) = &mut *cell.borrow_mut();
         if *current != Some(lang) {
             parser.set_language(&langs::grammar(lang)).ok()?;
             *current = Some(lang);
         }
+        if !ranges.is_empty() {
+            parser.set_included_ranges(ranges).ok()?;
+        }
         let tree = parser.parse(source, None);
         if tree.is_none() {
             parser.reset();
+        }
+        if !ranges.is_empty() {
+            // The next parse reads a whole source again.
+            let _ = parser.set_included_ranges(&[]);
         }
         tree
     })

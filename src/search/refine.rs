@@ -7,7 +7,7 @@
 use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
 use crate::page::tally::{cut_around, FileTally, Quote, Ranked};
-use crate::page::{PageSpan, Slot};
+use crate::page::{chosen_quotes, PageSpan, Slot};
 use crate::paths::path_of;
 use crate::search::rank::{
     definition_points, role, test_def_prior, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
@@ -45,7 +45,7 @@ pub fn refine(
     if settings.files_only || settings.lexical {
         return Refined::default();
     }
-    refine_span(settings, ranked, span, known)
+    refine_span(settings, ranked, span, known, true)
 }
 
 /// `-l`'s page: each of the ranked view's pages it holds
@@ -66,7 +66,7 @@ pub fn refine_listing(
     let mut modified = BTreeMap::new();
     let mut slots = Vec::with_capacity(span.slots.len());
     for view in held.iter_mut() {
-        let refined = refine_span(settings, ranked, view, known);
+        let refined = refine_span(settings, ranked, view, known, false);
         modified.extend(refined.modified);
         slots.extend(view.slots.iter().map(|slot| Slot { lines: 0, ..*slot }));
     }
@@ -77,14 +77,26 @@ pub fn refine_listing(
     }
 }
 
-/// [`refine`] once the page is known to be parsed.
+/// [`refine`] once the page is known to be parsed; with `headings`, the
+/// files past the parse budget get the definitions around their quoted
+/// lines ([`around`]).
 fn refine_span(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
+    headings: bool,
 ) -> Refined {
-    let (Refined { defs, modified }, read) = parse_page(settings, ranked, span, known);
+    let (
+        Refined {
+            mut defs,
+            mut modified,
+        },
+        read,
+    ) = parse_page(settings, ranked, span, known);
+    if headings {
+        around(settings, ranked, span, &mut defs, &read, &mut modified);
+    }
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
     };
@@ -177,6 +189,68 @@ fn parse_page(
         read[i] = was_read;
     }
     (Refined { defs, modified }, read)
+}
+
+/// Source bytes one file may have parsed in pieces, at most: the blocks
+/// around its quoted lines ([`DefsCache::around`]), for its headings. A
+/// piece is a few hundred bytes to a few KB.
+const PIECES_BYTES: usize = 24 * 1024;
+
+/// Files of a page that may have pieces parsed, at most, in rank order.
+const PIECES_FILES: usize = 40;
+
+/// Bytes of the files a page may read for their pieces, at most (rg has
+/// just read them, so they are in the page cache; the walks over their
+/// lines cost well under a millisecond per MB).
+const PIECES_READ_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The definitions around the quoted lines of the page's files that the
+/// parser did not read (past the parse budget, or too large), for the
+/// first [`PIECES_FILES`] of them in rank order whose sizes fit
+/// [`PIECES_READ_BYTES`]: their lines show under the definitions that hold
+/// them. Which files get pieces depends on their sizes alone, and what a
+/// file's pieces give on its bytes and lines alone, so a cached answer is
+/// the one a parse gives. These definitions are not the file's whole
+/// verdict: the lexical rules still decide its definition lines. A file
+/// read here may have changed since it was stat'ed: verify stats it again.
+fn around(
+    settings: &SearchSettings,
+    ranked: &[Ranked],
+    span: &PageSpan,
+    defs: &mut [Vec<Def>],
+    read: &[bool],
+    modified: &mut BTreeMap<usize, SystemTime>,
+) {
+    let cache = DefsCache::new(settings.cache_dir.clone()).with_cwd(&settings.cwd);
+    let (mut files, mut readable) = (PIECES_FILES, PIECES_READ_BYTES);
+    for (i, slot) in span.slots.iter().enumerate() {
+        let tally = &ranked[slot.file].tally;
+        let Some(lang) = tally.lang else {
+            continue;
+        };
+        if files == 0 {
+            break;
+        }
+        if read[i] || tally.binary || slot.lines == 0 {
+            continue;
+        }
+        let path = path_of(&tally.path);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.len() > readable {
+            continue;
+        }
+        files -= 1;
+        readable -= meta.len();
+        let mut lines: Vec<u64> = chosen_quotes(tally, slot.lines)
+            .iter()
+            .map(|q| q.line)
+            .collect();
+        lines.sort_unstable();
+        defs[i] = cache.around(&path, lang, &meta, &lines, PIECES_BYTES);
+        modified.remove(&slot.file);
+    }
 }
 
 /// Lets the parser overrule the lexical rules on a shown file: lines the
