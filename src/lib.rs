@@ -1,6 +1,6 @@
 //! scout: code search for AI coding agents, over ripgrep.
 //!
-//! The rooms import only downward (README, "Design notes"; kept by
+//! The rooms import only downward (docs/design.md, "Layout"; kept by
 //! `tests/layers.rs`), highest first:
 //!
 //! - [`mcp`] and [`request`]: JSON requests in, answers out (`scout

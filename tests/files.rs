@@ -80,7 +80,7 @@ fn regression_34_a_glob_with_a_slash_is_anchored_at_path_not_at_the_cwd() {
     env.touch("sub/dir/a.h", 2_000)
         .touch("sub/c.h", 1_000)
         .touch("sub/deeper/dir/d.h", 3_000);
-    // What rg lists from inside PATH, with PATH in front: the README's
+    // What rg lists from inside PATH, with PATH in front: docs/commands.md's
     // "anchored at PATH".
     let from_inside = |glob: &str| -> Vec<String> {
         let out = std::process::Command::new(viewenv::real_rg())

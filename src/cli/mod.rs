@@ -31,7 +31,7 @@ Examples:
   scout search '->where' --lang php     a query starting with '-' (-e QUERY works too)
   scout search 'fn \\w+_cache' --kind regex -g '!tests/**'
   scout search useState --page 2        the next page of the same ranked order
-  scout search useState --json          one JSON document (schema in the README)
+  scout search useState --json          one JSON document (schema in docs/search.md)
   scout search --structural --lang rust '$X.unwrap()'       code shapes, not text
   scout search --structural --lang tsx 'useState<$T>($$$A)' src
   scout search --structural --lang py 'except Exception: pass'

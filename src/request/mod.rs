@@ -1683,25 +1683,27 @@ mod tests {
             .collect()
     }
 
-    /// The README's table and `scout call --help` had lost fields
-    /// the binary accepts (`graph_files`, `proven_only`, the edit mode).
+    /// The `scout call` table (docs/call-and-mcp.md, once the README's)
+    /// and `scout call --help` had lost fields the binary accepts
+    /// (`graph_files`, `proven_only`, the edit mode).
     #[test]
     fn the_documented_fields_are_the_accepted_ones() {
-        let readme =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-        let table = &readme[readme.find("## `scout call`").unwrap()..];
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/call-and-mcp.md"))
+                .unwrap();
+        let table = &doc[doc.find("## `scout call`").unwrap()..];
         let help = crate::cli::CALL_EXAMPLES;
         let help = &help[help.find("Request fields").unwrap()..];
         for mode in MODES {
             let row = table
                 .lines()
                 .find(|l| l.starts_with(&format!("| `{mode}` |")))
-                .unwrap_or_else(|| panic!("README: no row for {mode}"));
+                .unwrap_or_else(|| panic!("docs/call-and-mcp.md: no row for {mode}"));
             let cells: Vec<&str> = row.split('|').collect();
             assert_eq!(
                 named(cells[2], true),
                 accepted(mode),
-                "README's row for {mode}"
+                "docs/call-and-mcp.md's row for {mode}"
             );
             // The help's entry: its line and the indented ones after it.
             let mut lines = help
