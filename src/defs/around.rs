@@ -196,8 +196,13 @@ impl Block {
     /// line and starts in its opening (or on an attribute above it).
     fn spans(&self, def: &Def) -> bool {
         let (first, last) = (def.start_line as usize - 1, def.end_line as usize - 1);
-        let opening = self.head.unwrap_or(self.code).max(self.code);
-        last == self.last && self.first <= first && first <= opening
+        last == self.last && self.first <= first && first <= self.opening()
+    }
+
+    /// The last line of its opening, or its first line of code when the
+    /// opening's end was not found.
+    fn opening(&self) -> usize {
+        self.head.unwrap_or(self.code).max(self.code)
     }
 
     /// The rows where a syntax error may fall when this block is taken
@@ -205,8 +210,7 @@ impl Block {
     /// error on the last line is most often a block cut short, a `;` or a
     /// closing word left out).
     fn body(&self) -> (usize, usize) {
-        let opening = self.head.unwrap_or(self.code).max(self.code);
-        (opening + 1, self.last.saturating_sub(1))
+        (self.opening() + 1, self.last.saturating_sub(1))
     }
 }
 
@@ -580,7 +584,7 @@ impl<'a> Text<'a> {
 
     /// The point of byte `at`, the start of a line or the source's end.
     fn point(&self, at: usize) -> Point {
-        let row = self.starts.partition_point(|&s| s <= at) - 1;
+        let row = self.row_of(at);
         Point::new(row, at - self.starts[row])
     }
 }
@@ -668,6 +672,16 @@ mod tests {
             .collect()
     }
 
+    /// What a whole parse of `source` gives for 1-based `line`, as
+    /// [`names`] gives it.
+    fn whole(lang: Lang, source: &str, line: u64) -> Vec<(String, u32, u32)> {
+        super::super::extract(lang, source.as_bytes())
+            .into_iter()
+            .filter(|d| d.contains(line as u32))
+            .map(|d| (d.name, d.start_line, d.end_line))
+            .collect()
+    }
+
     /// A body line deep in a large Swift file: the method and the types
     /// around it, with the ranges a whole parse gives.
     #[test]
@@ -680,23 +694,13 @@ mod tests {
         );
         let at = |needle: &str| source.lines().position(|l| l.contains(needle)).unwrap() as u32 + 1;
         let body = at("let x = 1");
-        let got = names(Lang::Swift, &source, u64::from(body));
-        let whole = super::super::extract(Lang::Swift, source.as_bytes());
-        let expected: Vec<_> = whole
-            .iter()
-            .filter(|d| d.contains(body))
-            .map(|d| (d.name.clone(), d.start_line, d.end_line))
-            .collect();
+        let expected = whole(Lang::Swift, &source, u64::from(body));
         assert_eq!(expected.len(), 2, "{expected:?}");
-        assert_eq!(got, expected);
+        assert_eq!(names(Lang::Swift, &source, u64::from(body)), expected);
         // The opening line of a block too large to take whole: that block,
         // from its opening and closing lines alone.
         let last = source.lines().count() as u32;
-        let opened: Vec<_> = whole
-            .iter()
-            .filter(|d| d.start_line == 3)
-            .map(|d| (d.name.clone(), d.start_line, d.end_line))
-            .collect();
+        let opened = whole(Lang::Swift, &source, 3);
         assert_eq!(opened, owned(&[("extension ByteBuffer", 3, last)]));
         assert_eq!(names(Lang::Swift, &source, 3), opened);
     }
@@ -721,15 +725,9 @@ mod tests {
         }
         source.push_str("    def generate\n      if now\n        ms = 1\n      else\n        @random = next_random\n      end\n    end\n  end\nend\n");
         let row = source.lines().position(|l| l.contains("@random")).unwrap() as u64 + 1;
-        let got = names(Lang::Ruby, &source, row);
-        let whole = super::super::extract(Lang::Ruby, source.as_bytes());
-        let expected: Vec<_> = whole
-            .iter()
-            .filter(|d| d.contains(row as u32))
-            .map(|d| (d.name.clone(), d.start_line, d.end_line))
-            .collect();
+        let expected = whole(Lang::Ruby, &source, row);
         assert_eq!(expected.len(), 3, "{expected:?}");
-        assert_eq!(got, expected);
+        assert_eq!(names(Lang::Ruby, &source, row), expected);
     }
 
     /// An error inside the block taken whole is the grammar's or the
@@ -754,13 +752,7 @@ mod tests {
             got.iter().all(|(name, _, _)| !name.contains("start_link")),
             "{got:?}"
         );
-        let whole = super::super::extract(Lang::Elixir, source.as_bytes());
-        let expected: Vec<_> = whole
-            .iter()
-            .filter(|d| d.contains(7))
-            .map(|d| (d.name.clone(), d.start_line, d.end_line))
-            .collect();
-        assert_eq!(got, expected);
+        assert_eq!(got, whole(Lang::Elixir, &source, 7));
     }
 
     /// A here-document's text is text, even a `}` at column 0.

@@ -569,7 +569,8 @@ impl DefsCache {
     /// the headings of a file past a page's parse budget. From the cache
     /// when it holds them for this version of the file and these lines, so
     /// that a search run again parses nothing; the answer depends on the
-    /// file and the lines alone, cached or not.
+    /// file and the lines alone, cached or not. With them, whether the
+    /// file was read (not served from the cache).
     pub fn around(
         &self,
         path: &Path,
@@ -577,9 +578,9 @@ impl DefsCache {
         meta: &fs::Metadata,
         lines: &[u64],
         budget: usize,
-    ) -> Vec<Def> {
+    ) -> (Vec<Def>, bool) {
         if !meta.is_file() {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         // One entry per file and set of lines (and budget, and version of
         // the rules): the key's path is the file's, a NUL (in no path),
@@ -601,14 +602,14 @@ impl DefsCache {
         });
         if let (Some(dir), Some(key)) = (&self.dir, &key) {
             if let Some(defs) = load(dir, key, None) {
-                return defs;
+                return (defs, false);
             }
         }
         let settled = key
             .as_ref()
             .is_some_and(|k| k.stamp.settled(SystemTime::now() + self.clock_ahead));
         let Ok(source) = fs::read(path) else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
         let mut left = budget;
         let defs = super::around(lang, &source, lines, &mut left);
@@ -617,7 +618,7 @@ impl DefsCache {
                 store(dir, key, defs.clone());
             }
         }
-        defs
+        (defs, true)
     }
 
     /// What the cache holds for `path`, whose metadata is `meta`.
@@ -1241,7 +1242,7 @@ mod tests {
             .collect();
         assert_eq!(expected.len(), 2, "{expected:?}");
         let cold = cache.around(&source, Lang::Rust, &meta, &[4], 1 << 16);
-        assert_eq!(cold, expected);
+        assert_eq!(cold, (expected.clone(), true));
         let dir = cache.dir().unwrap();
         let stored = fs::read_dir(dir)
             .unwrap()
@@ -1253,11 +1254,12 @@ mod tests {
         fs::rename(&source, source.with_extension("gone")).unwrap();
         assert_eq!(
             cache.around(&source, Lang::Rust, &meta, &[4], 1 << 16),
-            expected
+            (expected, false)
         );
         // Other lines are another entry, which needs the file.
         assert!(cache
             .around(&source, Lang::Rust, &meta, &[3, 4], 1 << 16)
+            .0
             .is_empty());
         // Another version of the file is parsed again.
         fs::write(
@@ -1268,6 +1270,7 @@ mod tests {
         let meta = fs::metadata(&source).unwrap();
         let names: Vec<String> = cache
             .around(&source, Lang::Rust, &meta, &[4], 1 << 16)
+            .0
             .into_iter()
             .map(|d| d.name)
             .collect();

@@ -6,6 +6,7 @@
 
 use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
+use crate::lang::Lang;
 use crate::page::tally::{cut_around, FileTally, Quote, Ranked};
 use crate::page::{chosen_quotes, PageSpan, Slot};
 use crate::paths::path_of;
@@ -14,6 +15,8 @@ use crate::search::rank::{
 };
 use crate::search::settings::SearchSettings;
 use std::collections::BTreeMap;
+use std::fs::Metadata;
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 /// What the parser's pass leaves for the stages after it.
@@ -79,7 +82,7 @@ pub fn refine_listing(
 
 /// [`refine`] once the page is known to be parsed; with `headings`, the
 /// files past the parse budget get the definitions around their quoted
-/// lines ([`around`]).
+/// lines ([`pieces`]).
 fn refine_span(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
@@ -87,16 +90,7 @@ fn refine_span(
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
     headings: bool,
 ) -> Refined {
-    let (
-        Refined {
-            mut defs,
-            mut modified,
-        },
-        read,
-    ) = parse_page(settings, ranked, span, known);
-    if headings {
-        around(settings, ranked, span, &mut defs, &read, &mut modified);
-    }
+    let (Refined { defs, modified }, read) = parse_page(settings, ranked, span, known, headings);
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
     };
@@ -126,13 +120,14 @@ const PARSE_BUDGET_BYTES: u64 = 256 * 1024;
 /// cache or the parser, and whether the parser read each file (its
 /// verdict, even "no definition here", then overrules the lexical one).
 /// Files without a parser and files past the page's parse budget are not
-/// read: they keep the lexical verdict and show their lines without
-/// headings.
+/// read: they keep the lexical verdict; with `headings`, those past the
+/// budget get the definitions around their quoted lines ([`pieces`]).
 fn parse_page(
     settings: &SearchSettings,
     ranked: &[Ranked],
     span: &PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
+    headings: bool,
 ) -> (Refined, Vec<bool>) {
     let mut budget = PARSE_BUDGET_BYTES;
     let mut defs = vec![Vec::new(); span.slots.len()];
@@ -140,6 +135,7 @@ fn parse_page(
     let mut modified = BTreeMap::new();
     let (mut slots, mut files, mut metas, mut needs) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut past = Vec::new();
     for (i, slot) in span.slots.iter().enumerate() {
         let tally = &ranked[slot.file].tally;
         let Some(lang) = tally.lang else {
@@ -161,6 +157,14 @@ fn parse_page(
             modified.insert(slot.file, mtime);
         }
         if meta.len() > budget {
+            if headings {
+                past.push(Past {
+                    slot: i,
+                    path,
+                    lang,
+                    meta,
+                });
+            }
             continue;
         }
         budget -= meta.len();
@@ -176,9 +180,8 @@ fn parse_page(
             lines: tally.quotes.iter().map(|q| q.line).collect(),
         });
     }
-    let found = DefsCache::new(settings.cache_dir.clone())
-        .with_cwd(&settings.cwd)
-        .defs_many_wanted(&files, &metas, &needs);
+    let cache = DefsCache::new(settings.cache_dir.clone()).with_cwd(&settings.cwd);
+    let found = cache.defs_many_wanted(&files, &metas, &needs);
     if found.parsed > 0 {
         // Parsing takes long enough for a file to change meanwhile: the
         // times read before it are stale, and verify reads them again.
@@ -188,7 +191,16 @@ fn parse_page(
         defs[i] = file_defs;
         read[i] = was_read;
     }
+    pieces(&cache, ranked, span, past, &mut defs, &mut modified);
     (Refined { defs, modified }, read)
+}
+
+/// A file of the page past its parse budget, as [`parse_page`] stat'ed it.
+struct Past {
+    slot: usize,
+    path: PathBuf,
+    lang: Lang,
+    meta: Metadata,
 }
 
 /// Source bytes one file may have parsed in pieces, at most: the blocks
@@ -204,52 +216,51 @@ const PIECES_FILES: usize = 40;
 /// lines cost well under a millisecond per MB).
 const PIECES_READ_BYTES: u64 = 8 * 1024 * 1024;
 
-/// The definitions around the quoted lines of the page's files that the
-/// parser did not read (past the parse budget, or too large), for the
-/// first [`PIECES_FILES`] of them in rank order whose sizes fit
-/// [`PIECES_READ_BYTES`]: their lines show under the definitions that hold
-/// them. Which files get pieces depends on their sizes alone, and what a
-/// file's pieces give on its bytes and lines alone, so a cached answer is
-/// the one a parse gives. These definitions are not the file's whole
-/// verdict: the lexical rules still decide its definition lines. A file
-/// read here may have changed since it was stat'ed: verify stats it again.
-fn around(
-    settings: &SearchSettings,
+/// The definitions around the quoted lines of the page's files past its
+/// parse budget, for the first [`PIECES_FILES`] of them in rank order
+/// whose sizes fit [`PIECES_READ_BYTES`]: their lines show under the
+/// definitions that hold them. Which files get pieces depends on their
+/// sizes alone, and what a file's pieces give on its bytes and lines
+/// alone, so a cached answer is the one a parse gives. These definitions
+/// are not the file's whole verdict: the lexical rules still decide its
+/// definition lines. A file read here may have changed since it was
+/// stat'ed: verify stats it again.
+fn pieces(
+    cache: &DefsCache,
     ranked: &[Ranked],
     span: &PageSpan,
+    past: Vec<Past>,
     defs: &mut [Vec<Def>],
-    read: &[bool],
     modified: &mut BTreeMap<usize, SystemTime>,
 ) {
-    let cache = DefsCache::new(settings.cache_dir.clone()).with_cwd(&settings.cwd);
     let (mut files, mut readable) = (PIECES_FILES, PIECES_READ_BYTES);
-    for (i, slot) in span.slots.iter().enumerate() {
-        let tally = &ranked[slot.file].tally;
-        let Some(lang) = tally.lang else {
-            continue;
-        };
+    for Past {
+        slot,
+        path,
+        lang,
+        meta,
+    } in past
+    {
         if files == 0 {
             break;
         }
-        if read[i] || tally.binary || slot.lines == 0 {
-            continue;
-        }
-        let path = path_of(&tally.path);
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
-        };
         if meta.len() > readable {
             continue;
         }
         files -= 1;
         readable -= meta.len();
-        let mut lines: Vec<u64> = chosen_quotes(tally, slot.lines)
+        let file = span.slots[slot].file;
+        let tally = &ranked[file].tally;
+        let mut lines: Vec<u64> = chosen_quotes(tally, span.slots[slot].lines)
             .iter()
             .map(|q| q.line)
             .collect();
         lines.sort_unstable();
-        defs[i] = cache.around(&path, lang, &meta, &lines, PIECES_BYTES);
-        modified.remove(&slot.file);
+        let (found, read) = cache.around(&path, lang, &meta, &lines, PIECES_BYTES);
+        defs[slot] = found;
+        if read {
+            modified.remove(&file);
+        }
     }
 }
 
