@@ -6,9 +6,8 @@ PROPTEST_CASES at a time, until the time is up.
         [--bin PATH]... [--out FILE]
 
 Without --bin it builds the test binaries (`cargo test --no-run`, with
---release if asked) and runs the properties of tests/fuzz_readers.rs,
-tests/fuzz_hooks.rs and
-the in-module ones (`commands::call::fuzz`, `views::tests::any_timeout`).
+--release if asked) and runs the properties of tests/it/fuzz_readers.rs,
+tests/it/fuzz_hooks.rs and the in-module ones (`commands::call::fuzz`, `views::tests::any_timeout`).
 Each run is `BIN --exact NAME` with a fresh random seed (proptest's
 default), so rounds explore different inputs. Prints, per property, the
 runs, cases and seconds, and every failure with proptest's minimal input;
@@ -22,13 +21,17 @@ import subprocess
 import sys
 import time
 
-# In-module properties of the library's unit-test binary.
-LIB_PROPERTIES = ("commands::call::fuzz::", "views::tests::any_timeout")
+# The properties of each test binary, by name prefix: the integration
+# tests' fuzz modules, and the library's in-module ones.
+PROPERTIES = {
+    "it": ("fuzz_readers::", "fuzz_hooks::"),
+    "scout": ("commands::call::fuzz::", "views::tests::any_timeout"),
+}
 
 
 def build(release):
     argv = ["cargo", "test", "--no-run", "--message-format=json",
-            "--test", "fuzz_readers", "--test", "fuzz_hooks", "--lib"]
+            "--test", "it", "--lib"]
     if release:
         argv.append("--release")
     out = subprocess.run(argv, stdout=subprocess.PIPE, check=True).stdout
@@ -48,9 +51,8 @@ def properties(binary):
     out = subprocess.run([binary, "--list", "--format", "terse"],
                          stdout=subprocess.PIPE, check=True, text=True).stdout
     names = [l.rsplit(": ", 1)[0] for l in out.splitlines() if l.endswith(": test")]
-    if os.path.basename(binary).startswith(("fuzz_readers", "fuzz_hooks")):
-        return names
-    return [n for n in names if n.startswith(LIB_PROPERTIES)]
+    target = os.path.basename(binary).rsplit("-", 1)[0]
+    return [n for n in names if n.startswith(PROPERTIES.get(target, ()))]
 
 
 def main():

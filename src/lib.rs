@@ -1,7 +1,7 @@
 //! scout: code search for AI coding agents, over ripgrep.
 //!
 //! The rooms import only downward (docs/design.md, "Layout"; kept by
-//! `tests/layers.rs`), highest first:
+//! `tests/it/layers.rs`), highest first:
 //!
 //! - [`mcp`] and [`request`]: JSON requests in, answers out (`scout
 //!   mcp`, `scout call`).

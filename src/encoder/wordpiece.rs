@@ -14,7 +14,7 @@
 //!
 //! The Unicode classes are the reference's own: `unicode_categories`'
 //! Unicode 9 tables, in which a character assigned since is no control,
-//! mark or punctuation but part of a word (tests/tokenizer.rs checks scout
+//! mark or punctuation but part of a word (tests/it/tokenizer.rs checks scout
 //! against the reference on real text). Code is ASCII nearly always,
 //! and ASCII takes a path of its own with no tables.
 

@@ -2,7 +2,7 @@
 //! the request layer ([`crate::request`]).
 //!
 //! The whole `tools/list` answer sits in the model's context on every
-//! turn, so it is kept under 2,500 bytes (tests/mcp.rs pins it):
+//! turn, so it is kept under 2,500 bytes (tests/it/mcp.rs pins it):
 //! one line per tool saying when to use it, parameters named as the
 //! command line names them and described in a few words where the name
 //! is not enough. Every tool's output is an object (the request layer's

@@ -2,7 +2,7 @@
 
 Usage: client.py SCOUT TREE. Starts `SCOUT mcp` in TREE over stdio,
 lists the tools, calls each once, and prints one JSON object saying what
-it saw; tests/mcp_sdk.rs checks it. Any exception exits non-zero.
+it saw; tests/it/mcp_sdk.rs checks it. Any exception exits non-zero.
 """
 
 import asyncio
