@@ -7,7 +7,8 @@ PROPTEST_CASES at a time, until the time is up.
 
 Without --bin it builds the test binaries (`cargo test --no-run`, with
 --release if asked) and runs the properties of tests/it/fuzz_readers.rs,
-tests/it/fuzz_hooks.rs and the in-module ones (`commands::call::fuzz`, `views::tests::any_timeout`).
+tests/it/fuzz_hooks.rs and the in-module ones (`request::fuzz`,
+`cli::fuzz`, `views::tests::any_timeout`).
 Each run is `BIN --exact NAME` with a fresh random seed (proptest's
 default), so rounds explore different inputs. Prints, per property, the
 runs, cases and seconds, and every failure with proptest's minimal input;
@@ -25,7 +26,7 @@ import time
 # tests' fuzz modules, and the library's in-module ones.
 PROPERTIES = {
     "it": ("fuzz_readers::", "fuzz_hooks::"),
-    "scout": ("commands::call::fuzz::", "views::tests::any_timeout"),
+    "scout": ("request::fuzz::", "cli::fuzz::", "views::tests::any_timeout"),
 }
 
 
