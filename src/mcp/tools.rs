@@ -5,27 +5,23 @@
 //! turn, so it is kept under 2,500 bytes (tests/it/mcp.rs pins it):
 //! one line per tool saying when to use it, parameters named as the
 //! command line names them and described in a few words where the name
-//! is not enough. Every tool's output is an object (the request layer's
-//! answer, less its text); its schema says only that.
+//! is not enough. A parameter is a field of the tool's request mode, and
+//! its type is that field's ([`crate::request::fields_of`]). Every tool's
+//! output is an object (the request layer's answer, less its text); its
+//! schema says only that.
 
 use serde_json::{json, Map, Value};
 
-/// One tool: its name, its one-line description, its parameters (name,
-/// JSON type, a few words or nothing), the required ones, and the mode of
-/// the request it becomes.
+/// One tool: its name, its one-line description, its parameters (name and
+/// a few words or nothing), the required ones, and the mode of the request
+/// it becomes.
 pub struct ToolSpec {
     pub name: &'static str,
     pub description: &'static str,
-    pub params: &'static [(&'static str, &'static str, &'static str)],
+    pub params: &'static [(&'static str, &'static str)],
     pub required: &'static [&'static str],
     pub mode: &'static str,
 }
-
-const S: &str = "string";
-const I: &str = "integer";
-const B: &str = "boolean";
-/// One path, or an array of them.
-const PATHS: &str = "string|array";
 
 /// The tools, in the order `tools/list` gives them.
 pub const TOOLS: [ToolSpec; 5] = [
@@ -33,22 +29,22 @@ pub const TOOLS: [ToolSpec; 5] = [
         name: "search",
         description: "Where a name or text is defined and used: ranked, definitions first, exact counts, what was left out.",
         params: &[
-            ("query", S, ""),
-            ("path", PATHS, ""),
-            ("kind", S, "auto|literal|regex|symbol"),
-            ("ignore_case", B, ""),
-            ("glob", S, ""),
-            ("type", S, ""),
-            ("budget_tokens", I, ""),
-            ("page", I, ""),
-            ("structural", B, "query is an ast-grep pattern"),
-            ("lang", S, "pattern language"),
-            ("callers_of", S, "PATH#SYMBOL: calls"),
-            ("impact", S, "PATH#SYMBOL: dependents"),
-            ("depth", I, ""),
-            ("graph_files", I, ""),
-            ("proven_only", B, ""),
-            ("again", B, "show seen lines"),
+            ("query", ""),
+            ("path", ""),
+            ("kind", "auto|literal|regex|symbol"),
+            ("ignore_case", ""),
+            ("glob", ""),
+            ("type", ""),
+            ("budget_tokens", ""),
+            ("page", ""),
+            ("structural", "query is an ast-grep pattern"),
+            ("lang", "pattern language"),
+            ("callers_of", "PATH#SYMBOL: calls"),
+            ("impact", "PATH#SYMBOL: dependents"),
+            ("depth", ""),
+            ("graph_files", ""),
+            ("proven_only", ""),
+            ("again", "show seen lines"),
         ],
         required: &[],
         mode: "search",
@@ -57,12 +53,12 @@ pub const TOOLS: [ToolSpec; 5] = [
         name: "smart",
         description: "A question in words, names unknown: the definitions answering it, each with why.",
         params: &[
-            ("query", S, ""),
-            ("path", S, ""),
-            ("max_results", I, ""),
-            ("glob", S, ""),
-            ("type", S, ""),
-            ("budget_tokens", I, ""),
+            ("query", ""),
+            ("path", ""),
+            ("max_results", ""),
+            ("glob", ""),
+            ("type", ""),
+            ("budget_tokens", ""),
         ],
         required: &["query"],
         mode: "smart",
@@ -71,16 +67,16 @@ pub const TOOLS: [ToolSpec; 5] = [
         name: "grep",
         description: "Every match as rg prints it, paginated: for exhaustive lists.",
         params: &[
-            ("pattern", S, "regex"),
-            ("path", S, ""),
-            ("output_mode", S, "files_with_matches|content|count"),
-            ("context", I, ""),
-            ("ignore_case", B, ""),
-            ("type", S, ""),
-            ("glob", S, ""),
-            ("head_limit", I, ""),
-            ("offset", I, ""),
-            ("multiline", B, ""),
+            ("pattern", "regex"),
+            ("path", ""),
+            ("output_mode", "files_with_matches|content|count"),
+            ("context", ""),
+            ("ignore_case", ""),
+            ("type", ""),
+            ("glob", ""),
+            ("head_limit", ""),
+            ("offset", ""),
+            ("multiline", ""),
         ],
         required: &["pattern"],
         mode: "content",
@@ -88,7 +84,7 @@ pub const TOOLS: [ToolSpec; 5] = [
     ToolSpec {
         name: "files",
         description: "File names matching a glob, newest first.",
-        params: &[("pattern", S, "glob"), ("path", S, ""), ("limit", I, "")],
+        params: &[("pattern", "glob"), ("path", ""), ("limit", "")],
         required: &["pattern"],
         mode: "files",
     },
@@ -96,11 +92,11 @@ pub const TOOLS: [ToolSpec; 5] = [
         name: "read",
         description: "A definition (symbol) or lines (range A:B), numbered.",
         params: &[
-            ("path", S, ""),
-            ("symbol", S, ""),
-            ("range", S, ""),
-            ("budget_tokens", I, ""),
-            ("again", B, ""),
+            ("path", ""),
+            ("symbol", ""),
+            ("range", ""),
+            ("budget_tokens", ""),
+            ("again", ""),
         ],
         required: &["path"],
         mode: "read",
@@ -112,42 +108,44 @@ pub const EDIT_TOOL: ToolSpec = ToolSpec {
     name: "edit",
     description: "Rewrite code in one call, all or nothing, with a diff page; undo restores. Structural (pattern+rewrite+lang, scoped by callers_of), text (old/new on path), or a definition (symbol+with).",
     params: &[
-        ("pattern", S, "ast-grep pattern"),
-        ("rewrite", S, "template ($X)"),
-        ("lang", S, ""),
-        ("path", PATHS, ""),
-        ("callers_of", S, "PATH#SYMBOL"),
-        ("impact", S, "PATH#SYMBOL"),
-        ("proven_only", B, "no calls by name alone"),
-        ("old", PATHS, "exact text"),
-        ("new", PATHS, ""),
-        ("count", I, ""),
-        ("all", B, ""),
-        ("symbol", S, "PATH#SYMBOL to replace"),
-        ("with", S, "its new code"),
-        ("dry_run", B, ""),
-        ("undo", B, ""),
-        ("budget_tokens", I, ""),
-        ("page", I, ""),
-        ("glob", S, ""),
+        ("pattern", "ast-grep pattern"),
+        ("rewrite", "template ($X)"),
+        ("lang", ""),
+        ("path", ""),
+        ("callers_of", "PATH#SYMBOL"),
+        ("impact", "PATH#SYMBOL"),
+        ("proven_only", "no calls by name alone"),
+        ("old", "exact text"),
+        ("new", ""),
+        ("count", ""),
+        ("all", ""),
+        ("symbol", "PATH#SYMBOL to replace"),
+        ("with", "its new code"),
+        ("dry_run", ""),
+        ("undo", ""),
+        ("budget_tokens", ""),
+        ("page", ""),
+        ("glob", ""),
     ],
     required: &[],
     mode: "edit",
 };
 
 impl ToolSpec {
-    /// The tool's input schema.
+    /// The tool's input schema: each parameter typed as its request
+    /// field is.
     pub fn input_schema(&self) -> Map<String, Value> {
+        let fields = crate::request::fields_of(self.mode).unwrap_or_default();
         let properties: Map<String, Value> = self
             .params
             .iter()
-            .map(|(name, kind, words)| {
+            .map(|(name, words)| {
+                let field = field_name(name);
+                let shape = fields.iter().find(|(known, ..)| *known == field);
                 let mut param = Map::new();
-                let kind: Value = match kind.split_once('|') {
-                    Some((one, other)) => json!([one, other]),
-                    None => (*kind).into(),
-                };
-                param.insert("type".into(), kind);
+                if let Some((_, shape, _)) = shape {
+                    param.insert("type".into(), shape.json_type());
+                }
                 if !words.is_empty() {
                     param.insert("description".into(), (*words).into());
                 }
@@ -172,7 +170,7 @@ impl ToolSpec {
 
     /// Whether `name` is one of the tool's parameters.
     pub fn takes(&self, name: &str) -> bool {
-        self.params.iter().any(|(param, ..)| *param == name)
+        self.params.iter().any(|(param, _)| *param == name)
     }
 
     /// The request of a call with these `arguments`: the tool's mode, its
@@ -182,11 +180,7 @@ impl ToolSpec {
         let mut request = Map::new();
         request.insert("mode".into(), self.mode.into());
         for (name, value) in arguments {
-            let field = match name.as_str() {
-                "ignore_case" => "-i",
-                other => other,
-            };
-            request.insert(field.to_string(), value.clone());
+            request.insert(field_name(name).to_string(), value.clone());
         }
         if self.mode != "read" {
             request.insert("text".into(), true.into());
@@ -197,6 +191,15 @@ impl ToolSpec {
             request.insert("tool".into(), call);
         }
         Value::Object(request)
+    }
+}
+
+/// The request field a parameter stands for: its own name, but
+/// `ignore_case` for `-i`, which is no name in most clients' eyes.
+fn field_name(param: &str) -> &str {
+    match param {
+        "ignore_case" => "-i",
+        other => other,
     }
 }
 
@@ -218,30 +221,19 @@ mod tests {
 
     #[test]
     fn every_parameter_is_a_field_of_its_mode() {
-        for tool in &TOOLS {
-            for (name, kind, _) in tool.params {
-                let value: Value = match *kind {
-                    "string" => "x".into(),
-                    "string|array" => json!(["x"]),
-                    "integer" => 1.into(),
-                    _ => true.into(),
-                };
-                let mut arguments = Map::new();
-                arguments.insert(name.to_string(), value);
-                let request = tool.request(&arguments);
-                let field = request
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .find(|k| !["mode", "text"].contains(&k.as_str()))
-                    .cloned()
-                    .unwrap_or_default();
-                let known = crate::request::fields(tool.mode);
+        for tool in TOOLS.iter().chain([&EDIT_TOOL]) {
+            let known = crate::request::fields_of(tool.mode).unwrap();
+            for (name, _) in tool.params {
+                let field = field_name(name);
                 assert!(
-                    known.contains(&field.as_str()),
+                    known.iter().any(|(known, ..)| *known == field),
                     "{}: {name} -> {field}",
                     tool.name
                 );
+            }
+            let schema = Value::Object(tool.input_schema());
+            for (name, param) in schema["properties"].as_object().unwrap() {
+                assert!(param.get("type").is_some(), "{}: {name}", tool.name);
             }
         }
     }

@@ -8,14 +8,10 @@
 //! missing or unknown mode and values of the wrong type are errors that
 //! name the field and what it accepts.
 //!
-//! | mode | fields (* required) | same as |
-//! |---|---|---|
-//! | `files` | `pattern`* (glob), `path`, `limit`, `timeout`, `cwd` | `scout files` |
-//! | `content` | `pattern`* (regex), `path`, `output_mode` (`files_with_matches` default, `content`, `count`), `-A`, `-B`, `-C`, `context`, `-n`, `-i`, `type`, `glob`, `head_limit`, `offset`, `multiline`, `timeout`, `cwd` | `scout grep` |
-//! | `search` | `query`* (unless `callers_of` or `impact`), `path` (one, or an array), `kind` (`auto`, `literal`, `regex`, `symbol`), `-i`, `glob`, `type`, `budget_tokens`, `page`, `callers_of` / `impact` (`PATH#SYMBOL` or `PATH:LINE`), `depth`, `graph_files`, `proven_only`, `cwd` | `scout search --json` |
-//! | `smart` | `query`* (a question in words), `path`, `max_results` (1 or more), `glob`, `type`, `budget_tokens`, `cwd` | `scout smart --json` |
-//! | `read` | `path`*, `symbol` or `range` (`A:B`), `budget_tokens`, `again`, `cwd` | `scout read` |
-//! | `edit` | `pattern`, `rewrite`, `lang`, `callers_of`, `impact`, `depth`, `proven_only`; `old`, `new` (a string or an array), `count`, `all`; `symbol` and `with` (the new code itself); `dry_run`, `undo`, `last`; `path`, `glob`, `type`, `budget_tokens`, `page`, `cwd` | `scout edit --json` |
+//! Each mode's fields are declared once, in [`schema`], as the struct
+//! serde reads; the field table of docs/call-and-mcp.md and of `scout call
+//! --help`, and the types of the MCP tools' parameters, are checked
+//! against or derived from it.
 //!
 //! Every mode but `read` also takes `text` (a boolean): the answer then
 //! carries, as `text`, what the command prints (the page, rg's lines, the
@@ -90,12 +86,12 @@
 
 pub mod call;
 mod confine;
+mod schema;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -108,7 +104,6 @@ use crate::cli::{
 };
 use crate::dirs::OsEnvLookup;
 use crate::exit::ExitStatus;
-use crate::page::call::ToolCall;
 use crate::page::query::Kind;
 use crate::render::style::ColorChoice;
 use crate::rg::Cancel;
@@ -117,496 +112,11 @@ use crate::views;
 use crate::views::files::{self, FilesSettings};
 use crate::views::grep::{self, GrepSettings, Items, OutputMode};
 
-/// The modes a request may name.
-pub const MODES: [&str; 6] = ["files", "content", "search", "smart", "read", "edit"];
-
-/// What a field's value must be.
-#[derive(Debug, Clone, Copy)]
-enum Shape {
-    Text,
-    /// A string, or an array of strings (several paths).
-    Texts,
-    Count,
-    Flag,
-    Seconds,
-    OneOf(&'static [&'static str]),
-    /// `{"name": string, "arguments": object}`: an MCP tool call.
-    Call,
-}
-
-impl Shape {
-    fn describe(self) -> String {
-        match self {
-            Shape::Text => "a string".into(),
-            Shape::Texts => "a string or an array of strings".into(),
-            Shape::Count => "an integer, 0 or more".into(),
-            Shape::Flag => "true or false".into(),
-            Shape::Seconds => "a number of seconds, 0 or more".into(),
-            Shape::OneOf(values) => format!("one of {}", values.join(", ")),
-            Shape::Call => {
-                "an object with \"name\" (a string) and \"arguments\" (an object)".into()
-            }
-        }
-    }
-
-    fn accepts(self, value: &Value) -> bool {
-        match self {
-            Shape::Text => value.is_string(),
-            Shape::Texts => {
-                value.is_string()
-                    || value.as_array().is_some_and(|items| {
-                        !items.is_empty() && items.iter().all(Value::is_string)
-                    })
-            }
-            Shape::Count => value.is_u64(),
-            Shape::Flag => value.is_boolean(),
-            Shape::Seconds => value.as_f64().is_some_and(|s| s >= 0.0),
-            Shape::OneOf(values) => value.as_str().is_some_and(|v| values.contains(&v)),
-            Shape::Call => value.as_object().is_some_and(|call| {
-                call.len() == 2
-                    && call.get("name").is_some_and(Value::is_string)
-                    && call.get("arguments").is_some_and(Value::is_object)
-            }),
-        }
-    }
-}
-
-/// One request field: its name, shape, and whether it is required.
-type Field = (&'static str, Shape, bool);
-
-const OUTPUT_MODES: &[&str] = &["files_with_matches", "content", "count"];
-const KINDS: &[&str] = &["auto", "literal", "regex", "symbol"];
-
-const FILES_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    ("pattern", Shape::Text, true),
-    ("path", Shape::Text, false),
-    ("limit", Shape::Count, false),
-    ("timeout", Shape::Seconds, false),
-    ("text", Shape::Flag, false),
-    ("cwd", Shape::Text, false),
-];
-
-const CONTENT_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    ("pattern", Shape::Text, true),
-    ("path", Shape::Text, false),
-    ("output_mode", Shape::OneOf(OUTPUT_MODES), false),
-    ("-A", Shape::Count, false),
-    ("-B", Shape::Count, false),
-    ("-C", Shape::Count, false),
-    ("context", Shape::Count, false),
-    ("-n", Shape::Flag, false),
-    ("-i", Shape::Flag, false),
-    ("type", Shape::Text, false),
-    ("glob", Shape::Text, false),
-    ("head_limit", Shape::Count, false),
-    ("offset", Shape::Count, false),
-    ("multiline", Shape::Flag, false),
-    ("timeout", Shape::Seconds, false),
-    ("text", Shape::Flag, false),
-    ("tool", Shape::Call, false),
-    ("cwd", Shape::Text, false),
-];
-
-const SEARCH_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    // Required unless `callers_of` or `impact` is given (checked apart).
-    ("query", Shape::Text, false),
-    ("path", Shape::Texts, false),
-    ("kind", Shape::OneOf(KINDS), false),
-    ("-i", Shape::Flag, false),
-    ("glob", Shape::Text, false),
-    ("type", Shape::Text, false),
-    ("budget_tokens", Shape::Count, false),
-    ("page", Shape::Count, false),
-    ("callers_of", Shape::Text, false),
-    ("impact", Shape::Text, false),
-    ("depth", Shape::Count, false),
-    ("graph_files", Shape::Count, false),
-    ("proven_only", Shape::Flag, false),
-    ("structural", Shape::Flag, false),
-    ("lang", Shape::Text, false),
-    ("again", Shape::Flag, false),
-    ("text", Shape::Flag, false),
-    ("tool", Shape::Call, false),
-    ("cwd", Shape::Text, false),
-];
-
-const SMART_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    ("query", Shape::Text, true),
-    ("path", Shape::Text, false),
-    ("max_results", Shape::Count, false),
-    ("glob", Shape::Text, false),
-    ("type", Shape::Text, false),
-    ("budget_tokens", Shape::Count, false),
-    ("text", Shape::Flag, false),
-    ("cwd", Shape::Text, false),
-];
-
-const READ_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    ("path", Shape::Text, true),
-    ("symbol", Shape::Text, false),
-    ("range", Shape::Text, false),
-    ("budget_tokens", Shape::Count, false),
-    ("again", Shape::Flag, false),
-    ("tool", Shape::Call, false),
-    ("cwd", Shape::Text, false),
-];
-
-const EDIT_FIELDS: &[Field] = &[
-    ("mode", Shape::Text, true),
-    ("pattern", Shape::Text, false),
-    ("rewrite", Shape::Text, false),
-    ("lang", Shape::Text, false),
-    ("path", Shape::Texts, false),
-    ("callers_of", Shape::Text, false),
-    ("impact", Shape::Text, false),
-    ("depth", Shape::Count, false),
-    ("proven_only", Shape::Flag, false),
-    ("old", Shape::Texts, false),
-    ("new", Shape::Texts, false),
-    ("count", Shape::Count, false),
-    ("all", Shape::Flag, false),
-    ("symbol", Shape::Text, false),
-    ("with", Shape::Text, false),
-    ("dry_run", Shape::Flag, false),
-    ("undo", Shape::Flag, false),
-    ("last", Shape::Flag, false),
-    ("glob", Shape::Text, false),
-    ("type", Shape::Text, false),
-    ("budget_tokens", Shape::Count, false),
-    ("page", Shape::Count, false),
-    ("text", Shape::Flag, false),
-    ("cwd", Shape::Text, false),
-];
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct EditRequest {
-    mode: String,
-    pattern: Option<String>,
-    rewrite: Option<String>,
-    lang: Option<String>,
-    path: Option<Paths>,
-    callers_of: Option<String>,
-    impact: Option<String>,
-    depth: Option<u32>,
-    proven_only: Option<bool>,
-    old: Option<Paths>,
-    new: Option<Paths>,
-    count: Option<usize>,
-    all: Option<bool>,
-    symbol: Option<String>,
-    with: Option<String>,
-    dry_run: Option<bool>,
-    undo: Option<bool>,
-    last: Option<bool>,
-    glob: Option<String>,
-    #[serde(rename = "type")]
-    file_type: Option<String>,
-    budget_tokens: Option<u64>,
-    page: Option<usize>,
-    text: Option<bool>,
-    cwd: Option<String>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct SmartRequest {
-    mode: String,
-    query: String,
-    path: Option<String>,
-    max_results: Option<usize>,
-    glob: Option<String>,
-    #[serde(rename = "type")]
-    file_type: Option<String>,
-    budget_tokens: Option<u64>,
-    text: Option<bool>,
-    cwd: Option<String>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct FilesRequest {
-    mode: String,
-    pattern: String,
-    path: Option<String>,
-    limit: Option<usize>,
-    timeout: Option<f64>,
-    text: Option<bool>,
-    cwd: Option<String>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct ReadRequest {
-    mode: String,
-    path: String,
-    symbol: Option<String>,
-    range: Option<String>,
-    budget_tokens: Option<u64>,
-    again: Option<bool>,
-    tool: Option<CallRequest>,
-    cwd: Option<String>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct ContentRequest {
-    mode: String,
-    pattern: String,
-    path: Option<String>,
-    output_mode: Option<String>,
-    #[serde(rename = "-A")]
-    after: Option<usize>,
-    #[serde(rename = "-B")]
-    before: Option<usize>,
-    #[serde(rename = "-C")]
-    around: Option<usize>,
-    context: Option<usize>,
-    #[serde(rename = "-n")]
-    line_number: Option<bool>,
-    #[serde(rename = "-i")]
-    ignore_case: Option<bool>,
-    #[serde(rename = "type")]
-    file_type: Option<String>,
-    glob: Option<String>,
-    head_limit: Option<usize>,
-    offset: Option<usize>,
-    multiline: Option<bool>,
-    timeout: Option<f64>,
-    text: Option<bool>,
-    tool: Option<CallRequest>,
-    cwd: Option<String>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct SearchRequest {
-    mode: String,
-    query: Option<String>,
-    path: Option<Paths>,
-    kind: Option<String>,
-    #[serde(rename = "-i")]
-    ignore_case: Option<bool>,
-    glob: Option<String>,
-    #[serde(rename = "type")]
-    file_type: Option<String>,
-    budget_tokens: Option<u64>,
-    page: Option<usize>,
-    callers_of: Option<String>,
-    impact: Option<String>,
-    depth: Option<u32>,
-    graph_files: Option<usize>,
-    proven_only: Option<bool>,
-    structural: Option<bool>,
-    lang: Option<String>,
-    again: Option<bool>,
-    text: Option<bool>,
-    tool: Option<CallRequest>,
-    cwd: Option<String>,
-}
-
-/// The MCP tool call a request stands for (`tool`, set by `scout mcp`).
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct CallRequest {
-    name: String,
-    arguments: serde_json::Map<String, Value>,
-}
-
-impl CallRequest {
-    fn call(self) -> ToolCall {
-        ToolCall {
-            name: self.name,
-            arguments: self.arguments,
-        }
-    }
-}
-
-/// A search's `path`: one, or several.
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(untagged)]
-enum Paths {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl Paths {
-    fn all(&self) -> Vec<&str> {
-        match self {
-            Paths::One(path) => vec![path],
-            Paths::Many(paths) => paths.iter().map(String::as_str).collect(),
-        }
-    }
-}
-
-/// A request, checked.
-#[derive(Debug, PartialEq)]
-enum Request {
-    Files(FilesRequest),
-    Content(ContentRequest),
-    Search(SearchRequest),
-    Smart(SmartRequest),
-    Read(ReadRequest),
-    Edit(EditRequest),
-}
-
-impl Request {
-    fn cwd(&self) -> Option<&str> {
-        match self {
-            Request::Files(r) => r.cwd.as_deref(),
-            Request::Content(r) => r.cwd.as_deref(),
-            Request::Search(r) => r.cwd.as_deref(),
-            Request::Smart(r) => r.cwd.as_deref(),
-            Request::Read(r) => r.cwd.as_deref(),
-            Request::Edit(r) => r.cwd.as_deref(),
-        }
-    }
-}
-
-/// Why a request cannot be served: the answer's `error` object.
-#[derive(Debug, Serialize, PartialEq)]
-struct Problem {
-    message: String,
-    /// The field at fault, when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    field: Option<String>,
-    /// What the field accepts (modes, fields, or values).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    allowed: Option<Vec<String>>,
-}
-
-impl Problem {
-    fn new(message: impl Into<String>) -> Problem {
-        Problem {
-            message: message.into(),
-            field: None,
-            allowed: None,
-        }
-    }
-
-    fn about(field: &str, message: impl Into<String>, allowed: &[&str]) -> Problem {
-        Problem {
-            message: message.into(),
-            field: Some(field.to_string()),
-            allowed: (!allowed.is_empty()).then(|| allowed.iter().map(|s| s.to_string()).collect()),
-        }
-    }
-}
-
-/// The fields a request of `mode` may have (none for an unknown mode).
-#[cfg(test)]
-pub fn fields(mode: &str) -> Vec<&'static str> {
-    let fields = match mode {
-        "files" => FILES_FIELDS,
-        "content" => CONTENT_FIELDS,
-        "search" => SEARCH_FIELDS,
-        "smart" => SMART_FIELDS,
-        "read" => READ_FIELDS,
-        "edit" => EDIT_FIELDS,
-        _ => &[],
-    };
-    fields.iter().map(|(name, _, _)| *name).collect()
-}
-
-/// Parses and checks a request.
-fn parse(text: &str) -> Result<Request, Problem> {
-    let value: Value = serde_json::from_str(text.trim())
-        .map_err(|e| Problem::new(format!("the request is not valid JSON: {e}")))?;
-    parse_value(value)
-}
-
-/// [`parse`], for a request already read as JSON.
-fn parse_value(value: Value) -> Result<Request, Problem> {
-    let Value::Object(mut object) = value else {
-        return Err(Problem::new(
-            "the request must be a JSON object, e.g. {\"mode\": \"files\", \"pattern\": \"**/*.rs\"}",
-        ));
-    };
-    object.retain(|_, v| !v.is_null());
-    let fields = match object.get("mode") {
-        None => {
-            return Err(Problem::about(
-                "mode",
-                "the request has no \"mode\"",
-                &MODES,
-            ))
-        }
-        Some(Value::String(mode)) if mode == "files" => FILES_FIELDS,
-        Some(Value::String(mode)) if mode == "content" => CONTENT_FIELDS,
-        Some(Value::String(mode)) if mode == "search" => SEARCH_FIELDS,
-        Some(Value::String(mode)) if mode == "smart" => SMART_FIELDS,
-        Some(Value::String(mode)) if mode == "read" => READ_FIELDS,
-        Some(Value::String(mode)) if mode == "edit" => EDIT_FIELDS,
-        Some(other) => {
-            return Err(Problem::about(
-                "mode",
-                format!("unknown mode {other}"),
-                &MODES,
-            ))
-        }
-    };
-    let mode = object["mode"].as_str().unwrap_or_default().to_string();
-    let names: Vec<&str> = fields.iter().map(|(name, _, _)| *name).collect();
-    for (key, value) in &object {
-        let Some((name, shape, _)) = fields.iter().find(|(name, _, _)| name == key) else {
-            return Err(Problem::about(
-                key,
-                format!("unknown field {key:?} for mode {mode:?}"),
-                &names,
-            ));
-        };
-        if !shape.accepts(value) {
-            let allowed = match shape {
-                Shape::OneOf(values) => values,
-                _ => &[][..],
-            };
-            return Err(Problem::about(
-                name,
-                format!("field {name:?} must be {}, not {value}", shape.describe()),
-                allowed,
-            ));
-        }
-    }
-    if let Some((name, shape, _)) = fields
-        .iter()
-        .find(|(name, _, required)| *required && !object.contains_key(*name))
-    {
-        return Err(Problem::about(
-            name,
-            format!("mode {mode:?} needs {name:?} ({})", shape.describe()),
-            &[],
-        ));
-    }
-    let graph = ["callers_of", "impact"]
-        .iter()
-        .filter(|k| object.contains_key(**k))
-        .count();
-    if mode == "search" && graph == 0 && !object.contains_key("query") {
-        return Err(Problem::about(
-            "query",
-            "mode \"search\" needs \"query\" (a string), or \"callers_of\" or \"impact\"",
-            &[],
-        ));
-    }
-    let object = Value::Object(object);
-    Ok(match mode.as_str() {
-        "files" => Request::Files(typed(object)?),
-        "content" => Request::Content(typed(object)?),
-        "smart" => Request::Smart(typed(object)?),
-        "read" => Request::Read(typed(object)?),
-        "edit" => Request::Edit(typed(object)?),
-        _ => Request::Search(typed(object)?),
-    })
-}
-
-fn typed<T: DeserializeOwned>(object: Value) -> Result<T, Problem> {
-    serde_json::from_value(object).map_err(|e| Problem::new(format!("bad request: {e}")))
-}
+pub use schema::fields_of;
+use schema::{
+    parse, parse_value, CallRequest, ContentRequest, EditRequest, FilesRequest, Paths, Problem,
+    ReadRequest, Request, SearchRequest, SmartRequest,
+};
 
 /// Answers one request (the text of a JSON object), as `scout call`
 /// prints it ([`Answer::to_json`]) with the exit status it carries. Every transport
@@ -1646,13 +1156,18 @@ fn read_answer(request: ReadRequest, ctx: &Context, served: &Served) -> Result<A
 
 #[cfg(test)]
 mod tests {
+    use super::schema::{Shape, MODES};
     use super::*;
+    use crate::cli::Command;
+    use serde_json::{json, Map};
 
     /// The fields a mode documents (`mode`, `text`, `tool` and `cwd`
     /// aside: they are said once for every mode).
     fn accepted(mode: &str) -> std::collections::BTreeSet<String> {
-        fields(mode)
-            .into_iter()
+        fields_of(mode)
+            .unwrap()
+            .iter()
+            .map(|(name, ..)| *name)
             .filter(|f| !["mode", "text", "tool", "cwd"].contains(f))
             .map(String::from)
             .collect()
@@ -1723,8 +1238,6 @@ mod tests {
             );
         }
     }
-    use crate::cli::Command;
-    use serde_json::{json, Map};
 
     fn problem(text: &str) -> Problem {
         match parse(text) {
@@ -1770,14 +1283,7 @@ mod tests {
     #[test]
     fn every_listed_field_is_a_request_field() {
         for mode in MODES {
-            let fields = match mode {
-                "files" => FILES_FIELDS,
-                "content" => CONTENT_FIELDS,
-                "smart" => SMART_FIELDS,
-                "read" => READ_FIELDS,
-                "edit" => EDIT_FIELDS,
-                _ => SEARCH_FIELDS,
-            };
+            let fields = fields_of(mode).unwrap();
             let mut object = Map::new();
             for (name, shape, _) in fields {
                 let value: Value = match shape {
@@ -1892,6 +1398,7 @@ mod tests {
 /// the count (64 by default).
 #[cfg(test)]
 mod fuzz {
+    use super::schema::Shape;
     use super::*;
     use crate::cli::Command;
     use proptest::prelude::*;
@@ -1956,11 +1463,9 @@ mod fuzz {
 
     /// Every field name any mode knows, and a few it does not.
     fn field() -> impl Strategy<Value = String> {
-        let mut names: Vec<&str> = FILES_FIELDS
-            .iter()
-            .chain(CONTENT_FIELDS)
-            .chain(SEARCH_FIELDS)
-            .chain(SMART_FIELDS)
+        let mut names: Vec<&str> = ["files", "content", "search", "smart"]
+            .into_iter()
+            .flat_map(|mode| fields_of(mode).unwrap())
             .map(|(name, _, _)| *name)
             .collect();
         names.extend(["extra", "Mode", ""]);
@@ -1990,12 +1495,12 @@ mod fuzz {
                 Ok(request) => {
                     prop_assert!(mode != "grep");
                     let known = match request {
-                        Request::Files(_) => FILES_FIELDS,
-                        Request::Content(_) => CONTENT_FIELDS,
-                        Request::Search(_) => SEARCH_FIELDS,
-                        Request::Smart(_) => SMART_FIELDS,
-                        Request::Read(_) => READ_FIELDS,
-                        Request::Edit(_) => EDIT_FIELDS,
+                        Request::Files(_) => FilesRequest::FIELDS,
+                        Request::Content(_) => ContentRequest::FIELDS,
+                        Request::Search(_) => SearchRequest::FIELDS,
+                        Request::Smart(_) => SmartRequest::FIELDS,
+                        Request::Read(_) => ReadRequest::FIELDS,
+                        Request::Edit(_) => EditRequest::FIELDS,
                     };
                     for (key, value) in &object {
                         if value.is_null() {
@@ -2015,8 +1520,8 @@ mod fuzz {
         #[test]
         fn requests_build_the_flags_of_their_command_line(
             (mode, fields) in prop::sample::select(vec![
-                ("search", SEARCH_FIELDS), ("edit", EDIT_FIELDS),
-                ("smart", SMART_FIELDS), ("read", READ_FIELDS),
+                ("search", SearchRequest::FIELDS), ("edit", EditRequest::FIELDS),
+                ("smart", SmartRequest::FIELDS), ("read", ReadRequest::FIELDS),
             ]).prop_flat_map(|(mode, known)| {
                 let fields: Vec<_> = known
                     .iter()
