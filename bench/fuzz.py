@@ -5,10 +5,10 @@ PROPTEST_CASES at a time, until the time is up.
     python3 bench/fuzz.py [--minutes 60] [--cases 2000] [--release]
         [--bin PATH]... [--out FILE]
 
-Without --bin it builds the test binaries (`cargo test --no-run`, with
---release if asked) and runs the properties of tests/it/fuzz_readers.rs,
-tests/it/fuzz_hooks.rs and the in-module ones (`request::fuzz`,
-`cli::fuzz`, `views::tests::any_timeout`).
+Without --bin it builds the library's test binary (`cargo test --no-run
+--lib`, with --release if asked) and runs its properties: src/fuzz/
+(every reader of outside bytes, the hook's payloads) and the in-module
+ones (`request::fuzz`, `cli::fuzz`, `views::tests::any_timeout`).
 Each run is `BIN --exact NAME` with a fresh random seed (proptest's
 default), so rounds explore different inputs. Prints, per property, the
 runs, cases and seconds, and every failure with proptest's minimal input;
@@ -22,17 +22,16 @@ import subprocess
 import sys
 import time
 
-# The properties of each test binary, by name prefix: the integration
-# tests' fuzz modules, and the library's in-module ones.
+# The properties of each test binary, by name prefix: the library's.
 PROPERTIES = {
-    "it": ("fuzz_readers::", "fuzz_hooks::"),
-    "scout": ("request::fuzz::", "cli::fuzz::", "views::tests::any_timeout"),
+    "scout": ("fuzz::", "request::fuzz::", "cli::fuzz::",
+              "views::tests::any_timeout"),
 }
 
 
 def build(release):
     argv = ["cargo", "test", "--no-run", "--message-format=json",
-            "--test", "it", "--lib"]
+            "--lib"]
     if release:
         argv.append("--release")
     out = subprocess.run(argv, stdout=subprocess.PIPE, check=True).stdout

@@ -19,13 +19,8 @@ pub fn join<'a>(words: impl IntoIterator<Item = &'a [u8]>) -> String {
 }
 
 /// The words of the command line typed (`argv`, program first, printed as
-/// `scout`), without any `FLAG N` or `FLAG=N`: the base of a command that
-/// sets FLAG anew (the next page, a larger limit).
-pub fn words_without<'a>(argv: &'a [std::ffi::OsString], flag: &str) -> Vec<&'a [u8]> {
-    words_without_any(argv, &[flag])
-}
-
-/// [`words_without`] for several flags at once.
+/// `scout`), without any of `flags` as `FLAG N` or `FLAG=N`: the base of a
+/// command that sets them anew (the next page, a larger limit).
 pub fn words_without_any<'a>(argv: &'a [std::ffi::OsString], flags: &[&str]) -> Vec<&'a [u8]> {
     let mut words: Vec<&[u8]> = vec![b"scout"];
     let mut skip_next = false;
@@ -111,7 +106,7 @@ mod tests {
         .map(Into::into)
         .collect();
         assert_eq!(
-            join(words_without(&argv, "--page")),
+            join(words_without_any(&argv, &["--page"])),
             "scout search 'a b' src"
         );
         let argv: Vec<std::ffi::OsString> = [

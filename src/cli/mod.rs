@@ -1079,19 +1079,6 @@ pub fn parse(argv: &[OsString]) -> Result<Cli, clap::Error> {
     parse_with(&mut Cli::command(), argv)
 }
 
-/// [`parse`], for a process that parses many command lines (the request
-/// layer inside `scout mcp`): clap's command is built once, not for each.
-pub fn parse_again(argv: &[OsString]) -> Result<Cli, clap::Error> {
-    use clap::CommandFactory;
-    use std::sync::{Mutex, OnceLock};
-    static COMMAND: OnceLock<Mutex<clap::Command>> = OnceLock::new();
-    let mut command = COMMAND
-        .get_or_init(|| Mutex::new(Cli::command()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    parse_with(&mut command, argv)
-}
-
 /// `argv` parsed by `command` (clap's, for [`Cli`]).
 fn parse_with(command: &mut clap::Command, argv: &[OsString]) -> Result<Cli, clap::Error> {
     use clap::FromArgMatches;

@@ -138,7 +138,6 @@ impl SearchSettings {
                     .into_iter()
                     .filter(|w| *w != b"--json"),
             ),
-            ranked_command: ranked_command(argv),
             tool: None,
             exits_after: true,
             cache_dir,
@@ -296,29 +295,6 @@ fn structural_pattern(text: &str, args: &SearchArgs) -> Result<StructuralPattern
         _ => bail!("--structural takes one --lang; to narrow the files, use -g or --type"),
     };
     Ok(StructuralPattern::compile(text, lang)?)
-}
-
-/// The command of the ranked view of a search typed with `-l`: as
-/// [`SearchSettings::command`] is made, and without `-l` (alone, as
-/// `--files-with-matches`, or in a cluster of short flags: `-il` is `-i`).
-fn ranked_command(argv: &[std::ffi::OsString]) -> String {
-    let words = shell::words_without_any(argv, &["--page", "--color"]);
-    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(words.len());
-    for word in words {
-        if word == b"--json" || word == b"--files-with-matches" || word == b"-l" {
-            continue;
-        }
-        let cluster = word.len() > 2
-            && word[0] == b'-'
-            && word[1..].iter().all(u8::is_ascii_alphabetic)
-            && word.contains(&b'l');
-        if cluster {
-            kept.push(word.iter().copied().filter(|&b| b != b'l').collect());
-        } else {
-            kept.push(word.to_vec());
-        }
-    }
-    shell::join(kept.iter().map(|w| &w[..]))
 }
 
 /// `--callers-of` or `--impact`, with the definition it names resolved

@@ -69,12 +69,8 @@ pub fn is_name(question: &str) -> bool {
 }
 
 impl SmartSettings {
-    /// Validates the flags of `scout smart` for a question.
-    pub fn resolve(args: SmartArgs) -> Result<SmartSettings> {
-        Self::resolve_in(args, &Context::process())
-    }
-
-    /// [`SmartSettings::resolve`] in the context `ctx`.
+    /// Validates the flags of `scout smart` for a question, in the
+    /// context `ctx`.
     pub fn resolve_in(mut args: SmartArgs, ctx: &Context) -> Result<SmartSettings> {
         let question = match (args.question_flag.take(), args.question.take()) {
             (Some(question), Some(first_path)) => {

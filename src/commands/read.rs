@@ -519,7 +519,7 @@ mod tests {
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
         let page = page_in_session(&s, &refs, &whole(10), &[(1, 4), (7, 8)]);
         assert_eq!(
-            String::from_utf8(page.text.into_plain()).unwrap(),
+            String::from_utf8(page.text.plain().to_vec()).unwrap(),
             "src/a.rs  (1-10 of 10 lines)\n\
              1-4: already in this session's context, unchanged (4 lines): scout read src/a.rs --range 1:4 --again\n\
              5: l5\n6: l6\n7: l7\n8: l8\n9: l9\n10: l10\n"
@@ -532,9 +532,9 @@ mod tests {
         let s = settings(Selection::Whole, 50);
         let lines: Vec<String> = (1..=100).map(|i| format!("line number {i}")).collect();
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
-        let plain = String::from_utf8(page(&s, &refs, &whole(100)).into_plain()).unwrap();
+        let plain = String::from_utf8(page(&s, &refs, &whole(100)).plain().to_vec()).unwrap();
         let again = page_in_session(&s, &refs, &whole(100), &[(1, 100)]);
-        let again = String::from_utf8(again.text.into_plain()).unwrap();
+        let again = String::from_utf8(again.text.plain().to_vec()).unwrap();
         assert_eq!(
             plain.lines().last(),
             again.lines().last(),
@@ -546,7 +546,7 @@ mod tests {
     #[test]
     fn a_whole_small_file_is_numbered_under_one_header() {
         let s = settings(Selection::Whole, 1500);
-        let text = page(&s, &[b"fn a() {", b"}"], &whole(2)).into_plain();
+        let text = page(&s, &[b"fn a() {", b"}"], &whole(2)).plain().to_vec();
         assert_eq!(text, b"src/a.rs  (1-2 of 2 lines)\n1: fn a() {\n2: }\n");
     }
 
@@ -554,7 +554,8 @@ mod tests {
     fn a_long_line_keeps_its_first_200_bytes_and_says_what_was_cut() {
         let s = settings(Selection::Whole, 0);
         let long = "x".repeat(50_000);
-        let text = String::from_utf8(page(&s, &[long.as_bytes()], &whole(1)).into_plain()).unwrap();
+        let text =
+            String::from_utf8(page(&s, &[long.as_bytes()], &whole(1)).plain().to_vec()).unwrap();
         let line = text.lines().nth(1).unwrap();
         assert_eq!(
             line,
@@ -573,7 +574,7 @@ mod tests {
         );
         let lines: Vec<String> = (1..=100).map(|i| format!("line number {i}")).collect();
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
-        let text = String::from_utf8(page(&s, &refs, &whole(100)).into_plain()).unwrap();
+        let text = String::from_utf8(page(&s, &refs, &whole(100)).plain().to_vec()).unwrap();
         assert!(text.len() <= 200, "{text}");
         let last = text.lines().last().unwrap();
         let shown = text.lines().count() - 2;
@@ -590,7 +591,7 @@ mod tests {
     #[test]
     fn at_least_one_line_is_shown_however_small_the_budget() {
         let s = settings(Selection::Whole, 1);
-        let text = String::from_utf8(page(&s, &[b"a", b"b"], &whole(2)).into_plain()).unwrap();
+        let text = String::from_utf8(page(&s, &[b"a", b"b"], &whole(2)).plain().to_vec()).unwrap();
         assert_eq!(
             text,
             "src/a.rs  (1-2 of 2 lines)\n1: a\n+1 line not shown: scout read src/a.rs --range 2:2 --budget-tokens 1\n"
@@ -603,7 +604,7 @@ mod tests {
         let lines: Vec<String> = (1..=40).map(|i| format!("body {i}")).collect();
         let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
         let blocks = [def_block("f", 1, 20), def_block("g.f", 30, 40)];
-        let text = String::from_utf8(page(&s, &refs, &blocks).into_plain()).unwrap();
+        let text = String::from_utf8(page(&s, &refs, &blocks).plain().to_vec()).unwrap();
         let tail: Vec<&str> = text.lines().rev().take(2).collect();
         assert_eq!(
             tail[0],
@@ -627,7 +628,7 @@ mod tests {
         let blocks: Vec<Block> = (0..12)
             .map(|k| def_block(&format!("Type{k}.f"), 1 + 15 * k, 10 + 15 * k))
             .collect();
-        let text = String::from_utf8(page(&s, &refs, &blocks).into_plain()).unwrap();
+        let text = String::from_utf8(page(&s, &refs, &blocks).plain().to_vec()).unwrap();
         assert!(text.len() <= 100 * 4, "{} bytes\n{text}", text.len());
         // Every definition is accounted for: one line each, then one for
         // the rest.

@@ -186,6 +186,7 @@ impl Entry {
 
     /// Reads an entry; any bytes that are not exactly one entry are an
     /// error. Never allocates more than the input's length would allow.
+    #[cfg(test)]
     pub fn decode(bytes: &[u8]) -> Result<Entry, DecodeError> {
         Entry::decode_wanted(bytes, None)
     }
@@ -442,6 +443,7 @@ impl DefsCache {
     }
 
     /// The directory holding the entries, when caching.
+    #[cfg(test)]
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }

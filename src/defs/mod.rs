@@ -312,10 +312,11 @@ pub fn enclosing(defs: &[Def], line: u32) -> Option<&Def> {
 }
 
 /// Whether a definition named `name` (unqualified, case-sensitive) has its
-/// name on 1-based `line`: the "this line defines NAME" ranking signal.
+/// name on 1-based `line`: how the tests check [`extract`]'s name lines.
 /// An impl block of `Foo` counts for `Foo` (not for the trait it
 /// implements): it is where Foo's methods are defined, and ctags and the
 /// lexical rules count it too.
+#[cfg(test)]
 pub fn defines_on_line(defs: &[Def], line: u32, name: &str) -> bool {
     defs.iter().any(|d| d.name_line == line && d.short == name)
 }

@@ -105,10 +105,6 @@ impl Styled {
         &self.bytes
     }
 
-    pub fn into_plain(self) -> Vec<u8> {
-        self.bytes
-    }
-
     /// Length of the plain bytes.
     pub fn len(&self) -> usize {
         self.bytes.len()

@@ -1383,10 +1383,7 @@ mod tests {
             argv.join(" "),
             "scout search --json --kind literal -i -g *.rs -g *.toml --budget-tokens 0 --page 2 -e -x -- src"
         );
-        match crate::cli::parse_again(&search_argv(&request))
-            .unwrap()
-            .command
-        {
+        match crate::cli::parse(&search_argv(&request)).unwrap().command {
             Some(Command::Search(args)) => assert_eq!(args, search_args(&request)),
             other => panic!("{other:?}"),
         }
@@ -1538,7 +1535,7 @@ mod fuzz {
             let Ok(request) = parse(&Value::Object(object).to_string()) else {
                 return Ok(()); // a required field not picked
             };
-            let parsed = |argv: Vec<OsString>| crate::cli::parse_again(&argv).unwrap().command;
+            let parsed = |argv: Vec<OsString>| crate::cli::parse(&argv).unwrap().command;
             match request {
                 Request::Search(r) => match parsed(search_argv(&r)) {
                     Some(Command::Search(args)) => prop_assert_eq!(search_args(&r), args),

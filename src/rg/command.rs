@@ -188,7 +188,9 @@ impl RgCommand {
     }
 
     /// The command as a shell line, starting with `rg` (with
-    /// `cd DIR && ` before it when it runs elsewhere).
+    /// `cd DIR && ` before it when it runs elsewhere): what the tests
+    /// compare.
+    #[cfg(test)]
     pub fn shell_line(&self) -> String {
         let mut words = Vec::new();
         if let Some(dir) = &self.cwd {

@@ -16,11 +16,8 @@ mod process;
 mod records;
 
 pub use cancel::Cancel;
-pub use command::{
-    parse_count_line, ContentLine, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags,
-    MAX_COLUMNS, VCS_DIRS,
-};
-pub use event::{parse_event, Data, Match, RgEvent, Stats, Submatch};
+pub use command::{parse_count_line, FilesFlags, GrepFlags, GrepOutput, RgCommand, SearchFlags};
+pub use event::{parse_event, RgEvent, Stats};
 pub use lines::{run_lines, Ending, LineSink, LinesOutcome};
 pub use matcher::Matcher;
 pub use process::{

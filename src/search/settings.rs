@@ -72,9 +72,6 @@ pub struct SearchSettings {
     /// `scout search ...` as typed, without `--page` and `--json`: the
     /// base of the next-page command.
     pub command: String,
-    /// `command` without `-l`: the ranked view of the same search, whose
-    /// pages `-l` lists whole.
-    pub ranked_command: String,
     /// The MCP tool call this search came through (set by the request
     /// layer): its pages then name tool calls, not commands.
     pub tool: Option<ToolCall>,
@@ -158,6 +155,8 @@ pub fn session_from_env() -> Option<Session> {
 pub enum SessionFrom {
     #[default]
     Process,
+    /// A session given outright (tests).
+    #[cfg(test)]
     Given(Option<Session>),
     /// A served request's session id, with the state directory its
     /// memory is kept in: read only by a command that uses it.
@@ -171,6 +170,7 @@ impl SessionFrom {
     pub fn session(&self) -> Option<Session> {
         match self {
             SessionFrom::Process => session_from_env(),
+            #[cfg(test)]
             SessionFrom::Given(session) => session.clone(),
             SessionFrom::Named { id, state_dir } => {
                 let session = Session::from_env(
@@ -196,15 +196,6 @@ impl SearchSettings {
         match &self.tool {
             Some(call) => Asked::Tool(call.clone()),
             None => Asked::Command(self.command.clone()),
-        }
-    }
-
-    /// [`SearchSettings::asked`] without `-l`: the ranked view (a tool
-    /// call has no `-l`).
-    pub fn asked_ranked(&self) -> Asked {
-        match &self.tool {
-            Some(call) => Asked::Tool(call.clone()),
-            None => Asked::Command(self.ranked_command.clone()),
         }
     }
 

@@ -34,11 +34,6 @@ pub const MAX_OUTPUT_BYTES: usize = 20 * 1024 * 1024;
 /// Settings are resolved through this, so tests can pass their own.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
-/// The process environment, as an [`EnvLookup`].
-pub fn process_env(name: &str) -> Option<String> {
-    std::env::var(name).ok()
-}
-
 /// The time limit: `--timeout` when given, else [`TIMEOUT_ENV`], else
 /// [`DEFAULT_TIMEOUT_SECONDS`]. 0 means no limit.
 pub fn resolve_timeout(flag: Option<f64>, env: EnvLookup<'_>) -> Result<Option<Duration>> {

@@ -14,6 +14,8 @@ use regex::Regex;
 /// The top-level modules of `src/`, highest first. Each may import only
 /// those after it.
 const LAYERS: &[&str] = &[
+    // Property tests over every reader of outside bytes (tests only).
+    "fuzz",
     // Transports: the MCP server over the request layer.
     "mcp",
     // One JSON request in, one answer out (`scout call` and MCP).

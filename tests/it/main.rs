@@ -7,7 +7,6 @@
 //! are `#[ignore]`d and run by `.ci/run` with a filter, e.g.
 //! `cargo test --test it rg_versions:: -- --ignored`.
 
-mod fuzz_config;
 mod trees;
 mod util;
 
@@ -22,8 +21,6 @@ mod edit_faults;
 mod encoder;
 mod faults;
 mod files;
-mod fuzz_hooks;
-mod fuzz_readers;
 mod grep;
 mod hooks;
 mod layers;

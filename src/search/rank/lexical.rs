@@ -45,7 +45,9 @@ pub const MAX_OCCURRENCES: usize = 8;
 /// in language `lang`.
 ///
 /// `name` must satisfy [`is_identifier`]; any other `name` gives `false`.
-/// Only the first [`MAX_SCAN`] bytes of `line` are looked at.
+/// Only the first [`MAX_SCAN`] bytes of `line` are looked at. The tests'
+/// entry; the ranking calls [`defines_identifier`] on names it checked.
+#[cfg(test)]
 pub fn defines(lang: Lang, line: &[u8], name: &[u8]) -> bool {
     is_identifier(name) && defines_identifier(lang, line, name)
 }

@@ -1,8 +1,8 @@
-//! Property tests over every reader of outside bytes (#15): rg's plain
-//! records and `--json` events, the query planner, the brace writer,
-//! `--range` and `--page`, the session memory file and the definitions
-//! cache entry. (The `scout call` request parser is private; its
-//! properties sit beside it in `src/commands/call.rs`.)
+//! Property tests over every reader of outside bytes: rg's plain records
+//! and `--json` events, the query planner, the brace writer, `--range` and
+//! `--page`, the session memory file and the definitions cache entry.
+//! (The `scout call` request parser's properties sit beside it, in
+//! `src/request/mod.rs`.)
 //!
 //! Each property shows that arbitrary and structure-aware inputs are
 //! either accepted or rejected with a typed error, never a panic, and that
@@ -15,15 +15,15 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
-use scout::defs::cache::{DecodeError, Entry};
-use scout::defs::{Def, DefKind};
-use scout::page::query::{Kind, Query, MIN_ANCHOR_CHARS};
-use scout::rg::{parse_event, Record, RecordReader, RgEvent};
-use scout::search::query::longest_literal_run;
-use scout::session::{Session, Shown, Stamp};
-use scout::views::read::LineRange;
+use crate::defs::cache::{DecodeError, Entry};
+use crate::defs::{Def, DefKind};
+use crate::page::query::{Kind, Query, MIN_ANCHOR_CHARS};
+use crate::rg::{parse_event, Record, RecordReader, RgEvent};
+use crate::search::query::longest_literal_run;
+use crate::session::{Session, Shown, Stamp};
+use crate::views::read::LineRange;
 
-use crate::fuzz_config::config;
+use crate::testing::proptest_config;
 
 // ------------------------------------------------------------ rg records
 
@@ -76,7 +76,7 @@ fn rg_text() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Arbitrary bytes: no panic; every record is a slice of the input,
     /// and no more records or unparsed lines come out than lines went in.
@@ -200,7 +200,7 @@ fn match_event(
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Arbitrary bytes, and arbitrary JSON-ish text: parsed or rejected
     /// with serde's error, never a panic.
@@ -292,7 +292,7 @@ fn regex_pattern() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Any text, any kind, any flags: a plan, never a panic; a literal
     /// kind anchors on the text itself; -w is kept.
@@ -395,7 +395,7 @@ fn path_set() -> impl Strategy<Value = BTreeSet<Vec<u8>>> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Expanding the expressions gives back exactly the input paths, each
     /// once, and each expression counts the paths it stands for.
@@ -406,7 +406,7 @@ proptest! {
             .map(|p| if dot { [b"./".as_slice(), &p].concat() } else { p })
             .collect();
         let input: Vec<&[u8]> = paths.iter().map(|p| p.as_slice()).collect();
-        let expressions = scout::render::braces::compress(&input).expect("no syntax bytes");
+        let expressions = crate::render::braces::compress(&input).expect("no syntax bytes");
         let mut expanded = Vec::new();
         for e in &expressions {
             let these = expand(&e.text);
@@ -423,14 +423,14 @@ proptest! {
     #[test]
     fn braces_of_arbitrary_paths(paths in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..12), 0..20)) {
         let input: Vec<&[u8]> = paths.iter().map(|p| p.as_slice()).collect();
-        let _ = scout::render::braces::compress(&input);
+        let _ = crate::render::braces::compress(&input);
     }
 }
 
 // ------------------------------------------------------ --range, --page
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Any text: a range with 1 <= start <= end, or an error; within a
     /// file of any length, the lines are inside it.
@@ -464,13 +464,13 @@ proptest! {
     fn pages_parse_or_fail(page in prop_oneof![any::<String>(), "-?[0-9]{1,22}"]) {
         use clap::Parser;
         let argv = ["scout", "search", "--page", page.as_str(), "needle"];
-        if let Ok(cli) = scout::cli::Cli::try_parse_from(argv) {
-            let Some(scout::cli::Command::Search(args)) = cli.command else {
+        if let Ok(cli) = crate::cli::Cli::try_parse_from(argv) {
+            let Some(crate::cli::Command::Search(args)) = cli.command else {
                 return Err(TestCaseError::fail("not a search"));
             };
             let page = args.output.page;
             let argv: Vec<std::ffi::OsString> = argv.iter().map(Into::into).collect();
-            let resolved = scout::search::settings::SearchSettings::resolve(args, &argv);
+            let resolved = crate::search::settings::SearchSettings::resolve(args, &argv);
             prop_assert_eq!(resolved.is_err(), page == 0);
         }
     }
@@ -505,7 +505,7 @@ fn real_memory(dir: &std::path::Path) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Arbitrary bytes, or a real file cut short or with a byte changed,
     /// in the memory file: it loads (empty, with one warning, when it is
@@ -566,7 +566,7 @@ proptest! {
         let memory = session.load().memory;
         let ranges = memory.seen("/a", stamp).unwrap();
         for line in 0..=201 {
-            prop_assert_eq!(scout::session::contains(ranges, line), all.contains(&line), "line {}", line);
+            prop_assert_eq!(crate::session::contains(ranges, line), all.contains(&line), "line {}", line);
         }
     }
 }
@@ -630,7 +630,7 @@ fn entry() -> impl Strategy<Value = Entry> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Any entry reads back as written.
     #[test]

@@ -1,5 +1,4 @@
-//! Property tests over the hook's readers of outside bytes (#15, #14):
-//! the payload Claude Code writes on the hook's stdin, and the shell
+//! Property tests over the hook's readers of outside bytes: the payload Claude Code writes on the hook's stdin, and the shell
 //! command lines in it that scout reads for `cat`/`head`/`tail`/`sed -n`
 //! reads. Arbitrary and structure-aware inputs are accepted or refused,
 //! never a panic, and what is accepted stays within the file read.
@@ -10,10 +9,10 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use scout::hooks::payload::{Payload, Tool};
-use scout::hooks::{shell_line, shell_reads};
+use crate::hooks::payload::{Payload, Tool};
+use crate::hooks::{shell_line, shell_reads};
 
-use crate::fuzz_config::config;
+use crate::testing::proptest_config;
 
 /// JSON values shaped like tool inputs and responses: the keys the hook
 /// reads, with values of every type, nested.
@@ -105,7 +104,7 @@ fn command() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config(64))]
 
     /// Any bytes: a payload, or an error (which the hook logs and exits 0).
     #[test]
