@@ -8,7 +8,7 @@ PROPTEST_CASES at a time, until the time is up.
 Without --bin it builds the library's test binary (`cargo test --no-run
 --lib`, with --release if asked) and runs its properties: src/fuzz/
 (every reader of outside bytes, the hook's payloads) and the in-module
-ones (`request::fuzz`, `cli::fuzz`, `views::tests::any_timeout`).
+ones (`request::fuzz`, `cli::parse::fuzz`, `views::tests::any_timeout`).
 Each run is `BIN --exact NAME` with a fresh random seed (proptest's
 default), so rounds explore different inputs. Prints, per property, the
 runs, cases and seconds, and every failure with proptest's minimal input;
@@ -24,7 +24,7 @@ import time
 
 # The properties of each test binary, by name prefix: the library's.
 PROPERTIES = {
-    "scout": ("fuzz::", "request::fuzz::", "cli::fuzz::",
+    "scout": ("fuzz::", "request::fuzz::", "cli::parse::fuzz::",
               "views::tests::any_timeout"),
 }
 

@@ -1,19 +1,148 @@
-//! From `scout edit`'s flags to its [`EditSettings`].
+//! `scout edit`'s flags, and from them to its [`EditSettings`].
 //!
 //! A structural edit resolves through the search's own settings
 //! ([`SearchSettings`]), so that it walks, matches and scopes exactly as
 //! `scout search --structural` does.
 
+use clap::Args;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use super::{ColorArgs, Context, EditArgs, FilterArgs, OutputArgs, SearchArgs, SessionArgs};
+use super::{
+    ColorArgs, Context, FilterArgs, OutputArgs, SearchArgs, SessionArgs,
+    DEFAULT_SEARCH_BUDGET_TOKENS,
+};
 use crate::edit::settings::{Count, EditSettings, Fault, Mode, Pair, Source, FAULT_VAR};
 use crate::search::settings::SearchSettings;
 use crate::shell;
 use crate::structural::rewrite::Template;
+
+pub(super) const EDIT_EXAMPLES: &str = "\
+Examples:
+  scout edit --structural --lang rust '$X.unwrap()' --rewrite '$X?' src
+  scout edit --structural --lang py 'load($A)' --rewrite 'load($A, strict=True)' --callers-of src/config.py#load
+  scout edit --structural --lang ts 'console.log($$$A)' -r 'logger.debug($$$A)' --dry-run
+  scout edit --old 'max_retries = 3' --new 'max_retries = 5' src/settings.py
+  scout edit --old 'OldName' --new 'NewName' --all src/a.rs src/b.rs
+  scout edit src/config.py#load --with new_load.py        one whole definition
+  scout edit --undo                                       the last edit, undone
+
+Every file's new bytes are computed and parsed before the first is written: a
+rewrite that adds a parse error is refused (nothing written), and so are
+read-only files, files outside the working directory and binary files. Each
+file is replaced by renaming a complete copy, after an undo journal is saved
+in the state directory ($XDG_STATE_HOME/scout/edits/); a file changed while
+the edit ran is never overwritten. The report is a page: exact counters, the
+changed lines as -OLD / +NEW under their file and definition, the budget and
+what it left out.
+
+Quote patterns and templates in single quotes, or the shell replaces $X.
+
+Exit status: 0 written (or, with --dry-run, would be), 1 nothing matched
+(nothing written), 2 refused (nothing written).";
+
+/// `scout edit`: which edit, on which files, and how its report is shown.
+#[derive(Debug, PartialEq, Args)]
+pub struct EditArgs {
+    /// With --structural: PATTERN (one that starts with '-' and is not a flag of scout edit is the pattern too), then the PATHs to walk [default: .]. With --with: PATH#SYMBOL (or PATH:LINE). With --old/--new: the FILEs.
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<OsString>,
+
+    /// The structural pattern, as rg's -e takes a pattern; every positional is then a PATH.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
+    pub regexp: Option<String>,
+
+    /// Match PATTERN as code, an ast-grep pattern of the --lang language ($X one node, $$$X any number), and replace each match by --rewrite.
+    #[arg(long)]
+    pub structural: bool,
+
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau, swift, scala, elixir (ex), haskell (hs), zig, bash (sh), dart.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+
+    /// What each match becomes: code with the pattern's $X and $$$X filled in, as ast-grep's --rewrite does (a multi-line template takes the match's indentation).
+    #[arg(short = 'r', long, value_name = "TEMPLATE", allow_hyphen_values = true)]
+    pub rewrite: Option<String>,
+
+    /// Rewrite only the matches on calls the code graph attributes to this definition (PATH#SYMBOL or PATH:LINE): exactly the lines `scout search --callers-of` shows.
+    #[arg(long, value_name = "PATH#SYMBOL")]
+    pub callers_of: Option<String>,
+
+    /// Rewrite only the matches in code that depends on this definition (its callers, to --depth levels).
+    #[arg(long, value_name = "PATH#SYMBOL")]
+    pub impact: Option<String>,
+
+    /// With --impact, how many levels of callers to follow [default: 2].
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+
+    /// With --callers-of or --impact: rewrite only the calls the graph proves (by scope, import or declared type), not those it attributes by a name alone; the page lists the calls it left.
+    #[arg(long)]
+    pub proven_only: bool,
+
+    /// Exact text to replace in the FILEs (bytes, not a pattern); repeatable, each with its --new, applied in order.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub old: Vec<OsString>,
+
+    /// What the --old before it becomes.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub new: Vec<OsString>,
+
+    /// With --old: each pair must match exactly N times in each file [default: exactly once].
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
+
+    /// With --old: replace every occurrence, however many.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Replace the whole definition PATH#SYMBOL by the code in FILE ('-': standard input), re-indented to where it stands; the comments, decorators and attributes above it stay unless the new code brings its own.
+    #[arg(long = "with", value_name = "FILE")]
+    pub with: Option<OsString>,
+
+    /// Restore the files of the last edit (of this agent session, else of this directory) to their bytes before it; a file changed since is refused, by name.
+    #[arg(long)]
+    pub undo: bool,
+
+    /// Show the report of the last edit again (its other pages, with --page).
+    #[arg(long)]
+    pub last: bool,
+
+    /// Write nothing: print what would be written.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Only files of rg's type NAME (`rg --type-list`); repeatable.
+    #[arg(short = 't', long = "type", value_name = "NAME")]
+    pub types: Vec<String>,
+
+    /// Walk hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Token budget of the report's page, estimated as bytes / 4; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_BUDGET_TOKENS)]
+    pub budget_tokens: u64,
+
+    /// Which page of the report to show (1-based).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub page: usize,
+
+    /// Print one JSON document with every change instead of the page.
+    #[arg(long)]
+    pub json: bool,
+}
 
 impl EditSettings {
     /// Validates `args`; `argv` is the whole command line.

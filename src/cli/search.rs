@@ -1,13 +1,14 @@
-//! From `scout search`'s flags to its [`SearchSettings`]: validation and
-//! the environment, read once. Nothing after this re-reads an
-//! environment variable.
+//! `scout search`'s flags, and from them to its [`SearchSettings`]:
+//! validation and the environment, read once. Nothing after this re-reads
+//! an environment variable.
 
+use clap::Args;
 use std::ffi::OsString;
 use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::{Context, SearchArgs};
+use super::{ColorArgs, Context, SessionArgs};
 use crate::lang::Lang;
 use crate::page::query::{Kind, Query};
 use crate::paths::existing_paths;
@@ -17,6 +18,195 @@ use crate::search::query::is_question;
 use crate::search::settings::{GraphRequest, SearchSettings};
 use crate::shell;
 use crate::structural::StructuralPattern;
+
+pub(super) const SEARCH_EXAMPLES: &str = "\
+Examples:
+  scout search useState                 ranked page for an identifier, definitions first
+  scout search 'parse args' src         a phrase; falls back to any word when absent
+  scout search 'how are retries scheduled?'   a question in words: answered as scout smart does
+  scout search '->where' --lang php     a query starting with '-' (-e QUERY works too)
+  scout search 'fn \\w+_cache' --kind regex -g '!tests/**'
+  scout search useState --page 2        the next page of the same ranked order
+  scout search useState --json          one JSON document (schema in docs/search.md)
+  scout search --structural --lang rust '$X.unwrap()'       code shapes, not text
+  scout search --structural --lang tsx 'useState<$T>($$$A)' src
+  scout search --structural --lang py 'except Exception: pass'
+
+Quote a structural pattern in single quotes, or the shell replaces $X.";
+
+/// `scout search`'s default token budget.
+pub const DEFAULT_SEARCH_BUDGET_TOKENS: u64 = 1500;
+
+/// `scout search`'s default cap on passthrough output, in bytes.
+pub const DEFAULT_PASSTHROUGH_CAP: u64 = 100 * 1024;
+
+/// `Default` is what clap makes of `scout search` with no flag (the
+/// property test of [`plain_search`] holds the two together).
+#[derive(Debug, Default, PartialEq, Args)]
+pub struct SearchArgs {
+    /// What to search for (an identifier, a phrase or a regex). A question in words (a question word first or a '?' last, 3 to 64 words) is answered as scout smart answers it, unless -F, -w, --kind, -l or --structural asks for the text. One that starts with '-' ('->where(', '-1', '--force') and is not a flag of scout search is the query too; -e QUERY and -- QUERY work as well. With -e, every positional is a PATH.
+    #[arg(value_name = "QUERY")]
+    pub query: Option<String>,
+
+    /// Files or directories to search [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// The query, as rg's -e takes a pattern (for one spelled like a flag of scout's: -e -l).
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "QUERY",
+        allow_hyphen_values = true
+    )]
+    pub regexp: Option<String>,
+
+    /// Match QUERY as code, an ast-grep pattern of the --lang language: `$X` one node, `$$$X` any number of nodes, `$_` one node not captured. Only that language's files are parsed; -F, -i and -w do not apply.
+    #[arg(long)]
+    pub structural: bool,
+
+    /// Keep only the calls the code graph attributes to one definition: PATH#SYMBOL (a name, Type.method or Type::method) or PATH:LINE. With no QUERY (or -e '' before PATHs), every call of it; after the matches, what the graph made of the other calls of the name (another definition's, or cannot tell, and why). Python, JavaScript/TypeScript, Rust, Go, Java and C; other languages match by name only.
+    #[arg(long, value_name = "PATH#SYMBOL")]
+    pub callers_of: Option<String>,
+
+    /// Keep the code that depends on one definition (PATH#SYMBOL or PATH:LINE): its callers, their callers, ... to --depth levels, each named by level, tests marked.
+    #[arg(long, value_name = "PATH#SYMBOL")]
+    pub impact: Option<String>,
+
+    /// With --impact, how many levels of callers to follow [default: 2].
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+
+    /// With --callers-of or --impact: read at most N of the files that spell the name: the definition's own file, then those nearest it; the page says how many were left unread [default: 1000; 0 reads every file].
+    #[arg(long, value_name = "N")]
+    pub graph_files: Option<usize>,
+
+    /// With --callers-of or --impact: only the calls the graph proves (by scope, import or declared type), leaving out those it attributes by a name alone (the tree's only definition of a method called on a receiver of unknown type, a type of the target's type's name); the footer lists what it left.
+    #[arg(long)]
+    pub proven_only: bool,
+
+    #[command(flatten)]
+    pub matching: MatchArgs,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    pub session: SessionArgs,
+
+    #[command(flatten)]
+    pub color: ColorArgs,
+}
+
+/// How the query matches.
+#[derive(Debug, PartialEq, Args)]
+pub struct MatchArgs {
+    /// How to read the query: auto (regex if it has regex metacharacters, else literal), literal, regex, or symbol (whole-word identifier).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kind: Kind,
+
+    /// Read the query as a literal string (same as --kind literal).
+    #[arg(short = 'F', long = "fixed-strings")]
+    pub fixed_strings: bool,
+
+    /// Case-insensitive match.
+    #[arg(short = 'i', long = "ignore-case")]
+    pub ignore_case: bool,
+
+    /// Match whole words only.
+    #[arg(short = 'w', long = "word-regexp")]
+    pub word: bool,
+}
+
+impl Default for MatchArgs {
+    fn default() -> MatchArgs {
+        MatchArgs {
+            kind: Kind::Auto,
+            fixed_strings: false,
+            ignore_case: false,
+            word: false,
+        }
+    }
+}
+
+/// Which files are searched (rg's own semantics).
+#[derive(Debug, Default, PartialEq, Args)]
+pub struct FilterArgs {
+    /// Include or, with a leading '!', exclude files matching GLOB (rg semantics); repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Only files of rg's type NAME (`rg --type-list`) or of a --lang language (python is rg's py, typescript its ts); repeatable.
+    #[arg(short = 't', long = "type", value_name = "NAME")]
+    pub types: Vec<String>,
+
+    /// With --structural, the pattern's language: rust (rs), python (py), javascript (js), typescript (ts), tsx, go, ruby (rb), java, kotlin (kt), csharp (cs), c, cpp (c++), php, lua, luau, swift, scala, elixir (ex), haskell (hs), zig, bash (sh), dart. Without --structural, the same as --type.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
+
+    /// Search hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
+}
+
+/// What the page shows.
+#[derive(Debug, PartialEq, Args)]
+pub struct OutputArgs {
+    /// Token budget of a page, estimated as bytes / 4; 0 means no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_BUDGET_TOKENS)]
+    pub budget_tokens: u64,
+
+    /// Which page of the ranked order to show (1-based).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub page: usize,
+
+    /// Quote at most NUM lines per file; the rest are counted as left out [default: 3 for the first 5 files, then 2, or 1 for a file defining the name].
+    #[arg(short = 'm', long = "max-count", value_name = "NUM")]
+    pub max_count: Option<usize>,
+
+    /// List ranked files with their hit counts, no lines.
+    #[arg(short = 'l', long = "files-with-matches")]
+    pub files_only: bool,
+
+    /// Accepted for rg habit; line numbers are always shown.
+    #[arg(short = 'n', long = "line-number")]
+    pub line_number: bool,
+
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Show each file's score and the signals behind it.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Definitions from the lexical rules only: no parsing, no grouping under enclosing definitions, no attached code.
+    #[arg(long)]
+    pub lexical: bool,
+
+    /// Most bytes printed for a pattern with no 3-character literal anchor (rg's lines, unranked); 0 means no limit.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_PASSTHROUGH_CAP)]
+    pub passthrough_cap: u64,
+}
+
+impl Default for OutputArgs {
+    fn default() -> OutputArgs {
+        OutputArgs {
+            budget_tokens: DEFAULT_SEARCH_BUDGET_TOKENS,
+            page: 1,
+            max_count: None,
+            files_only: false,
+            line_number: false,
+            json: false,
+            explain: false,
+            lexical: false,
+            passthrough_cap: DEFAULT_PASSTHROUGH_CAP,
+        }
+    }
+}
 
 /// Candidate lines kept per file by default (more than any default
 /// allowance, so the best can be chosen).
