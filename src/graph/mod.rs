@@ -37,7 +37,7 @@ use anyhow::{bail, Result};
 
 use crate::defs::DefKind;
 use crate::lang::Lang;
-use crate::page::tally::{cut_around, strip_terminator, FileTally, Quote};
+use crate::page::tally::{strip_terminator, FileTally, Quote};
 use crate::paths::path_of;
 use crate::rg::{run_plain, Flow, Matcher, Rg, SearchFlags};
 use facts::Facts;
@@ -544,17 +544,9 @@ pub fn tallies(scope: &mut Scope, matcher: Option<&Matcher>, keep: usize) -> Vec
             if tally.quotes.len() < keep {
                 let span = spans[0];
                 let span = (span.0.min(body.len()), span.1.min(body.len()));
-                let (text, cut_before, cut_after) = cut_around(body, span);
-                tally.quotes.push(Quote {
-                    line: u64::from(site.line),
-                    last_line: 0,
-                    text: text.to_vec(),
-                    cut_before,
-                    cut_after,
-                    score: 0,
-                    def: false,
-                    primary: false,
-                });
+                tally
+                    .quotes
+                    .push(Quote::around(u64::from(site.line), body, span));
             }
         }
         if tally.hits > 0 {

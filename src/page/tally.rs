@@ -34,6 +34,20 @@ pub struct Quote {
 }
 
 impl Quote {
+    /// Line `line` (1-based), whose bytes without the terminator are
+    /// `body`, quoted around the match at `span`: whole, or the window
+    /// [`cut_around`] keeps of a long line.
+    pub fn around(line: u64, body: &[u8], span: (usize, usize)) -> Quote {
+        let (text, cut_before, cut_after) = cut_around(body, span);
+        Quote {
+            line,
+            text: text.to_vec(),
+            cut_before,
+            cut_after,
+            ..Quote::default()
+        }
+    }
+
     /// Bytes cut in all.
     pub fn cut_bytes(&self) -> usize {
         self.cut_before + self.cut_after

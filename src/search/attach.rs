@@ -4,7 +4,7 @@
 
 use crate::page::chosen_quotes;
 use crate::page::group::{attachable, group, Group};
-use crate::page::tally::{cut_around, Quote};
+use crate::page::tally::Quote;
 use crate::paths::path_of;
 use crate::render::{self, Code, Report};
 
@@ -45,17 +45,7 @@ pub fn attach_code(report: &Report<'_>, room: Option<usize>) -> Vec<Code> {
             .take((def.end_line - def.start_line + 1) as usize)
             .map(|(i, line)| {
                 // Its `\r`, if any, is quoted too (I4).
-                let (text, cut_before, cut_after) = cut_around(line, (0, 0));
-                Quote {
-                    line: i as u64 + 1,
-                    last_line: 0,
-                    text: text.to_vec(),
-                    cut_before,
-                    cut_after,
-                    score: 0,
-                    def: false,
-                    primary: false,
-                }
+                Quote::around(i as u64 + 1, line, (0, 0))
             })
             .collect();
         blocks.push(Code {

@@ -12,9 +12,7 @@
 use std::sync::Arc;
 
 use crate::lang::Lang;
-use crate::page::tally::{
-    cut_around, strip_newline, strip_terminator, FileTally, Plain, PlainLine, Quote,
-};
+use crate::page::tally::{strip_newline, strip_terminator, FileTally, Plain, PlainLine, Quote};
 use crate::rg::{Matcher, Record, RgEvent, Stats};
 use crate::search::rank::{LineSignals, Scorer};
 
@@ -254,16 +252,11 @@ fn keep_best(
         };
         quotes.swap_remove(worst);
     }
-    let (text, cut_before, cut_after) = cut_around(body, first_match.unwrap_or((0, 0)));
     quotes.push(Quote {
-        line,
-        last_line: 0,
-        text: text.to_vec(),
-        cut_before,
-        cut_after,
         score,
         def: signals.def,
         primary: signals.def && signals.primary,
+        ..Quote::around(line, body, first_match.unwrap_or((0, 0)))
     });
 }
 

@@ -10,7 +10,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::exit::ExitStatus;
-use crate::page::tally::{cut_around, strip_newline, strip_terminator, Quote, MAX_QUOTE_BYTES};
+use crate::page::tally::{strip_newline, strip_terminator, Quote, MAX_QUOTE_BYTES};
 use crate::render;
 use crate::render::style::{Color, Painter, Role, Styled};
 use crate::rg::{run_plain, Flow, Matcher, Record, RecordReader};
@@ -220,18 +220,8 @@ impl Piece<'_> {
         spans.clear();
         matcher.spans(strip_terminator(text), spans);
         // A cut quotes the `\r` rg prints, as a ranked page does.
-        let (window, cut_before, cut_after) = cut_around(
-            strip_newline(text),
-            spans.first().copied().unwrap_or((0, 0)),
-        );
-        let quote = Quote {
-            line: *number,
-            last_line: 0,
-            text: window.to_vec(),
-            cut_before,
-            cut_after,
-            ..Quote::default()
-        };
+        let span = spans.first().copied().unwrap_or((0, 0));
+        let quote = Quote::around(*number, strip_newline(text), span);
         if quote.cut_bytes() == 0 {
             return None;
         }

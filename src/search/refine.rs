@@ -7,7 +7,7 @@
 use crate::defs::cache::{same_name, DefsCache, Wanted};
 use crate::defs::Def;
 use crate::lang::Lang;
-use crate::page::tally::{cut_around, FileTally, Quote, Ranked};
+use crate::page::tally::{FileTally, Quote, Ranked};
 use crate::page::{chosen_quotes, PageSpan, Slot};
 use crate::paths::path_of;
 use crate::search::rank::{
@@ -315,16 +315,11 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool
                         .iter()
                         .find_map(|s| find(line, s.as_bytes()))
                         .unwrap_or(0);
-                    let (text, cut_before, cut_after) = cut_around(line, (at, at + name.len()));
                     tally.quotes.push(Quote {
-                        line: number,
-                        last_line: 0,
-                        text: text.to_vec(),
-                        cut_before,
-                        cut_after,
                         score: line_score(number),
                         def: true,
                         primary: primary_lines.contains(&number),
+                        ..Quote::around(number, line, (at, at + name.len()))
                     });
                 }
             }

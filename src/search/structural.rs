@@ -19,7 +19,7 @@ use crate::defs::Def;
 use crate::exit::ExitStatus;
 use crate::graph::Site;
 use crate::lang::Lang;
-use crate::page::tally::{cut_around, strip_terminator, FileTally, Quote};
+use crate::page::tally::{strip_terminator, FileTally, Quote};
 use crate::paths::path_of;
 use crate::rg::{run_plain, Flow};
 use crate::search::collect::check_rg;
@@ -312,16 +312,9 @@ fn tally(path: Vec<u8>, lang: Lang, found: &[Found], source: &[u8], keep: usize)
             .min_by_key(|f| (f.span.0, std::cmp::Reverse(f.last_line)));
         let (span, last_line) = first.map_or(((0, 0), number), |f| (f.span, f.last_line));
         // Its `\r`, if any, is quoted too (I4).
-        let (text, cut_before, cut_after) = cut_around(line, span);
         quotes.push(Quote {
-            line: number,
             last_line: if last_line > number { last_line } else { 0 },
-            text: text.to_vec(),
-            cut_before,
-            cut_after,
-            score: 0,
-            def: false,
-            primary: false,
+            ..Quote::around(number, line, span)
         });
     }
     FileTally {
