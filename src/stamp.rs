@@ -52,6 +52,42 @@ pub struct Stamp {
 }
 
 impl Stamp {
+    /// The bytes of a stamp as the caches store it ([`Stamp::to_bytes`]).
+    pub const BYTES: usize = 5 * 8;
+
+    /// The stamp as the caches store it: size, mtime, ctime, inode and
+    /// device, 8 bytes each, little-endian.
+    pub fn to_bytes(&self) -> [u8; Stamp::BYTES] {
+        let mut out = [0u8; Stamp::BYTES];
+        let fields = [
+            self.size,
+            self.mtime_ns as u64,
+            self.ctime_ns as u64,
+            self.ino,
+            self.dev,
+        ];
+        for (chunk, field) in out.chunks_exact_mut(8).zip(fields) {
+            chunk.copy_from_slice(&field.to_le_bytes());
+        }
+        out
+    }
+
+    /// The stamp [`Stamp::to_bytes`] wrote.
+    pub fn from_bytes(bytes: &[u8; Stamp::BYTES]) -> Stamp {
+        let field = |i: usize| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&bytes[i * 8..i * 8 + 8]);
+            u64::from_le_bytes(word)
+        };
+        Stamp {
+            size: field(0),
+            mtime_ns: field(1) as i64,
+            ctime_ns: field(2) as i64,
+            ino: field(3),
+            dev: field(4),
+        }
+    }
+
     /// The stamp of a file whose metadata is `meta` (followed links: the
     /// file's own, as `fs::metadata` gives them).
     pub fn of(meta: &fs::Metadata) -> Stamp {
@@ -110,6 +146,22 @@ pub(crate) fn set_mtime(path: &Path, time: SystemTime) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stamp_is_stored_as_five_little_endian_words_and_read_back() {
+        let stamp = Stamp {
+            size: 7,
+            mtime_ns: -5,
+            ctime_ns: 1_700_000_000_000_000_001,
+            ino: u64::MAX,
+            dev: 3,
+        };
+        let bytes = stamp.to_bytes();
+        assert_eq!(bytes[..8], 7u64.to_le_bytes());
+        assert_eq!(bytes[8..16], (-5i64).to_le_bytes());
+        assert_eq!(bytes[32..], 3u64.to_le_bytes());
+        assert_eq!(Stamp::from_bytes(&bytes), stamp);
+    }
 
     #[test]
     fn a_file_replaced_by_rename_with_its_size_and_mtime_has_another_stamp() {

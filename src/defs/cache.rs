@@ -158,12 +158,7 @@ impl Entry {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&self.format.to_le_bytes());
         out.extend_from_slice(&self.rules.to_le_bytes());
-        let stamp = &self.stamp;
-        out.extend_from_slice(&stamp.size.to_le_bytes());
-        out.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
-        out.extend_from_slice(&stamp.ctime_ns.to_le_bytes());
-        out.extend_from_slice(&stamp.ino.to_le_bytes());
-        out.extend_from_slice(&stamp.dev.to_le_bytes());
+        out.extend_from_slice(&self.stamp.to_bytes());
         let lang = &self.lang.as_bytes()[..self.lang.len().min(255)];
         out.push(lang.len() as u8);
         out.extend_from_slice(lang);
@@ -201,13 +196,7 @@ impl Entry {
             .ok_or(DecodeError::Magic)?;
         let format = input.u32()?;
         let rules = input.u32()?;
-        let stamp = Stamp {
-            size: input.u64()?,
-            mtime_ns: input.u64()? as i64,
-            ctime_ns: input.u64()? as i64,
-            ino: input.u64()?,
-            dev: input.u64()?,
-        };
+        let stamp = Stamp::from_bytes(input.array()?);
         let lang_len = input.take(1)?[0] as usize;
         let lang = utf8(input.take(lang_len)?)?;
         let path = input.bytes()?.to_vec();
@@ -407,10 +396,9 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    fn u64(&mut self) -> Result<u64, DecodeError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().unwrap_or_default(),
-        ))
+    /// The next `N` bytes.
+    fn array<const N: usize>(&mut self) -> Result<&'a [u8; N], DecodeError> {
+        Ok(self.take(N)?.try_into().unwrap_or(&[0; N]))
     }
 
     /// A u32 length and that many bytes.

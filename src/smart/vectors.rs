@@ -72,7 +72,7 @@ const MIN_BODY: usize = 4 + STAMP_BYTES + 4;
 /// A record larger than this is torn or foreign (a file of 1 MB, the
 /// largest embedded, has far fewer units).
 const MAX_BODY: usize = 64 << 20;
-const STAMP_BYTES: usize = 5 * 8;
+const STAMP_BYTES: usize = Stamp::BYTES;
 /// Bytes a reader reads at a time, at least.
 const READ_BUFFER: usize = 1 << 20;
 /// A store is compacted when its superseded and outdated records pass
@@ -549,12 +549,7 @@ fn encode(out: &mut Vec<u8>, key: &Key, units: &[UnitVector]) {
     let body = out.len();
     out.extend_from_slice(&(path.len() as u32).to_le_bytes());
     out.extend_from_slice(path);
-    let s = key.stamp;
-    out.extend_from_slice(&s.size.to_le_bytes());
-    out.extend_from_slice(&s.mtime_ns.to_le_bytes());
-    out.extend_from_slice(&s.ctime_ns.to_le_bytes());
-    out.extend_from_slice(&s.ino.to_le_bytes());
-    out.extend_from_slice(&s.dev.to_le_bytes());
+    out.extend_from_slice(&key.stamp.to_bytes());
     out.extend_from_slice(&(units.len() as u32).to_le_bytes());
     for u in units {
         out.extend_from_slice(&u.line.to_le_bytes());
@@ -599,19 +594,10 @@ impl<'a> Record<'a> {
         let u32_at = |at: usize| -> Option<u32> {
             Some(u32::from_le_bytes(body.get(at..at + 4)?.try_into().ok()?))
         };
-        let u64_at = |at: usize| -> Option<u64> {
-            Some(u64::from_le_bytes(body.get(at..at + 8)?.try_into().ok()?))
-        };
         let path_len = u32_at(0)? as usize;
         let path = body.get(4..4 + path_len)?;
         let at = 4 + path_len;
-        let stamp = Stamp {
-            size: u64_at(at)?,
-            mtime_ns: u64_at(at + 8)? as i64,
-            ctime_ns: u64_at(at + 16)? as i64,
-            ino: u64_at(at + 24)?,
-            dev: u64_at(at + 32)?,
-        };
+        let stamp = Stamp::from_bytes(body.get(at..at + STAMP_BYTES)?.try_into().ok()?);
         let units = u32_at(at + STAMP_BYTES)? as usize;
         let lines_at = at + STAMP_BYTES + 4;
         if body.len() != lines_at + units * (8 + DIM) {
