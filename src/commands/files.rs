@@ -10,8 +10,9 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::exit::ExitStatus;
+use crate::render::scope::plural;
+use crate::views;
 use crate::views::files::{self, FileList, FilesSettings};
-use crate::views::{self, plural};
 
 /// Lists the files, writing them to `out` and warnings to `err`; `argv` is
 /// the command line typed, the base of the "see them all" command.
@@ -70,7 +71,7 @@ pub fn page(list: &FileList, argv: &[OsString]) -> Vec<u8> {
         text.extend_from_slice(
             format!(
                 "[list cut at --limit {limit}: {} {matched}, the {} newest shown; all of them: {}]\n",
-                plural(list.total, "file", "files"),
+                plural(list.total as u64, "file", "files"),
                 list.files.len(),
                 views::command_with(argv, "--limit", &list.total.to_string())
             )
@@ -82,7 +83,7 @@ pub fn page(list: &FileList, argv: &[OsString]) -> Vec<u8> {
             format!(
                 "[timed out after {}: the listing did not finish; {} found so far; narrow the PATH or the glob, or raise --timeout (0 = no limit)]\n",
                 views::seconds(after),
-                plural(list.total, "file", "files"),
+                plural(list.total as u64, "file", "files"),
             )
             .as_bytes(),
         );

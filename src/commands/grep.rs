@@ -15,11 +15,12 @@ use anyhow::Result;
 
 use crate::exit::ExitStatus;
 use crate::page::call::ToolCall;
+use crate::render::scope::plural;
 use crate::render::style::{Painter, Role, Styled};
 use crate::rg::{Matcher, SearchFlags};
 use crate::views::grep::OutputMode;
 use crate::views::grep::{self, GrepResult, GrepSettings, Items};
-use crate::views::{self, plural, MAX_OUTPUT_BYTES};
+use crate::views::{self, MAX_OUTPUT_BYTES};
 
 /// Runs the grep, writing the page to `out` and warnings to `err`; `argv`
 /// is the command line typed, the base of the next-page command.
@@ -128,12 +129,8 @@ fn notes(result: &GrepResult, argv: &[OsString], tool: Option<&ToolCall>) -> Vec
         };
         notes.push(format!(
             "[total: {} in {}{partial}]",
-            plural(
-                result.matching_lines as usize,
-                "matching line",
-                "matching lines"
-            ),
-            plural(result.total, "file", "files")
+            plural(result.matching_lines, "matching line", "matching lines"),
+            plural(result.total as u64, "file", "files")
         ));
     }
     let shown = result.items.len();
@@ -189,7 +186,7 @@ fn notes(result: &GrepResult, argv: &[OsString], tool: Option<&ToolCall>) -> Vec
         notes.push(format!(
             "[timed out after {}: the search did not finish; {} found so far ({how_far}); narrow the PATH, --glob or --type, or raise --timeout (0 = no limit)]",
             views::seconds(after),
-            plural(result.total, one, many),
+            plural(result.total as u64, one, many),
         ));
     }
     notes

@@ -50,13 +50,7 @@ pub fn run(
                 let ranges: Vec<String> = file
                     .ranges
                     .iter()
-                    .map(|&(a, b)| {
-                        if a == b {
-                            a.to_string()
-                        } else {
-                            format!("{a}-{b}")
-                        }
-                    })
+                    .map(|&(a, b)| crate::render::scope::line_range(a, b))
                     .collect();
                 let lines: u64 = file.ranges.iter().map(|&(a, b)| b - a + 1).sum();
                 writeln!(

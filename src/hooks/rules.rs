@@ -76,13 +76,7 @@ pub fn ranges_text(ranges: &[(u64, u64)]) -> String {
     let mut parts: Vec<String> = ranges
         .iter()
         .take(6)
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
+        .map(|&(a, b)| crate::render::scope::line_range(a, b))
         .collect();
     if ranges.len() > 6 {
         parts.push("…".into());

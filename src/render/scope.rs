@@ -84,6 +84,15 @@ pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Lines `a` to `b` (1-based, inclusive): `12`, or `12-40`.
+pub(crate) fn line_range(a: u64, b: u64) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}-{b}")
+    }
+}
+
 fn elsewhere_item(e: &Elsewhere) -> String {
     match (&e.path, e.line, &e.name, &e.reason) {
         (Some(path), Some(line), Some(name), _) => format!("{path}:{line} {name} ({})", e.count),

@@ -161,11 +161,6 @@ pub fn newest_first(paths: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
     stamped.into_iter().map(|(_, path)| path).collect()
 }
 
-/// "1 line", "2 lines".
-pub fn plural(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
-
 /// A duration for people: `20s`, `0.5s`, `1.25s`.
 pub fn seconds(duration: Duration) -> String {
     let text = format!("{:.3}", duration.as_secs_f64());
