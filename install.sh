@@ -337,7 +337,7 @@ fi
 # 3. build
 # On Linux with glibc, a static executable at a fixed address starts ~0.3 ms
 # sooner than the default build (no dynamic loader, no relocations: see
-# BENCHMARKS.md, "Start-up"); scout runs once per search, so that is worth
+# BENCHMARKS.md, "Build and size"); scout runs once per search, so that is worth
 # a second target directory. It needs glibc's static libraries (libc6-dev
 # on Debian, glibc-static on Fedora); without them the default build is used.
 BUILT=""
@@ -351,8 +351,8 @@ case "$TARGET_DIR" in *\\*) TARGET_DIR="" ;; esac
 TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
 # The functions a search runs are laid out together when the linker takes
 # an ordering file (lld, rustc's default linker on x86_64 Linux): a search
-# then touches some 45 fewer pages of code, ~0.3 ms (BENCHMARKS.md, "Own
-# cost"). link/search.order is made by bench/link_order.py; a name it
+# then touches some 45 fewer pages of code, ~0.3 ms (BENCHMARKS.md, "Cost
+# over rg"). link/search.order is made by bench/link_order.py; a name it
 # lists that the binary lacks is skipped. A linker that refuses the file
 # (GNU ld) is found by linking an empty program first.
 ORDER_FLAGS=""

@@ -40,8 +40,8 @@ pub const DENSE_HITS: usize = 60;
 /// the tuning questions of ripgrep and the Python library, each asked
 /// with an empty cache, 128, 192 and 256 ranked definitions at MRR@10
 /// 0.77, 0.82 and 0.87 on ripgrep (0.57 all three on the library), and a
-/// first question took 1.6-2.2 s (BENCHMARKS.md, "A page that does not
-/// depend on the cache").
+/// first question took 1.6-2.2 s (bench/history/2026-notebook.md, "A page
+/// that does not depend on the cache").
 pub const MEANING_UNITS: usize = 256;
 
 /// Tokens of a unit's text embedded, at most: its name and path come
