@@ -123,16 +123,10 @@ fn ranked(
         file_command = grep.text();
     }
     let tallied = Tallied {
-        files,
         fallback,
         partial,
-        repro,
-        file_command,
         rg: Some((&flags, plain)),
-        defs: BTreeMap::new(),
-        structural: None,
-        scope: None,
-        since,
+        ..Tallied::new(files, (repro, file_command), since)
     };
     present(settings, &scorer, tallied, started, out, err)
 }
@@ -150,18 +144,12 @@ fn graph_search(
     let scorer = Scorer::new(&settings.query);
     let since = SystemTime::now() - verify::CLOCK_SLACK;
     let graphed = callers::gather(settings, request, err)?;
-    let (repro, file_command) = callers::repro_commands(settings, request);
+    let repros = callers::repro_commands(settings, request);
     let tallied = Tallied {
-        files: graphed.files,
-        fallback: None,
-        partial: None,
-        repro,
-        file_command,
-        rg: None,
         defs: graphed.defs,
         structural: graphed.structural,
         scope: Some(graphed.scope),
-        since,
+        ..Tallied::new(graphed.files, repros, since)
     };
     present(settings, &scorer, tallied, started, out, err)
 }
@@ -185,21 +173,15 @@ fn structural_search(
             "scout: hint: no match; if the shell replaced $NAME in the pattern, quote it in single quotes: '$X.unwrap()'"
         )?;
     }
-    let (repro, file_command) = structural::repro_commands(settings, pattern);
+    let repros = structural::repro_commands(settings, pattern);
     let tallied = Tallied {
-        files: gathered.files,
-        fallback: None,
         partial: gathered.partial,
-        repro,
-        file_command,
-        rg: None,
         defs: gathered.defs,
         structural: Some(render::Structural {
             lang: pattern.lang(),
             parsed: gathered.parsed,
         }),
-        scope: None,
-        since,
+        ..Tallied::new(gathered.files, repros, since)
     };
     present(settings, &scorer, tallied, started, out, err)
 }
@@ -232,6 +214,26 @@ pub struct Tallied<'f> {
     /// When the search started, less [`verify::CLOCK_SLACK`]: a shown
     /// file modified since is read again.
     pub since: SystemTime,
+}
+
+impl<'f> Tallied<'f> {
+    /// The files a pipeline tallied, with the commands that reproduce
+    /// its counts (the whole search's, one file's); nothing else set.
+    fn new(files: Vec<FileTally>, repros: (String, String), since: SystemTime) -> Tallied<'f> {
+        let (repro, file_command) = repros;
+        Tallied {
+            files,
+            fallback: None,
+            partial: None,
+            repro,
+            file_command,
+            rg: None,
+            defs: BTreeMap::new(),
+            structural: None,
+            scope: None,
+            since,
+        }
+    }
 }
 
 /// Stages 3 to 8 (see the module doc), the same for every view that
