@@ -391,14 +391,14 @@ impl<'a> Reader<'a> {
     }
 
     fn u32(&mut self) -> Result<u32, DecodeError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().unwrap_or_default(),
-        ))
+        Ok(u32::from_le_bytes(*self.array()?))
     }
 
     /// The next `N` bytes.
     fn array<const N: usize>(&mut self) -> Result<&'a [u8; N], DecodeError> {
-        Ok(self.take(N)?.try_into().unwrap_or(&[0; N]))
+        let (head, rest) = self.0.split_first_chunk().ok_or(DecodeError::Truncated)?;
+        self.0 = rest;
+        Ok(head)
     }
 
     /// A u32 length and that many bytes.

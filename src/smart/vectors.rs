@@ -68,11 +68,10 @@ const OLD_SUFFIX: &str = ".vectors";
 const MAGIC: &[u8; 8] = b"scoutvec";
 /// A record's body holds at least its path's length, its stamp and its
 /// unit count.
-const MIN_BODY: usize = 4 + STAMP_BYTES + 4;
+const MIN_BODY: usize = 4 + Stamp::BYTES + 4;
 /// A record larger than this is torn or foreign (a file of 1 MB, the
 /// largest embedded, has far fewer units).
 const MAX_BODY: usize = 64 << 20;
-const STAMP_BYTES: usize = Stamp::BYTES;
 /// Bytes a reader reads at a time, at least.
 const READ_BUFFER: usize = 1 << 20;
 /// A store is compacted when its superseded and outdated records pass
@@ -597,9 +596,9 @@ impl<'a> Record<'a> {
         let path_len = u32_at(0)? as usize;
         let path = body.get(4..4 + path_len)?;
         let at = 4 + path_len;
-        let stamp = Stamp::from_bytes(body.get(at..at + STAMP_BYTES)?.try_into().ok()?);
-        let units = u32_at(at + STAMP_BYTES)? as usize;
-        let lines_at = at + STAMP_BYTES + 4;
+        let stamp = Stamp::from_bytes(body.get(at..at + Stamp::BYTES)?.try_into().ok()?);
+        let units = u32_at(at + Stamp::BYTES)? as usize;
+        let lines_at = at + Stamp::BYTES + 4;
         if body.len() != lines_at + units * (8 + DIM) {
             return None;
         }
