@@ -2,10 +2,10 @@
 """scout's own cost over the rg it wraps, paired and interleaved.
 
     python3 bench/latency.py REPO [--scout NAME=PATH]... [--queries 40]
-        [--seed 1] [--runs 11] [--cold] [--out FILE]
+        [--seed 1] [--runs 11] [--cold] [--out FILE] [--query Q]...
 
 Identifier queries derived from REPO (as bench.py derives them; regexes and
--i left out). Per query and round, in one interleaved order: `rg -n
+-i left out), or the queries given with --query (qualified names, say). Per query and round, in one interleaved order: `rg -n
 --no-heading -F -e Q .`, then each scout as `scout search Q .` (a binary
 given as NAME=PATH, default `scout=` the one bench.py would use), cwd =
 REPO, stdout and stderr read through pipes as an agent reads them. Each
@@ -57,6 +57,8 @@ def main():
     ap.add_argument("--cold", action="store_true",
                     help="an empty definitions cache for every run")
     ap.add_argument("--out", help="write per-query medians as JSON here")
+    ap.add_argument("--query", action="append", default=[],
+                    help="measure this query instead of derived ones (repeatable)")
     args = ap.parse_args()
     repo = os.path.abspath(args.repo)
 
@@ -69,9 +71,12 @@ def main():
         if not path:
             raise SystemExit("--scout wants NAME=PATH, got %r" % spec)
         scouts.append((name, os.path.abspath(path)))
-    queries = [q for q in bl.derive_queries(repo, args.queries, args.seed,
-                                            log=log, n_regex=0, n_icase=0)
-               if q.kind == "ident"]
+    if args.query:
+        queries = [bl.Query(text, "given", stratum="given") for text in args.query]
+    else:
+        queries = [q for q in bl.derive_queries(repo, args.queries, args.seed,
+                                                log=log, n_regex=0, n_icase=0)
+                   if q.kind == "ident"]
     state = tempfile.mkdtemp(prefix="scout-latency-")
     atexit.register(shutil.rmtree, state, True)
     envs = {name: bl.scout_env(os.path.join(state, name)) for name, _ in scouts}
@@ -111,8 +116,11 @@ def main():
         shutil.which("rg"))
     print("## latency: %s" % repo)
     print()
-    print("%d identifier queries (seed %d), %d interleaved rounds, %s cache; "
-          "%s; %d cores; %.0fs" % (len(queries), args.seed, args.runs,
+    print("%d %s, %d interleaved rounds, %s cache; "
+          "%s; %d cores; %.0fs" % (len(queries),
+                                  "queries given" if args.query else
+                                  "identifier queries (seed %d)" % args.seed,
+                                  args.runs,
                                   "cold" if args.cold else "warm", rg_version,
                                   os.cpu_count(), elapsed))
     print()

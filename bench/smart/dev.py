@@ -75,9 +75,13 @@ def files_of(scout, mode, query, cwd, env, extra=()):
     if not p.stdout.strip():
         return [], secs
     doc = json.loads(p.stdout)
-    # search's page lists `results`; smart's, and search's answer to a
-    # question in words (`kind` = `question`), list `hits`.
-    items = doc["results"] if "results" in doc else doc.get("hits")
+    # search's page lists `results`, after the `definitions` a qualified
+    # name names (when no match holds them); smart's, and search's answer
+    # to a question in words (`kind` = `question`), list `hits`.
+    if "results" in doc:
+        items = doc.get("definitions", []) + doc["results"]
+    else:
+        items = doc.get("hits")
     seen, order = set(), []
     for item in items or []:
         path = item["path"]

@@ -22,6 +22,7 @@ use crate::structural::StructuralPattern;
 pub(super) const SEARCH_EXAMPLES: &str = "\
 Examples:
   scout search useState                 ranked page for an identifier, definitions first
+  scout search Command.Traverse         a qualified name: its definition, then its uses
   scout search 'parse args' src         a phrase; falls back to any word when absent
   scout search 'how are retries scheduled?'   a question in words: answered as scout smart does
   scout search '->where' --lang php     a query starting with '-' (-e QUERY works too)

@@ -321,6 +321,33 @@ pub fn defines_on_line(defs: &[Def], line: u32, name: &str) -> bool {
     defs.iter().any(|d| d.name_line == line && d.short == name)
 }
 
+/// The definitions `name` names: by their whole name (`Type.method`,
+/// `Type::method` as `Type.method`), else, for a plain name, by their
+/// own; else, for `outer.inner` (`Class.method.inner`), the definitions
+/// named `inner` inside those `outer` names: a closure, a function in a
+/// function.
+pub fn named<'d>(defs: &'d [Def], name: &str) -> Vec<&'d Def> {
+    let dotted = |d: &Def| d.name.replace("::", ".");
+    let exact: Vec<&Def> = defs.iter().filter(|d| dotted(d) == name).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    let Some((outer, inner)) = name.rsplit_once('.') else {
+        return defs.iter().filter(|d| d.short == name).collect();
+    };
+    let outers = named(defs, outer);
+    defs.iter()
+        .filter(|d| {
+            d.short == inner
+                && outers.iter().any(|o| {
+                    o.name_line != d.name_line
+                        && o.start_line <= d.start_line
+                        && d.end_line <= o.end_line
+                })
+        })
+        .collect()
+}
+
 /// The 1-based lines on which `defs` define `name`, as [`defines_on_line`]
 /// decides.
 pub fn definition_lines(defs: &[Def], name: &str) -> Vec<u64> {

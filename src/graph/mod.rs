@@ -20,7 +20,7 @@
 
 pub mod cache;
 pub mod facts;
-mod impact;
+pub mod impact;
 pub mod modules;
 pub mod resolve;
 mod target;
@@ -132,7 +132,7 @@ pub fn display(path: &Path) -> String {
 
 /// Lists the files that spell `name` as a word, with the search's file
 /// selection, in path order.
-fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<Vec<u8>>> {
+pub fn files_spelling(rg: &Rg, flags: &SearchFlags, names: &[String]) -> Result<Vec<Vec<u8>>> {
     let listing = SearchFlags {
         patterns: names.to_vec(),
         fixed_strings: true,

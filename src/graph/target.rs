@@ -77,33 +77,6 @@ impl Target {
 ///
 /// The file's facts come through `cache` (and stay there for the
 /// attribution that follows).
-/// The definitions `name` names: by their whole name (`Type.method`,
-/// `Type::method` as `Type.method`), else, for a plain name, by their
-/// own; else, for `outer.inner` (`Class.method.inner`), the definitions
-/// named `inner` inside those `outer` names: a closure, a function in a
-/// function.
-fn named<'d>(defs: &'d [Def], name: &str) -> Vec<&'d Def> {
-    let dotted = |d: &Def| d.name.replace("::", ".");
-    let exact: Vec<&Def> = defs.iter().filter(|d| dotted(d) == name).collect();
-    if !exact.is_empty() {
-        return exact;
-    }
-    let Some((outer, inner)) = name.rsplit_once('.') else {
-        return defs.iter().filter(|d| d.short == name).collect();
-    };
-    let outers = named(defs, outer);
-    defs.iter()
-        .filter(|d| {
-            d.short == inner
-                && outers.iter().any(|o| {
-                    o.name_line != d.name_line
-                        && o.start_line <= d.start_line
-                        && d.end_line <= o.end_line
-                })
-        })
-        .collect()
-}
-
 pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Target> {
     let path = Path::new(&spec.path);
     let shown = spec.path.to_string_lossy();
@@ -150,7 +123,7 @@ pub fn resolve_target(spec: &SymbolSpec, cache: &cache::FactsCache) -> Result<Ta
     };
     let all: Vec<&Def> = defs.iter().collect();
     let matches: Vec<&Def> = match &spec.symbol {
-        SymbolRef::Name(name) => named(&defs, name),
+        SymbolRef::Name(name) => crate::defs::named(&defs, name),
         SymbolRef::Line(line) => {
             let on: Vec<&Def> = defs.iter().filter(|d| d.name_line == *line).collect();
             if on.is_empty() {

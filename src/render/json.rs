@@ -42,6 +42,11 @@
 //!   the page attaches it (at most 2 definitions of at most 40 lines, and
 //!   nothing left out): per definition `path`, `symbol` and `lines` (each
 //!   with `line`, `text`, `cut_before`, `cut_after`).
+//! - `definitions`, only for a qualified name (`Type.method`,
+//!   `Type::method`, `Class#method`) whose definition no match holds
+//!   (code seldom spells its own definition that way): at most 3 of the
+//!   definitions it names, code before tests, each as `code` has it with
+//!   its name's line. They are not matches and count in no counter.
 //! - A structural search (`--structural`) has `"kind": "structural"`
 //!   and two more fields, `"lang"` (the pattern's language, e.g. `"rust"`)
 //!   and `"parsed"` (files of that language searched: parsed, or skipped
@@ -81,6 +86,10 @@ pub struct SearchDocument {
     pub defs_not_on_page: Vec<String>,
     pub results: Vec<FileResult>,
     pub code: Vec<CodeResult>,
+    /// A qualified name only: the definitions it names that no match
+    /// holds (`search::qualified`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<CodeResult>,
     /// `--structural` only: the pattern's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lang: Option<&'static str>,
@@ -147,7 +156,6 @@ pub struct LineResult {
 
 /// Builds the document of a page.
 pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
-    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let results: Vec<FileResult> = report
         .span()
         .slots
@@ -225,28 +233,33 @@ pub fn document(report: &Report<'_>, tokens: usize) -> SearchDocument {
             .map(|&i| lossy(&report.ranked[i].tally.path))
             .collect(),
         results,
-        code: report
-            .code
-            .iter()
-            .map(|c| CodeResult {
-                path: lossy(&c.path),
-                symbol: Symbol::of(&c.def),
-                lines: c
-                    .lines
-                    .iter()
-                    .map(|q| CodeLine {
-                        line: q.line,
-                        text: lossy(&q.text),
-                        cut_before: q.cut_before,
-                        cut_after: q.cut_after,
-                    })
-                    .collect(),
-            })
-            .collect(),
+        code: report.code.iter().map(code_result).collect(),
+        definitions: report.definitions.iter().map(code_result).collect(),
         lang: report.structural.map(|s| s.lang.name()),
         parsed: report.structural.map(|s| s.parsed),
         scope: report.scope.map(super::scope::document),
     }
+}
+
+fn code_result(c: &super::Code) -> CodeResult {
+    CodeResult {
+        path: lossy(&c.path),
+        symbol: Symbol::of(&c.def),
+        lines: c
+            .lines
+            .iter()
+            .map(|q| CodeLine {
+                line: q.line,
+                text: lossy(&q.text),
+                cut_before: q.cut_before,
+                cut_after: q.cut_after,
+            })
+            .collect(),
+    }
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Writes the document and a newline.

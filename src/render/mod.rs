@@ -114,6 +114,9 @@ pub struct Report<'a> {
     pub defs: &'a [Vec<Def>],
     /// Code of the definitions holding every match, when attached.
     pub code: Vec<Code>,
+    /// The definitions a qualified name names that no match holds, shown
+    /// before the files (`search::qualified`); counted nowhere.
+    pub definitions: &'a [Code],
     /// Per slot: chosen lines the session was already shown (collapsed).
     pub seen: Vec<Vec<u64>>,
     /// Set for a structural search (`--structural`): its language and

@@ -488,6 +488,8 @@ pub struct Frame<'a> {
     pub structural: bool,
     /// `--callers-of`, `--impact`: the scope's lines ([`super::scope::text`]).
     pub scope: &'a str,
+    /// The definitions a qualified name names, shown before the files.
+    pub definitions: &'a [Code],
 }
 
 /// Bytes the header and footer of any page take at most (numbers counted
@@ -495,6 +497,7 @@ pub struct Frame<'a> {
 pub fn reserve(frame: &Frame<'_>) -> usize {
     const NUMBERS: usize = 20;
     let header = "query:   kind=literal  hits= files=  shown= page=/  ~tok ms\n".len()
+        + definitions(frame.definitions).len()
         + super::shortened(frame.query).len()
         + 7 * NUMBERS
         + frame.fallback.map_or(0, |f| f.len() + "fallback: \n".len())
@@ -610,6 +613,7 @@ pub fn page(report: &Report<'_>) -> Page {
     if report.already_shown() > 0 {
         choose_listings(&mut blocks, report.already_shown());
     }
+    body.append(&definitions(report.definitions));
     for block in &blocks {
         file_block(&mut body, block);
     }
@@ -635,9 +639,19 @@ pub fn page(report: &Report<'_>) -> Page {
 /// The attached code: per definition, `code: PATH  KIND NAME (A-B)` then
 /// its lines as `scout read` numbers them (`LINE: TEXT`).
 pub fn code(blocks: &[Code]) -> Styled {
+    labelled(b"code: ", blocks)
+}
+
+/// The definitions a qualified name names, as [`code`] shows code, each
+/// `definition: PATH  KIND NAME (A-B)` then its name's line.
+pub fn definitions(blocks: &[Code]) -> Styled {
+    labelled(b"definition: ", blocks)
+}
+
+fn labelled(label: &[u8], blocks: &[Code]) -> Styled {
     let mut out = Styled::new();
     for block in blocks {
-        out.push(b"code: ");
+        out.push(label);
         out.push_styled(Role::Path, &block.path);
         out.push(b"  ");
         heading(&mut out, &block.def);

@@ -6,7 +6,9 @@
 //!    the query's kind, its anchor, the name it defines, rg's flags;
 //! 2. **collect** ([`collect`]): run rg and [`fold`] its records (or its
 //!    `--json` events) into per-file tallies with exact counts and a
-//!    bounded set of candidate lines; the multi-word fallback;
+//!    bounded set of candidate lines; the multi-word fallback; beside
+//!    it, a qualified name's definitions that no match holds
+//!    ([`qualified`]);
 //! 3. **rank** ([`mod@rank`]): integer scores, no I/O;
 //! 4. **lay out** ([`layout`], over [`crate::page`]): every page cut from the
 //!    ranked order within the budget, before anything is parsed;
@@ -39,6 +41,7 @@ pub mod collect;
 pub mod fold;
 pub mod layout;
 pub mod passthrough;
+pub mod qualified;
 pub mod query;
 pub mod rank;
 pub mod refine;
@@ -106,12 +109,26 @@ fn ranked(
     // (ext4: the kernel's tick), so an edit just after this moment can carry
     // an mtime just before it: files touched shortly before count too.
     let since = SystemTime::now() - verify::CLOCK_SLACK;
+    // A qualified name's definitions are looked for beside rg's pass:
+    // only the first page shows them, and `-l` lists files with matches.
+    let looked_for = settings.page == 1 && !settings.files_only;
+    let (collected, definitions) = std::thread::scope(|scope| {
+        let definitions = looked_for.then(|| scope.spawn(|| qualified::definitions(settings)));
+        let collected = collect::collect(settings, &scorer, err);
+        let definitions = definitions.map(|thread| {
+            thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        (collected, definitions)
+    });
     let Collected {
         fold: Fold { files, plain, .. },
         flags,
         fallback,
         partial,
-    } = collect::collect(settings, &scorer, err)?;
+    } = collected?;
+    let definitions = definitions.transpose()?.unwrap_or_default();
     if settings.rg.cancelled() {
         anyhow::bail!("cancelled");
     }
@@ -125,6 +142,7 @@ fn ranked(
     let tallied = Tallied {
         fallback,
         partial,
+        definitions,
         rg: Some((&flags, plain)),
         ..Tallied::new(files, (repro, file_command), since)
     };
@@ -208,6 +226,9 @@ pub struct Tallied<'f> {
     pub defs: BTreeMap<Vec<u8>, Vec<Def>>,
     /// Set for a structural search.
     pub structural: Option<render::Structural>,
+    /// The definitions a qualified name names that no match holds
+    /// ([`qualified`]), shown before the matches.
+    pub definitions: Vec<render::Code>,
     /// Set for `--callers-of` and `--impact`: what the graph made of the
     /// calls of the name.
     pub scope: Option<crate::graph::Scope>,
@@ -230,6 +251,7 @@ impl<'f> Tallied<'f> {
             rg: None,
             defs: BTreeMap::new(),
             structural: None,
+            definitions: Vec::new(),
             scope: None,
             since,
         }
@@ -258,6 +280,7 @@ pub fn present(
         rg,
         defs: known,
         structural,
+        definitions,
         scope,
         since,
     } = tallied;
@@ -285,6 +308,7 @@ pub fn present(
             .collect(),
         structural: structural.is_some(),
         scope: &scope_text,
+        definitions: &definitions,
     };
     // The frame weighs each footer command at the search's footer room,
     // so a page re-run with `--again` (to see what the memory collapsed),
@@ -318,6 +342,7 @@ pub fn present(
         file_command,
         defs: &defs,
         structural,
+        definitions: &definitions,
         scope: scope.as_ref(),
         scope_text: &scope_text,
     };
@@ -363,7 +388,7 @@ pub fn present(
     };
     let shown = emit(settings, &report, outputs, out, err)?;
     remember::record(settings, &shown, err)?;
-    let status = exit_status(&ranked, partial);
+    let status = exit_status(&ranked, &definitions, partial);
     if settings.exits_after {
         // The process exits once the page is out, and the kernel takes
         // its memory back at once: freeing the tallies, pages and
@@ -375,9 +400,14 @@ pub fn present(
 }
 
 /// The search's exit status: `partial` when some paths could not be
-/// searched, else no match when nothing matched, else shown.
-fn exit_status(ranked: &[Ranked], partial: Option<ExitStatus>) -> ExitStatus {
-    if ranked.is_empty() && partial.is_none() {
+/// searched, else no match when nothing matched and no definition is
+/// shown, else shown.
+fn exit_status(
+    ranked: &[Ranked],
+    definitions: &[render::Code],
+    partial: Option<ExitStatus>,
+) -> ExitStatus {
+    if ranked.is_empty() && definitions.is_empty() && partial.is_none() {
         ExitStatus::NoMatch
     } else {
         partial.unwrap_or(ExitStatus::Shown)
@@ -579,7 +609,12 @@ fn emit(
     // a page into rg's lines or back; but a page that holds every file
     // (one page) names the files rg's lines do, and is printed as the
     // memory collapses it when that is the smaller.
-    let fits = |len: usize, plain: &Plain| page_fits(len, report.elapsed_ms, plain.bytes);
+    // The definitions a qualified name names precede rg's lines as they
+    // precede the page's files: weighed apart, as attached code is (I2).
+    let definitions = render::text::definitions(report.definitions);
+    let fits = |len: usize, plain: &Plain| {
+        page_fits(len - definitions.len(), report.elapsed_ms, plain.bytes)
+    };
     let whole = report.pages.len() == 1 && report.already_shown() > 0;
     let Some((flags, mut plain)) = rg.filter(|(_, plain)| {
         !(report.ranked.is_empty()
@@ -596,6 +631,7 @@ fn emit(
         writeln!(err, "scout: {fallback}")?;
     }
     let mut shown = Vec::new();
+    painter.write(out, &definitions)?;
     if let Some(sorted) = plain.into_ranked(&report.file_order()) {
         render::plain::write_lines(out, &sorted, settings.with_filename, &painter)?;
         shown = remember::shown_in_plain(settings, &sorted.lines);
@@ -642,7 +678,7 @@ fn emit_page(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Vec<Shown>> {
-    if report.ranked.is_empty() {
+    if report.ranked.is_empty() && report.definitions.is_empty() {
         // Nothing attributed still says what the graph made of the calls
         // it saw (another definition's, or cannot tell): on stderr, since
         // exit 1 means nothing on stdout.
@@ -685,6 +721,7 @@ pub struct Parts<'a> {
     pub file_command: String,
     pub defs: &'a [Vec<Def>],
     pub structural: Option<render::Structural>,
+    pub definitions: &'a [render::Code],
     pub scope: Option<&'a crate::graph::Scope>,
     /// The scope as the footer says it (empty without one).
     pub scope_text: &'a str,
@@ -721,6 +758,7 @@ impl<'a> Parts<'a> {
             seen,
             defs: self.defs,
             code: Vec::new(),
+            definitions: self.definitions,
             structural: self.structural,
             scope: self.scope,
             scope_text: self.scope_text,

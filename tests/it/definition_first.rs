@@ -353,3 +353,121 @@ fn regression_34_javascript_member_assignments_are_definitions() {
         .expect_code(0)
         .expect_stdout_has("this.parse_token = function (s) {");
 }
+
+/// A Go package where `Command.Traverse` is defined with a receiver (as
+/// code spells it, never `Command.Traverse`) and named so in docs and a
+/// test, with a same-named method of another type.
+fn go_package(fx: &Fixture) {
+    fx.write(
+        "command.go",
+        "package cli\n\ntype Command struct{}\n\n// Traverse walks the tree.\nfunc (c *Command) Traverse(args []string) *Command {\n\treturn c\n}\n",
+    );
+    fx.write(
+        "other.go",
+        "package cli\n\ntype Walker struct{}\n\nfunc (w *Walker) Traverse(args []string) {}\n",
+    );
+    fx.write(
+        "README.md",
+        "Call Command.Traverse to walk.\nSee also Command.Traverse in the docs.\n",
+    );
+    fx.write(
+        "command_test.go",
+        "package cli\n\n// Command.Traverse with no args.\nfunc TestTraverse(t *testing.T) { (&Command{}).Traverse(nil) }\n",
+    );
+}
+
+#[test]
+fn a_qualified_names_definition_comes_before_its_matches_and_counts_in_nothing() {
+    let fx = Fixture::new();
+    go_package(&fx);
+    let (hits, _) = fx.rg_counts(&["-F", "-e", "Command.Traverse", "."]);
+    assert_eq!(hits, 3);
+    // rg's own lines (the page would be larger), after the definition.
+    let run = fx.run(&["search", "Command.Traverse"]);
+    run.expect_code(0);
+    let lines = run.lines();
+    assert_eq!(
+        lines[..2],
+        [
+            "definition: command.go  method Command.Traverse (6-8)",
+            "6: func (c *Command) Traverse(args []string) *Command {",
+        ],
+        "{}",
+        run.describe()
+    );
+    let mut rest = lines[2..].to_vec();
+    rest.sort();
+    let mut expected = fx.rg_stdout_lines(&["-n", "-F", "-e", "Command.Traverse"]);
+    expected.sort();
+    assert_eq!(rest, expected, "{}", run.describe());
+    // The JSON: the definition apart, the counters rg's.
+    let json = fx.run(&["search", "Command.Traverse", "--json"]);
+    json.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout()).unwrap();
+    assert_eq!(doc["hits"], 3, "{doc}");
+    assert_eq!(doc["files"], 2, "{doc}");
+    let defs = doc["definitions"].as_array().expect("definitions");
+    assert_eq!(defs.len(), 1, "{doc}");
+    assert_eq!(defs[0]["path"], "command.go");
+    assert_eq!(defs[0]["symbol"]["name"], "Command.Traverse");
+    assert_eq!(defs[0]["lines"][0]["line"], 6);
+    // The other type's `Traverse` is not `Command.Traverse`.
+    assert!(!json.stdout().contains("Walker.Traverse"), "{doc}");
+}
+
+#[test]
+fn a_qualified_name_with_no_match_shows_its_definition_and_exits_0() {
+    let fx = Fixture::new();
+    fx.write(
+        "src/Routing/RouteContext.php",
+        "<?php\nclass RouteContext\n{\n    public static function fromRequest($request): self\n    {\n        return new self();\n    }\n}\n",
+    );
+    let run = fx.run(&["search", "RouteContext::fromRequest"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout()
+            .starts_with("query: RouteContext::fromRequest  kind=literal  hits=0 files=0"),
+        "{}",
+        run.describe()
+    );
+    run.expect_stdout_has(
+        "definition: src/Routing/RouteContext.php  method RouteContext::fromRequest (4-7)\n4:     public static function fromRequest($request): self\n",
+    );
+    // A name nothing defines and nothing spells is still no match.
+    fx.run(&["search", "RouteContext::toRequest"])
+        .expect_code(1)
+        .expect_lines(&[]);
+}
+
+#[test]
+fn a_module_file_is_its_owner_and_a_match_holding_the_definition_ranks_as_one() {
+    let fx = Fixture::new();
+    fx.write("json/__init__.py", "def dumps(obj):\n    return str(obj)\n");
+    fx.write("app.py", "import json\n\nprint(json.dumps({}))\n");
+    // C++ spells its out-of-class definitions qualified: rg finds it.
+    fx.write(
+        "skiplist.cc",
+        "int SkipList::RandomHeight() {\n  return 1;\n}\n",
+    );
+    fx.write("db.cc", "int h = list.SkipList::RandomHeight();\n");
+    let run = fx.run(&["search", "json.dumps"]);
+    run.expect_code(0);
+    run.expect_stdout_has(
+        "definition: json/__init__.py  function dumps (1-2)\n1: def dumps(obj):\n",
+    );
+    let run = fx.run(&["search", "SkipList::RandomHeight"]);
+    run.expect_code(0);
+    assert!(!run.stdout().contains("definition:"), "{}", run.describe());
+    // A receiver qualifies nothing; `-l` and later pages list matches only.
+    fx.write(
+        "svc.py",
+        "class Svc:\n    def connect(self):\n        self.connect()\n",
+    );
+    let run = fx.run(&["search", "self.connect"]);
+    assert!(!run.stdout().contains("definition:"), "{}", run.describe());
+    let run = fx.run(&["search", "json.dumps", "-l"]);
+    assert!(!run.stdout().contains("definition:"), "{}", run.describe());
+    // A regex's text is not a name.
+    let run = fx.run(&["search", "json.dumps", "--kind", "regex"]);
+    assert!(!run.stdout().contains("definition:"), "{}", run.describe());
+}
