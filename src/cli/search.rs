@@ -260,7 +260,7 @@ impl SearchSettings {
                 crate::search::collect::MULTILINE_ADVICE
             );
         }
-        let question = question_in_words(&text, &args, &paths, ctx)?;
+        let question = question_in_words(&mut text, &args, &paths, ctx)?;
         let (mut query, structural) = plan(&text, &args)?;
         if graph.is_some() {
             // The page holds calls, never definitions: no line of it is
@@ -357,9 +357,12 @@ impl SearchSettings {
 /// The settings of `scout smart` for a search given a question in words
 /// ([`is_question`]) with the query's kind left to scout (`--kind auto`,
 /// no `-F`, `-w`, `--structural`, graph or `-l`): the question over the
-/// same paths, globs, types and budget. `None` for any other search.
+/// same paths, globs, types and budget. `None` for any other search, and
+/// for a question that leaves smart no word to look for but names code
+/// (`how is IsA used`): `text` becomes that name, searched as smart
+/// answers a code name.
 fn question_in_words(
-    text: &str,
+    text: &mut String,
     args: &SearchArgs,
     paths: &[OsString],
     ctx: &Context,
@@ -374,6 +377,10 @@ fn question_in_words(
     if asked_as_text || !is_question(text) {
         return Ok(None);
     }
+    if let Some(name) = crate::smart::named_only(text) {
+        *text = name;
+        return Ok(None);
+    }
     if args.output.page > 1 {
         bail!(
             "a question in words is answered on one page, as scout smart answers it; scout smart --max-results N shows more hits, and scout search -F QUERY --page {} searches the text as written",
@@ -385,7 +392,7 @@ fn question_in_words(
     let smart = crate::cli::SmartArgs {
         question: None,
         paths: paths.to_vec(),
-        question_flag: Some(text.to_string()),
+        question_flag: Some(text.clone()),
         max_results: crate::cli::DEFAULT_MAX_RESULTS,
         json: args.output.json,
         files: crate::cli::FileArgs {

@@ -200,14 +200,19 @@ impl Asked {
             .unwrap_or_default()
             .trim()
             .to_string();
-        if !args.agent && is_name(&question) {
+        let name = if is_name(&question) {
+            Some(question)
+        } else {
+            crate::smart::named_only(&question)
+        };
+        if let Some(name) = name.filter(|_| !args.agent) {
             // With -e, every positional is a PATH, as for a question.
             let mut paths = args.paths.clone();
             if args.question_flag.is_some() {
                 paths.splice(0..0, args.question.iter().map(OsString::from));
             }
             return Ok(Asked::Name(Box::new(name_search(
-                &question, &paths, &args, ctx,
+                &name, &paths, &args, ctx,
             )?)));
         }
         Ok(Asked::Question(Box::new(SmartSettings::resolve_in(

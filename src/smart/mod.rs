@@ -589,6 +589,21 @@ pub fn code_names(question: &str) -> Vec<(String, String)> {
     names
 }
 
+/// The code name a question asks about when it leaves no word to look
+/// for (`how is IsA used`: `IsA` splits into a stop word and a letter):
+/// the first one it spells ([`code_names`]), answered as `scout search
+/// NAME` answers it rather than refused.
+pub fn named_only(question: &str) -> Option<String> {
+    let concepts = concepts::concepts_and_unused(question).0;
+    if !candidates::patterns(&concepts).is_empty() {
+        return None;
+    }
+    code_names(question)
+        .into_iter()
+        .next()
+        .map(|(dotted, _)| dotted)
+}
+
 /// A qualified name with its separators as dots: `A::b`, `A#b` and Lua's
 /// `M:m` as `A.b`, `M.m`.
 fn dotted(name: &str) -> String {

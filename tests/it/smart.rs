@@ -710,3 +710,33 @@ fn smart_given_a_name_answers_as_search_does_definitions_first() {
     assert_eq!(answer["hits"][0]["line"], 1);
     assert_eq!(answer["hits"][0]["why"], "defines EvictionPolicy");
 }
+
+#[test]
+fn a_question_that_leaves_no_word_but_names_code_is_answered_for_that_name() {
+    let fx = Fixture::new();
+    fx.write(
+        "kinds.go",
+        "package kinds\n\n// IsA reports whether v is of kind k.\nfunc IsA(v, k int) bool {\n\treturn v == k\n}\n",
+    )
+    .write("use.go", "package kinds\n\nfunc check() bool { return IsA(1, 2) }\n");
+    // `IsA` is a stop word and a letter: nothing else is left to look for.
+    let name = fx.run(&["search", "IsA"]);
+    name.expect_code(0);
+    for asked in [
+        &["smart", "how is IsA used"][..],
+        &["search", "how is IsA used?"],
+    ] {
+        let run = fx.run(asked);
+        run.expect_code(0);
+        assert_eq!(
+            run.stdout_masked(),
+            name.stdout_masked(),
+            "{}",
+            run.describe()
+        );
+    }
+    // Without a code name, such a question is still refused.
+    fx.run(&["smart", "how is it used"])
+        .expect_code(2)
+        .expect_stderr_has("no word to look for");
+}
