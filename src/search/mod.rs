@@ -109,11 +109,12 @@ fn ranked(
     // (ext4: the kernel's tick), so an edit just after this moment can carry
     // an mtime just before it: files touched shortly before count too.
     let since = SystemTime::now() - verify::CLOCK_SLACK;
-    // A qualified name's definitions are looked for beside rg's pass:
-    // only the first page shows them, and `-l` lists files with matches.
-    let looked_for = settings.page == 1 && !settings.files_only;
+    // A qualified name's definitions are looked for beside rg's pass.
+    let qualified = qualified::asked(settings);
     let (collected, definitions) = std::thread::scope(|scope| {
-        let definitions = looked_for.then(|| scope.spawn(|| qualified::definitions(settings)));
+        let definitions = qualified
+            .as_ref()
+            .map(|name| scope.spawn(|| qualified::definitions(settings, name)));
         let collected = collect::collect(settings, &scorer, err);
         let definitions = definitions.map(|thread| {
             thread

@@ -75,18 +75,24 @@ impl Qualified {
     }
 }
 
-/// The definitions of the search's qualified name that no match of its
-/// text holds, best first (code before tests, then the shallower path: a
-/// vendored copy or a stub lies deeper than the code itself),
-/// each with its name's line quoted; none when the query is not a
-/// qualified name, or names none.
-pub fn definitions(settings: &SearchSettings) -> Result<Vec<Code>> {
+/// The qualified name a search asks for: its text, searched as written
+/// (a regex's text is not the name it matches), on the first page and
+/// not `-l` (which lists files with matches).
+pub fn asked(settings: &SearchSettings) -> Option<Qualified> {
     let query = &settings.query;
-    // A regex's text is not the name it matches.
-    let Some(qualified) = Qualified::parse(&query.text).filter(|_| query.fixed_strings()) else {
-        return Ok(Vec::new());
-    };
-    let files = candidate_files(&settings.rg, &settings.flags, &qualified)?;
+    if settings.page > 1 || settings.files_only || !query.fixed_strings() {
+        return None;
+    }
+    Qualified::parse(&query.text)
+}
+
+/// The definitions `qualified` names that no match of the search's text
+/// holds, best first (code before tests, then the shallower path: a
+/// vendored copy or a stub lies deeper than the code itself), each with
+/// its name's line quoted.
+pub fn definitions(settings: &SearchSettings, qualified: &Qualified) -> Result<Vec<Code>> {
+    let query = &settings.query;
+    let files = candidate_files(&settings.rg, &settings.flags, qualified)?;
     let (shown, langs): (Vec<&[u8]>, Vec<(PathBuf, Lang)>) = files
         .iter()
         .filter_map(|p| Some((&p[..], (path_of(p), Lang::from_path(p)?))))
