@@ -29,9 +29,11 @@ The split `held-out` (a third of each repository's questions, one shape
 in turn per group of three) is scored and reported, never read one by one
 while tuning: `--show` refuses it.
 
-Corpora: each repository at the commit of dev/repos.json, extracted as
-`git archive` into CORPORA/REPO; `--fetch` makes the missing ones with git
-(a network is needed once). Standard library only.
+Corpora: each repository at the commit of dev/repos.json (and of
+dev/copies-repos.json, for the older-copies set: `--questions
+bench/smart/dev/copies.jsonl`), extracted as `git archive` into
+CORPORA/REPO; `--fetch` makes the missing ones with git (a network is
+needed once). Standard library only.
 """
 
 import argparse
@@ -171,8 +173,9 @@ def main():
                     help="extract the missing trees under --corpora, then stop")
     args = ap.parse_args()
     if args.fetch:
-        with open(os.path.join(DEV, "repos.json")) as f:
-            fetch(args.corpora, json.load(f))
+        for pins in ("repos.json", "copies-repos.json"):
+            with open(os.path.join(DEV, pins)) as f:
+                fetch(args.corpora, json.load(f))
         return
     if args.show and args.split != "tuning":
         sys.exit("--show reads queries one by one: only with --split tuning")

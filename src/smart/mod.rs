@@ -700,7 +700,7 @@ fn choose_files(
         |matcher, f| {
             let size = std::fs::metadata(path_of(&f.path)).map_or(0, |m| m.len());
             let path = String::from_utf8_lossy(&f.path);
-            let prior = score::prior(&path, asks);
+            let prior = score::prior(&path, asks).or_else(|| score::older_copy(&path, asks));
             let in_path = matcher.line(path.rsplit_once('.').map_or(&path[..], |(p, _)| p));
             (size, prior, in_path.hits.iter().map(|h| h.0).collect())
         },

@@ -64,7 +64,7 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
             .iter()
             .any(|s| names.contains(s))
     };
-    let rules: [(bool, f32, &'static str, &[&str]); 9] = [
+    let rules: [(bool, f32, &'static str, &[&str]); 10] = [
         (
             matches!(ext, "po" | "pot" | "mo")
                 || has_dir(&["locale", "locales", "i18n", "l10n", "translations"]),
@@ -100,6 +100,15 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
             0.4,
             "generated",
             &["generat"],
+        ),
+        (
+            has_dir(&["dist"])
+                || [".cjs.js", ".umd.js", ".esm.js", ".bundle.js"]
+                    .iter()
+                    .any(|bundle| name.ends_with(bundle)),
+            0.4,
+            "built bundle",
+            &["dist", "bundl"],
         ),
         (
             has_dir(&[
@@ -180,6 +189,59 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
         .find(|(hit, _, _, words)| *hit && !asked(words))
         .map(|&(_, factor, reason, _)| Prior { factor, reason })
 }
+
+/// Directory names that hold an older copy of code kept beside the
+/// current one: `pydantic/v1/`, `client/legacy/`, `compat/`.
+const OLDER: [&str; 6] = [
+    "legacy",
+    "compat",
+    "deprecated",
+    "old",
+    "backport",
+    "backports",
+];
+
+/// The prior of an older copy: a file under a `legacy/`, `compat/`,
+/// `deprecated/`, `old/` or `vN/` directory whose current version stands
+/// where that directory is left out of its path (`pydantic/v1/main.py`
+/// beside `pydantic/main.py`; `client/legacy/pool.rs` beside
+/// `client/pool/`), unless the question names such a copy. Without a
+/// current version beside it, the directory is the current code
+/// (`api/v1/` of an API that has no other).
+pub fn older_copy(path: &str, asks: &[&str]) -> Option<Prior> {
+    if ["legaci", "compat", "deprec", "old", "version", "backport"]
+        .iter()
+        .any(|w| asks.contains(w))
+    {
+        return None;
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    let (dirs, name) = segments.split_at(segments.len().checked_sub(1)?);
+    let older = |s: &str| {
+        let lower = s.to_ascii_lowercase();
+        OLDER.contains(&lower.as_str())
+            || lower.len() > 1
+                && lower.starts_with('v')
+                && lower[1..].bytes().all(|b| b.is_ascii_digit())
+    };
+    let at = dirs.iter().position(|s| older(s))?;
+    let mut current: Vec<&str> = dirs.to_vec();
+    current.remove(at);
+    let stem = name[0].split('.').next().unwrap_or(name[0]);
+    let beside = |last: &str| {
+        let mut p = current.clone();
+        p.push(last);
+        std::path::Path::new(&p.join("/")).exists()
+    };
+    (beside(name[0]) || !stem.is_empty() && beside(stem)).then_some(Prior {
+        factor: OLDER_COPY,
+        reason: "older copy",
+    })
+}
+
+/// See [`older_copy`]: a copy ranks below the current code that shares
+/// its words, but above code that shares fewer.
+pub const OLDER_COPY: f32 = 0.5;
 
 /// How one field contributed to a unit's score.
 #[derive(Debug, Clone)]
@@ -434,6 +496,43 @@ mod tests {
     }
 
     #[test]
+    fn an_older_copy_is_one_whose_current_version_stands_beside_it() {
+        let tree = tempfile::tempdir().unwrap();
+        let root = tree.path().to_str().unwrap();
+        for file in [
+            "pkg/v1/main.py",
+            "pkg/main.py",
+            "client/legacy/pool.rs",
+            "client/pool/mod.rs",
+            "api/v1/types.go",
+        ] {
+            let path = tree.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let at = |p: &str| format!("{root}/{p}");
+        assert_eq!(
+            older_copy(&at("pkg/v1/main.py"), &[]).unwrap().reason,
+            "older copy"
+        );
+        assert!(older_copy(&at("client/legacy/pool.rs"), &[]).is_some());
+        assert!(
+            older_copy(&at("api/v1/types.go"), &[]).is_none(),
+            "no current version"
+        );
+        assert!(older_copy(&at("pkg/main.py"), &[]).is_none());
+        let legacy = crate::smart::words::stem("legacy");
+        assert!(older_copy(&at("client/legacy/pool.rs"), &[&legacy]).is_none());
+        for word in ["deprecated", "compatibility", "old", "versions", "backport"] {
+            let stem = crate::smart::words::stem(word);
+            assert!(
+                older_copy(&at("pkg/v1/main.py"), &[&stem]).is_none(),
+                "{word}: {stem}"
+            );
+        }
+    }
+
+    #[test]
     fn priors_demote_tests_docs_and_translations_unless_asked() {
         assert_eq!(prior("src/evict.c", &[]), None);
         assert_eq!(prior("tests/unit/evict.tcl", &[]).unwrap().reason, "test");
@@ -450,6 +549,15 @@ mod tests {
             "minified or source map"
         );
         assert_eq!(prior("api/x.pb.go", &[]).unwrap().reason, "generated");
+        assert_eq!(
+            prior("dist/esm/axios.js", &[]).unwrap().reason,
+            "built bundle"
+        );
+        assert_eq!(
+            prior("priv/static/phoenix.cjs.js", &[]).unwrap().reason,
+            "built bundle"
+        );
+        assert!(prior("dist/esm/axios.js", &["bundl"]).is_none());
         assert!(prior("src/x.rs", &[]).is_none());
         assert_eq!(
             prior("node_modules/csstype/index.js.flow", &[])

@@ -740,3 +740,50 @@ fn a_question_that_leaves_no_word_but_names_code_is_answered_for_that_name() {
         .expect_code(2)
         .expect_stderr_has("no word to look for");
 }
+
+#[test]
+fn an_older_copy_and_a_built_bundle_rank_below_the_current_code() {
+    let fx = Fixture::new();
+    // The copies say the question's words more often than the code does.
+    fx.write(
+        "pkg/cache.py",
+        "def evict_expired(store):\n    \"\"\"Evict expired keys.\"\"\"\n    return store\n",
+    )
+    .write(
+        "pkg/v1/cache.py",
+        "def evict_expired(store):\n    \"\"\"Evict expired keys: every expired key is evicted, expired first.\"\"\"\n    return store\n",
+    )
+    .write(
+        "dist/cache.js",
+        "function evictExpired(store) {\n  // evict expired keys; expired keys are evicted\n  return store;\n}\n",
+    );
+    let run = fx.run(&["smart", "how are expired keys evicted"]);
+    run.expect_code(0);
+    let out = run.stdout();
+    let place = |path: &str| {
+        out.find(&format!(". {path}:"))
+            .unwrap_or_else(|| panic!("{path} not shown\n{}", run.describe()))
+    };
+    assert!(
+        place("pkg/cache.py") < place("pkg/v1/cache.py"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        place("pkg/cache.py") < place("dist/cache.js"),
+        "{}",
+        run.describe()
+    );
+    run.expect_stdout_has("ranked down ×0.5: older copy");
+    run.expect_stdout_has("ranked down ×0.4: built bundle");
+    // A question that names the old version asks for it.
+    let legacy = fx.run(&[
+        "smart",
+        "how are expired keys evicted in the legacy version",
+    ]);
+    assert!(
+        !legacy.stdout().contains("older copy"),
+        "{}",
+        legacy.describe()
+    );
+}
