@@ -64,7 +64,7 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
             .iter()
             .any(|s| names.contains(s))
     };
-    let rules: [(bool, f32, &'static str, &[&str]); 10] = [
+    let rules: [(bool, f32, &'static str, &[&str]); 11] = [
         (
             matches!(ext, "po" | "pot" | "mo")
                 || has_dir(&["locale", "locales", "i18n", "l10n", "translations"]),
@@ -132,6 +132,16 @@ pub fn prior(path: &str, asks: &[&str]) -> Option<Prior> {
             0.35,
             "test",
             &["test"],
+        ),
+        // Code that shows the library in use: 1 of the 387 tuning targets
+        // of the development set, 188 of smart's 2,502 first-10 places.
+        // 0.5 and 0.3 gained the same (NDCG@10 0.854 to 0.859 and 0.860);
+        // the milder is kept.
+        (
+            has_dir(&["examples", "example", "samples", "sample", "demo", "demos"]),
+            0.5,
+            "example",
+            &["exampl", "sampl", "demo"],
         ),
         (
             matches!(
@@ -549,6 +559,12 @@ mod tests {
             "minified or source map"
         );
         assert_eq!(prior("api/x.pb.go", &[]).unwrap().reason, "generated");
+        assert_eq!(
+            prior("samples/App/Program.cs", &[]).unwrap().reason,
+            "example"
+        );
+        assert!(prior("examples/basic.py", &["exampl"]).is_none());
+        assert!(prior("src/example_test_helpers.rs", &[]).is_none());
         assert_eq!(
             prior("dist/esm/axios.js", &[]).unwrap().reason,
             "built bundle"

@@ -742,7 +742,7 @@ fn a_question_that_leaves_no_word_but_names_code_is_answered_for_that_name() {
 }
 
 #[test]
-fn an_older_copy_and_a_built_bundle_rank_below_the_current_code() {
+fn an_older_copy_a_built_bundle_and_an_example_rank_below_the_current_code() {
     let fx = Fixture::new();
     // The copies say the question's words more often than the code does.
     fx.write(
@@ -756,6 +756,10 @@ fn an_older_copy_and_a_built_bundle_rank_below_the_current_code() {
     .write(
         "dist/cache.js",
         "function evictExpired(store) {\n  // evict expired keys; expired keys are evicted\n  return store;\n}\n",
+    )
+    .write(
+        "examples/evict.py",
+        "def evict_expired_demo(store):\n    \"\"\"Evict expired keys, then print the evicted expired keys.\"\"\"\n    return store\n",
     );
     let run = fx.run(&["smart", "how are expired keys evicted"]);
     run.expect_code(0);
@@ -776,6 +780,12 @@ fn an_older_copy_and_a_built_bundle_rank_below_the_current_code() {
     );
     run.expect_stdout_has("ranked down ×0.5: older copy");
     run.expect_stdout_has("ranked down ×0.4: built bundle");
+    assert!(
+        place("pkg/cache.py") < place("examples/evict.py"),
+        "{}",
+        run.describe()
+    );
+    run.expect_stdout_has("ranked down ×0.5: example");
     // A question that names the old version asks for it.
     let legacy = fx.run(&[
         "smart",
