@@ -322,12 +322,12 @@ pub fn defines_on_line(defs: &[Def], line: u32, name: &str) -> bool {
 }
 
 /// The definitions `name` names: by their whole name (`Type.method`,
-/// `Type::method` as `Type.method`), else, for a plain name, by their
+/// `Type::method` and `Type#method` as `Type.method`), else, for a plain name, by their
 /// own; else, for `outer.inner` (`Class.method.inner`), the definitions
 /// named `inner` inside those `outer` names: a closure, a function in a
 /// function.
 pub fn named<'d>(defs: &'d [Def], name: &str) -> Vec<&'d Def> {
-    let dotted = |d: &Def| d.name.replace("::", ".");
+    let dotted = |d: &Def| d.name.replace("::", ".").replace('#', ".");
     let exact: Vec<&Def> = defs.iter().filter(|d| dotted(d) == name).collect();
     if !exact.is_empty() {
         return exact;

@@ -129,10 +129,10 @@ fn ranked(
         fallback,
         partial,
     } = collected?;
-    let definitions = definitions.transpose()?.unwrap_or_default();
     if settings.rg.cancelled() {
         anyhow::bail!("cancelled");
     }
+    let definitions = definitions.transpose()?.unwrap_or_default();
     let (repro, mut file_command) = repro_commands(&flags);
     // Over MCP, a file's lines are a grep call. The repro stays rg's
     // command: the grep tool also searches hidden files, so over a tree
