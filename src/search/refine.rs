@@ -10,6 +10,7 @@ use crate::lang::Lang;
 use crate::page::tally::{FileTally, Quote, Ranked};
 use crate::page::{chosen_quotes, PageSpan, Slot};
 use crate::paths::path_of;
+use crate::rg::Matcher;
 use crate::search::rank::{
     definition_points, role, test_def_prior, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
 };
@@ -94,6 +95,12 @@ fn refine_span(
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
     };
+    // A name inside a longer text (`Types.newParameterizedType`, `f(`):
+    // a line that defines it is a definition line only where the search
+    // matches it too; the others are no match, neither quoted nor counted.
+    let matcher = (*name != settings.query.text)
+        .then(|| Matcher::new(&settings.flags))
+        .flatten();
     let parsed = span.slots.iter().zip(&defs).zip(read);
     for ((slot, file_defs), _) in parsed.filter(|(_, read)| *read) {
         apply_parser(
@@ -101,6 +108,7 @@ fn refine_span(
             file_defs,
             name,
             settings.query.ignore_case,
+            matcher.as_ref(),
         );
     }
     Refined {
@@ -271,8 +279,15 @@ fn pieces(
 /// verdict. With `-i` (`ignore_case`), a definition of the name in any
 /// ASCII case counts, spelled as the file spells it. `defs` are the
 /// parser's whole verdict on the file: none means none (a name only in a
-/// comment, a docstring or a string is not defined there).
-fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool) {
+/// comment, a docstring or a string is not defined there). With
+/// `matcher`, a definition line counts only where it matches.
+fn apply_parser(
+    ranked: &mut Ranked,
+    defs: &[Def],
+    name: &str,
+    ignore_case: bool,
+    matcher: Option<&Matcher>,
+) {
     let mut spellings: Vec<&str> = vec![name];
     if ignore_case {
         for def in defs {
@@ -288,6 +303,21 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool
     for spelled in &spellings {
         def_lines.extend(crate::defs::definition_lines(defs, spelled));
         primary_lines.extend(role::primary_in(defs, spelled));
+    }
+    let mut source = None;
+    if let Some(matcher) = matcher.filter(|_| !def_lines.is_empty()) {
+        let text = std::fs::read(path_of(&ranked.tally.path)).unwrap_or_default();
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        let mut spans = Vec::new();
+        let mut matches = |number: &u64| {
+            spans.clear();
+            let line = lines.get(*number as usize - 1).copied().unwrap_or_default();
+            matcher.spans(line.strip_suffix(b"\r").unwrap_or(line), &mut spans);
+            !spans.is_empty()
+        };
+        def_lines.retain(&mut matches);
+        primary_lines.retain(&mut matches);
+        source = Some(text);
     }
     let line_score =
         |line: u64| definition_points(def_lines.contains(&line), primary_lines.contains(&line));
@@ -306,7 +336,7 @@ fn apply_parser(ranked: &mut Ranked, defs: &[Def], name: &str, ignore_case: bool
         .take(MAX_READ_DEF_LINES)
         .collect();
     if !missing.is_empty() {
-        if let Ok(source) = std::fs::read(path_of(&tally.path)) {
+        if let Some(source) = source.or_else(|| std::fs::read(path_of(&tally.path)).ok()) {
             for (number, line) in source.split(|&b| b == b'\n').enumerate() {
                 let number = number as u64 + 1;
                 if missing.contains(&number) {

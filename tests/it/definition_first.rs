@@ -471,3 +471,32 @@ fn a_module_file_is_its_owner_and_a_match_holding_the_definition_ranks_as_one() 
     let run = fx.run(&["search", "json.dumps", "--kind", "regex"]);
     assert!(!run.stdout().contains("definition:"), "{}", run.describe());
 }
+
+#[test]
+fn a_name_inside_a_longer_query_is_a_definition_only_where_the_query_matches() {
+    let fx = Fixture::new();
+    // The test method shares the last segment's name: it defines
+    // `new_type`, but its line is no match of `Types.new_type`.
+    fx.write(
+        "tests/test_types.py",
+        "class TypesTest:\n    def new_type(self):\n        t = Types.new_type(1)\n",
+    );
+    fx.write(
+        "app.py",
+        "from types_ import Types\n\nx = Types.new_type(2)\n",
+    );
+    let run = fx.run(&["search", "Types.new_type", "--json"]);
+    run.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    assert_eq!(doc["hits"], 2, "{doc}");
+    for result in doc["results"].as_array().unwrap() {
+        assert_eq!(result["def"], false, "{doc}");
+        for line in result["lines"].as_array().unwrap() {
+            let text = line["text"].as_str().unwrap();
+            assert!(
+                text.contains("Types.new_type"),
+                "{text:?} is no match\n{doc}"
+            );
+        }
+    }
+}
