@@ -324,11 +324,17 @@ pub fn present(
     let enough = layout::budget_for_a_line(settings, &ranked, &pages[index], &frame);
     drop(frame);
     let memory = remember::load(settings, err)?;
+    let searched = rg.as_ref().map(|(flags, _)| *flags);
     let refined = match held.get_mut(index) {
-        Some(held) => {
-            refine::refine_listing(settings, &mut ranked, &mut pages[index], held, &known)
-        }
-        None => refine::refine(settings, &mut ranked, &mut pages[index], &known),
+        Some(held) => refine::refine_listing(
+            settings,
+            &mut ranked,
+            &mut pages[index],
+            held,
+            &known,
+            searched,
+        ),
+        None => refine::refine(settings, &mut ranked, &mut pages[index], &known, searched),
     };
     let changed = verify::verify_page(since, &mut ranked, &mut pages[index], &refined.modified);
     let defs = refined.defs;

@@ -23,6 +23,7 @@ use crate::page::tally::Quote;
 use crate::paths::path_of;
 use crate::render::Code;
 use crate::rg::{Rg, SearchFlags};
+use crate::search::rank::lexical::contains_word;
 use crate::search::settings::SearchSettings;
 
 /// A qualified name as typed: its segments, the last the defined name.
@@ -172,7 +173,7 @@ fn candidate_files(rg: &Rg, flags: &SearchFlags, qualified: &Qualified) -> Resul
             break;
         }
         let local = path_of(&path);
-        let spells_owner = || std::fs::read(&local).is_ok_and(|text| spells_word(&text, owner));
+        let spells_owner = || std::fs::read(&local).is_ok_and(|text| contains_word(&text, owner));
         if is_owner_file(&local, &qualified.owner) || spells_owner() {
             files.push(path);
         }
@@ -185,27 +186,9 @@ fn depth(path: &[u8]) -> usize {
     path.iter().filter(|&&b| b == b'/').count()
 }
 
-/// Whether `text` holds `word` with no identifier character on either side.
-fn spells_word(text: &[u8], word: &[u8]) -> bool {
-    let part = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-    memchr::memmem::find_iter(text, word).any(|at| {
-        let before = at.checked_sub(1).map(|i| text[i]);
-        let after = text.get(at + word.len()).copied();
-        !before.is_some_and(part) && !after.is_some_and(part)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_word_is_spelled_with_no_identifier_character_beside_it() {
-        assert!(spells_word(b"class Command {", b"Command"));
-        assert!(spells_word(b"x: SubCommand; y: *Command", b"Command"));
-        assert!(!spells_word(b"SubCommand Commands command_x", b"Command"));
-        assert!(!spells_word(b"$Command Command_", b"Command"));
-    }
 
     #[test]
     fn a_file_is_its_owners_when_named_after_it_or_its_directorys_index() {

@@ -10,7 +10,7 @@ use crate::lang::Lang;
 use crate::page::tally::{FileTally, Quote, Ranked};
 use crate::page::{chosen_quotes, PageSpan, Slot};
 use crate::paths::path_of;
-use crate::rg::Matcher;
+use crate::rg::{Matcher, SearchFlags};
 use crate::search::rank::{
     definition_points, role, test_def_prior, DEF_FILE, PRIMARY_DEF_FILE, WEAK_DEF_FILE,
 };
@@ -39,17 +39,31 @@ pub struct Refined {
 /// to `ranked` and the page's new order. `known` holds definitions
 /// already parsed by an earlier stage, by path (the structural search's
 /// trees): those files are neither parsed again nor charged to the parse
-/// budget.
+/// budget. `searched` are the flags rg searched with (a text search's,
+/// after any fallback).
 pub fn refine(
     settings: &SearchSettings,
     ranked: &mut [Ranked],
     span: &mut PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
+    searched: Option<&SearchFlags>,
 ) -> Refined {
     if settings.files_only || settings.lexical {
         return Refined::default();
     }
-    refine_span(settings, ranked, span, known, true)
+    let matcher = name_matcher(settings, searched);
+    refine_span(settings, ranked, span, known, true, matcher.as_ref())
+}
+
+/// A name inside a longer text (`Types.newParameterizedType`, `f(`): a
+/// line that defines it is a definition line only where the search
+/// matches it too; the others are no match, neither quoted nor counted.
+/// The matcher of the search for that, `None` when the name is the text.
+fn name_matcher(settings: &SearchSettings, searched: Option<&SearchFlags>) -> Option<Matcher> {
+    let name = settings.query.name.as_ref()?;
+    (*name != settings.query.text)
+        .then(|| Matcher::new(searched?))
+        .flatten()
 }
 
 /// `-l`'s page: each of the ranked view's pages it holds
@@ -63,14 +77,16 @@ pub fn refine_listing(
     span: &mut PageSpan,
     held: &mut [PageSpan],
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
+    searched: Option<&SearchFlags>,
 ) -> Refined {
     if settings.lexical {
         return Refined::default();
     }
+    let matcher = name_matcher(settings, searched);
     let mut modified = BTreeMap::new();
     let mut slots = Vec::with_capacity(span.slots.len());
     for view in held.iter_mut() {
-        let refined = refine_span(settings, ranked, view, known, false);
+        let refined = refine_span(settings, ranked, view, known, false, matcher.as_ref());
         modified.extend(refined.modified);
         slots.extend(view.slots.iter().map(|slot| Slot { lines: 0, ..*slot }));
     }
@@ -90,17 +106,12 @@ fn refine_span(
     span: &mut PageSpan,
     known: &BTreeMap<Vec<u8>, Vec<Def>>,
     headings: bool,
+    matcher: Option<&Matcher>,
 ) -> Refined {
     let (Refined { defs, modified }, read) = parse_page(settings, ranked, span, known, headings);
     let Some(name) = &settings.query.name else {
         return Refined { defs, modified };
     };
-    // A name inside a longer text (`Types.newParameterizedType`, `f(`):
-    // a line that defines it is a definition line only where the search
-    // matches it too; the others are no match, neither quoted nor counted.
-    let matcher = (*name != settings.query.text)
-        .then(|| Matcher::new(&settings.flags))
-        .flatten();
     let parsed = span.slots.iter().zip(&defs).zip(read);
     for ((slot, file_defs), _) in parsed.filter(|(_, read)| *read) {
         apply_parser(
@@ -108,7 +119,7 @@ fn refine_span(
             file_defs,
             name,
             settings.query.ignore_case,
-            matcher.as_ref(),
+            matcher,
         );
     }
     Refined {

@@ -225,25 +225,27 @@ pub fn older_copy(path: &str, asks: &[&str]) -> Option<Prior> {
     {
         return None;
     }
-    let segments: Vec<&str> = path.split('/').collect();
-    let (dirs, name) = segments.split_at(segments.len().checked_sub(1)?);
+    // Every candidate of a large tree comes here: no allocation until a
+    // directory is one of those names.
+    let (dirs, name) = path.rsplit_once('/')?;
     let older = |s: &str| {
-        let lower = s.to_ascii_lowercase();
-        OLDER.contains(&lower.as_str())
-            || lower.len() > 1
-                && lower.starts_with('v')
-                && lower[1..].bytes().all(|b| b.is_ascii_digit())
+        OLDER.iter().any(|o| s.eq_ignore_ascii_case(o))
+            || s.len() > 1
+                && s.as_bytes()[0].eq_ignore_ascii_case(&b'v')
+                && s[1..].bytes().all(|b| b.is_ascii_digit())
     };
-    let at = dirs.iter().position(|s| older(s))?;
-    let mut current: Vec<&str> = dirs.to_vec();
-    current.remove(at);
-    let stem = name[0].split('.').next().unwrap_or(name[0]);
-    let beside = |last: &str| {
-        let mut p = current.clone();
-        p.push(last);
-        std::path::Path::new(&p.join("/")).exists()
-    };
-    (beside(name[0]) || !stem.is_empty() && beside(stem)).then_some(Prior {
+    let mut start = 0;
+    let at = dirs.split('/').find_map(|s| {
+        let range = start..start + s.len();
+        start = range.end + 1;
+        older(s).then_some(range)
+    })?;
+    // The path with that directory left out.
+    let current =
+        std::path::Path::new(&dirs[..at.start]).join(dirs[at.end..].trim_start_matches('/'));
+    let stem = name.split('.').next().unwrap_or(name);
+    let beside = |last: &str| current.join(last).exists();
+    (beside(name) || !stem.is_empty() && beside(stem)).then_some(Prior {
         factor: OLDER_COPY,
         reason: "older copy",
     })

@@ -49,6 +49,8 @@ mod swift;
 #[cfg(test)]
 mod tests;
 mod tokens;
+
+pub(crate) use tokens::contains_word;
 mod zig;
 
 use crate::bytes::find_short;

@@ -1143,3 +1143,15 @@ fn huge_lines_return_and_only_their_start_is_examined() {
     late.extend_from_slice(b"function late() {");
     assert!(!defines(Lang::JavaScript, &late, b"late"));
 }
+
+#[test]
+fn a_word_is_contained_with_no_word_byte_beside_it() {
+    use super::contains_word;
+    assert!(contains_word(b"class Command {", b"Command"));
+    assert!(contains_word(b"x: SubCommand; y: *Command", b"Command"));
+    assert!(!contains_word(b"SubCommand Commands command_x", b"Command"));
+    assert!(!contains_word(
+        b"$Command Command_ Command\xc3\xa9",
+        b"Command"
+    ));
+}

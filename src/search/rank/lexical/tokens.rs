@@ -120,7 +120,9 @@ pub(super) fn ends_with_word(s: &[u8], word: &[u8]) -> bool {
     s.ends_with(word) && (s.len() == word.len() || !is_word_byte(s[s.len() - word.len() - 1]))
 }
 
-pub(super) fn contains_word(s: &[u8], word: &[u8]) -> bool {
+/// Whether `s` holds `word` with no word byte ([`is_word_byte`]) on
+/// either side.
+pub(crate) fn contains_word(s: &[u8], word: &[u8]) -> bool {
     let mut from = 0;
     while let Some(i) = find_short(&s[from..], word) {
         let start = from + i;
